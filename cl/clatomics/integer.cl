@@ -1,0 +1,38 @@
+/* clatomics/integer.cl — integer atomics that OpenCL lacks.
+ *
+ *   T clat_atomic_inc_T(p, limit)   CUDA atomicInc: *p = (old >= limit) ? 0 : old + 1
+ *   T clat_atomic_dec_T(p, limit)   CUDA atomicDec: *p = (old == 0 || old > limit) ? limit : old - 1
+ *   bool clat_atomic_compare_exchange_T(p, T *expected, T desired)
+ *       C++ compare_exchange_strong / C++ AMP atomic_compare_exchange: if *p == *expected, stores
+ *       desired and returns true; else copies *p into *expected and returns false.
+ * T is int or uint, and long or ulong where cl_khr_int64_base_atomics exists; names ending in
+ * _local take __local pointers. inc/dec return the old value. For int and long the comparisons
+ * are signed (CUDA has only the unsigned forms); the arithmetic wraps, it never overflows.
+ */
+#ifndef CLATOMICS_INTEGER_CL
+#define CLATOMICS_INTEGER_CL
+
+#define CLAT_DEFINE_INTEGER_OPS(T, U, AS, SFX, CAS)                                            \
+  CLAT_FN T clat_atomic_inc_##T##SFX(volatile AS T *p, T limit)                                \
+      CLAT_CAS_BODY(T, U, AS, CAS, p, old >= limit ? (T)0 : (T)((U)old + 1u))                  \
+  CLAT_FN T clat_atomic_dec_##T##SFX(volatile AS T *p, T limit)                                \
+      CLAT_CAS_BODY(T, U, AS, CAS, p, (old == (T)0 || old > limit) ? limit : (T)((U)old - 1u)) \
+  CLAT_FN bool clat_atomic_compare_exchange_##T##SFX(volatile AS T *p, T *expected, T desired) { \
+    T seen = as_##T(CAS((volatile AS U *)p, as_##U(*expected), as_##U(desired)));             \
+    bool ok = seen == *expected;                                                               \
+    *expected = seen;                                                                          \
+    return ok;                                                                                 \
+  }
+
+CLAT_DEFINE_INTEGER_OPS(uint, uint, __global, , atomic_cmpxchg)
+CLAT_DEFINE_INTEGER_OPS(uint, uint, __local, _local, atomic_cmpxchg)
+CLAT_DEFINE_INTEGER_OPS(int, uint, __global, , atomic_cmpxchg)
+CLAT_DEFINE_INTEGER_OPS(int, uint, __local, _local, atomic_cmpxchg)
+#ifdef CLAT_HAS_INT64_ATOMICS
+CLAT_DEFINE_INTEGER_OPS(ulong, ulong, __global, , atom_cmpxchg)
+CLAT_DEFINE_INTEGER_OPS(ulong, ulong, __local, _local, atom_cmpxchg)
+CLAT_DEFINE_INTEGER_OPS(long, ulong, __global, , atom_cmpxchg)
+CLAT_DEFINE_INTEGER_OPS(long, ulong, __local, _local, atom_cmpxchg)
+#endif
+
+#endif /* CLATOMICS_INTEGER_CL */

@@ -1,0 +1,77 @@
+// clatomics/capabilities.hpp — what a device can do, and which path each atomic op takes there.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "clatomics/opencl.hpp"
+#include "clatomics/options.hpp"
+
+namespace clatomics {
+
+// Read from the device's info queries; nothing is run.
+struct Capabilities {
+  std::string device_name, device_vendor, device_version, driver_version, opencl_c_version;
+  std::string platform_name, platform_vendor, platform_version;
+  cl_device_type type = 0;
+  int opencl_c_max = 120;  // highest OpenCL C the compiler accepts: 120, 200, 300
+  bool fp64 = false;
+  bool int64_base_atomics = false, int64_extended_atomics = false;
+  bool ext_float_atomics = false;  // cl_ext_float_atomics
+  bool subgroups = false;          // cl_khr_subgroups
+  bool nvidia = false;             // by platform/vendor name: inline PTX may be tried
+  cl_ulong local_mem_size = 0, global_mem_size = 0, max_mem_alloc_size = 0;
+  std::size_t max_work_group_size = 0;
+  cl_uint compute_units = 0;
+  std::vector<std::string> extensions;
+
+  bool has_extension(const std::string& name) const;
+  bool is_gpu() const { return (type & CL_DEVICE_TYPE_GPU) != 0; }
+  bool is_cpu() const { return (type & CL_DEVICE_TYPE_CPU) != 0; }
+};
+
+Capabilities detect_capabilities(const cl::Device& device);
+
+// How an op runs. cas: the compare-exchange loop; ext: cl_ext_float_atomics; ptx: NVIDIA inline
+// PTX; bits: integer min/max on the bit pattern; hardware: a plain OpenCL atomic (xchg, cmpxchg).
+enum class Path { cas = 0, ext = 1, ptx = 2, bits = 3, hardware = 4 };
+const char* path_name(Path path);
+
+// One native path's check on the device: a tiny kernel with an exact expected result.
+struct NativeCheck {
+  std::string slot;  // "add_float_global", "minmax_double_local", ...
+  Path path = Path::cas;
+  bool passed = false;
+  std::string why;  // what failed, when it did
+};
+
+struct OpPath {
+  std::string op;     // add, sub, mul, div, mad, min, max, xchg, cmpxchg
+  std::string type;   // float, double
+  std::string space;  // global, local
+  Path path = Path::cas;
+  std::string note;   // why a native path is not taken, when one was tried
+};
+
+struct DeviceInfo {
+  Capabilities caps;
+  std::vector<NativeCheck> checks;
+  std::vector<OpPath> paths;
+  std::string build_options;  // what every program for this device is built with
+  bool doubles = false;       // double ops available (fp64 + 64-bit atomics, not hidden)
+
+  // The path of one op ("add", "float", "global"); throws std::invalid_argument if unknown.
+  Path path_of(const std::string& op, const std::string& type, const std::string& space) const;
+  // A readable table: one line per type and space, the path of each op.
+  std::string describe() const;
+};
+
+// Probes the device (capabilities, then a check run of each native path in a context of its
+// own) and returns the result; cached per device and options, so only the first call costs.
+const DeviceInfo& device_info(const cl::Device& device, const Options& options = {});
+
+// The options to build the snippets with on this device: -cl-std where native atomics need it,
+// -D macros for the native paths that passed their checks (see cl/clatomics/config.cl).
+std::string build_options(const cl::Device& device, const Options& options = {});
+
+}  // namespace clatomics

@@ -1,0 +1,27 @@
+// clatomics/device.hpp — choosing an OpenCL device.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "clatomics/opencl.hpp"
+
+namespace clatomics {
+
+// Every device of every platform, in platform order: the index CLATOMICS_DEVICE refers to.
+std::vector<cl::Device> all_devices();
+
+// A line per device: "index: platform / device (type)".
+std::string describe_devices();
+
+// Picks a device. selector: empty -> the first GPU, else the first CPU, else the first device;
+// a number -> that index of all_devices(); "gpu", "cpu", "accelerator" -> the first of that type;
+// otherwise a case-insensitive substring of "platform name / device name" ("pocl", "NVIDIA",
+// "pocl/pthread"; a '/' splits platform and device parts). Throws std::invalid_argument that
+// lists every device when nothing matches, Error when OpenCL has no platform at all.
+cl::Device select_device(const std::string& selector = {});
+
+// The selector from the environment variable CLATOMICS_DEVICE (empty if unset).
+std::string device_selector_from_env();
+
+}  // namespace clatomics

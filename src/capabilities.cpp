@@ -1,0 +1,103 @@
+// Reading a device's capabilities, and describing the paths its ops take.
+#include "clatomics/capabilities.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+#include "clatomics/error.hpp"
+
+namespace clatomics {
+namespace {
+
+bool contains(const std::string& text, const char* word) { return text.find(word) != std::string::npos; }
+
+// Highest OpenCL C version: CL_DEVICE_OPENCL_C_ALL_VERSIONS on OpenCL 3.0 devices (NVIDIA and
+// PoCL report "OpenCL C 1.2" in CL_DEVICE_OPENCL_C_VERSION yet accept 3.0), else that string.
+int max_opencl_c(const cl::Device& device, const std::string& c_version) {
+  try {
+    int best = 0;
+    for (const auto& v : device.getInfo<CL_DEVICE_OPENCL_C_ALL_VERSIONS>())
+      best = std::max<int>(best, int(CL_VERSION_MAJOR(v.version) * 100 + CL_VERSION_MINOR(v.version) * 10));
+    if (best > 0) return best;
+  } catch (const cl::Error&) {  // not an OpenCL 3.0 device: fall through
+  }
+  int major = 1, minor = 2;
+  std::sscanf(c_version.c_str(), "OpenCL C %d.%d", &major, &minor);
+  return major * 100 + minor * 10;
+}
+
+}  // namespace
+
+bool Capabilities::has_extension(const std::string& name) const {
+  return std::find(extensions.begin(), extensions.end(), name) != extensions.end();
+}
+
+Capabilities detect_capabilities(const cl::Device& device) {
+  return checked("reading device info", [&] {
+    Capabilities caps;
+    const cl::Platform platform(device.getInfo<CL_DEVICE_PLATFORM>());
+    caps.device_name = device.getInfo<CL_DEVICE_NAME>();
+    caps.device_vendor = device.getInfo<CL_DEVICE_VENDOR>();
+    caps.device_version = device.getInfo<CL_DEVICE_VERSION>();
+    caps.driver_version = device.getInfo<CL_DRIVER_VERSION>();
+    caps.opencl_c_version = device.getInfo<CL_DEVICE_OPENCL_C_VERSION>();
+    caps.platform_name = platform.getInfo<CL_PLATFORM_NAME>();
+    caps.platform_vendor = platform.getInfo<CL_PLATFORM_VENDOR>();
+    caps.platform_version = platform.getInfo<CL_PLATFORM_VERSION>();
+    caps.type = device.getInfo<CL_DEVICE_TYPE>();
+    caps.opencl_c_max = max_opencl_c(device, caps.opencl_c_version);
+    std::istringstream words(device.getInfo<CL_DEVICE_EXTENSIONS>());
+    for (std::string word; words >> word;) caps.extensions.push_back(word);
+    caps.fp64 = caps.has_extension("cl_khr_fp64");
+    caps.int64_base_atomics = caps.has_extension("cl_khr_int64_base_atomics");
+    caps.int64_extended_atomics = caps.has_extension("cl_khr_int64_extended_atomics");
+    caps.ext_float_atomics = caps.has_extension("cl_ext_float_atomics");
+    caps.subgroups = caps.has_extension("cl_khr_subgroups");
+    caps.nvidia = contains(caps.platform_name, "NVIDIA") || contains(caps.platform_vendor, "NVIDIA") ||
+                  contains(caps.device_vendor, "NVIDIA");
+    caps.local_mem_size = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    caps.global_mem_size = device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+    caps.max_mem_alloc_size = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+    caps.max_work_group_size = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+    caps.compute_units = device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+    return caps;
+  });
+}
+
+const char* path_name(Path path) {
+  switch (path) {
+    case Path::cas: return "cas";
+    case Path::ext: return "ext";
+    case Path::ptx: return "ptx";
+    case Path::bits: return "bits";
+    case Path::hardware: return "hardware";
+  }
+  return "?";
+}
+
+Path DeviceInfo::path_of(const std::string& op, const std::string& type, const std::string& space) const {
+  for (const auto& p : paths)
+    if (p.op == op && p.type == type && p.space == space) return p.path;
+  throw std::invalid_argument("clatomics: no op '" + op + "' for " + type + " on " + space + " memory here");
+}
+
+std::string DeviceInfo::describe() const {
+  std::ostringstream out;
+  out << caps.device_name << " (" << caps.platform_name << ")\n";
+  out << "build options: " << (build_options.empty() ? "(none)" : build_options) << "\n";
+  std::string row;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const auto& p = paths[i];
+    if (i == 0 || p.type != paths[i - 1].type || p.space != paths[i - 1].space)
+      out << (i ? "\n" : "") << "  " << p.type << " " << p.space << ":";
+    out << " " << p.op << "=" << path_name(p.path);
+  }
+  out << "\n";
+  for (const auto& c : checks)
+    out << "  check " << c.slot << " (" << path_name(c.path) << "): " << (c.passed ? "passed" : "FAILED: " + c.why)
+        << "\n";
+  return out.str();
+}
+
+}  // namespace clatomics
