@@ -1,0 +1,64 @@
+// Timing and yardsticks for the benchmark suites.
+#include "bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+namespace clatomics::bench {
+
+double event_ms(const cl::Event& event) {
+  event.wait();
+  const auto start = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+  const auto end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+  return double(end - start) * 1e-6;
+}
+
+double median_ms(const Config& config, const std::function<double()>& once_ms) {
+  for (int i = 0; i < (config.quick ? 0 : config.warmup); ++i) once_ms();
+  std::vector<double> times;
+  const int repeats = config.quick ? 1 : std::max(1, config.repeats);
+  for (int i = 0; i < repeats; ++i) times.push_back(once_ms());
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+double read_only_gbps(Runtime& rt, const cl::Buffer& buffer, std::size_t bytes, const Config& config) {
+  const cl::Program program = rt.build_embedded("kernels/read_only.cl");
+  cl::Kernel kernel(program, "read_only");
+  cl::Buffer sink(rt.context(), CL_MEM_WRITE_ONLY, sizeof(cl_uint));
+  const cl_ulong n4 = bytes / 16;
+  kernel.setArg(0, buffer);
+  kernel.setArg(1, n4);
+  kernel.setArg(2, sink);
+  const auto& caps = rt.device_info().caps;
+  const std::size_t group = std::min<std::size_t>(256, caps.max_work_group_size);
+  // Enough work-items to fill the device, each striding through the data.
+  std::size_t items = std::size_t(caps.compute_units) * (caps.is_gpu() ? 2048 : 4) * group / group * group;
+  items = std::max(group, std::min(items, std::size_t((n4 + group - 1) / group * group)));
+  const double ms = median_ms(config, [&] {
+    cl::Event event;
+    rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items), cl::NDRange(group), nullptr, &event);
+    return event_ms(event);
+  });
+  return double(bytes) / (ms * 1e6);
+}
+
+double host_parallel_ms(const Config& config, std::size_t n, const std::function<void(std::size_t, std::size_t)>& f) {
+  const std::size_t threads = std::max(1u, std::thread::hardware_concurrency());
+  return median_ms(config, [&] {
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<std::thread> pool;
+    for (std::size_t t = 0; t < threads; ++t)
+      pool.emplace_back([&, t] { f(n * t / threads, n * (t + 1) / threads); });
+    for (auto& th : pool) th.join();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  });
+}
+
+void progress(const Config& config, const std::string& what) {
+  if (config.progress) *config.progress << "[bench] " << what << std::endl;
+}
+
+}  // namespace clatomics::bench

@@ -1,0 +1,48 @@
+// The benchmark framework shared by every suite of `clatomics bench`: timing from OpenCL
+// profiling events, medians after a warm-up, and the yardsticks measured in the same run.
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "clatomics/clatomics.hpp"
+
+namespace clatomics::bench {
+
+struct Config {
+  std::size_t bytes = std::size_t(256) << 20;  // data size for the algorithm suites
+  int warmup = 2;
+  int repeats = 7;
+  bool quick = false;              // tiny sizes, one repeat: for tests of the CLI
+  std::ostream* progress = nullptr;  // where "which benchmark, which size" goes (stderr)
+};
+
+// One measured figure beside its yardstick from the same run.
+struct Row {
+  std::string suite;      // "atomics", "reduce", "histogram", ...
+  std::string name;       // "add float global", "sum float", ...
+  std::string variant;    // "native", "cas", "1 address", ...
+  double value = 0;       // median
+  std::string unit;       // "M ops/s", "GB/s"
+  std::string yardstick;  // "read-only pass", "C++ 2 threads", "cas loop", ...
+  double yardstick_value = 0;
+  double ratio() const { return yardstick_value > 0 ? value / yardstick_value : 0; }
+};
+
+// Milliseconds between an event's start and end (the queue must have profiling enabled).
+double event_ms(const cl::Event& event);
+
+// Runs once_ms warmup times, then repeats times, and returns the median of the latter.
+double median_ms(const Config& config, const std::function<double()>& once_ms);
+
+// Yardstick: GB/s of a kernel that only reads `bytes` of `buffer` (uint4 loads).
+double read_only_gbps(Runtime& rt, const cl::Buffer& buffer, std::size_t bytes, const Config& config);
+
+// Yardstick on the host: median ms of f(first, last) split over all hardware threads.
+double host_parallel_ms(const Config& config, std::size_t n, const std::function<void(std::size_t, std::size_t)>& f);
+
+void progress(const Config& config, const std::string& what);
+
+}  // namespace clatomics::bench
