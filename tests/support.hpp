@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -20,8 +21,10 @@ inline clatomics::Runtime& runtime() {
 }
 
 // A file under tests/cl/.
+// The directory is compiled in; CLATOMICS_TEST_CL_DIR overrides it (a build run elsewhere).
 inline std::string test_source(const std::string& name) {
-  std::ifstream in(std::string(CLATOMICS_TEST_CL_DIR) + "/" + name);
+  const char* dir = std::getenv("CLATOMICS_TEST_CL_DIR");
+  std::ifstream in(std::string(dir ? dir : CLATOMICS_TEST_CL_DIR) + "/" + name);
   if (!in) throw std::runtime_error("missing test kernel file " + name);
   std::stringstream text;
   text << in.rdbuf();
