@@ -31,8 +31,10 @@ bool is_number(const std::string& text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
+// The platform part matches the platform's name or vendor ("pocl" is only in PoCL's vendor).
 bool matches(const cl::Device& device, const std::string& selector) {
-  const std::string platform = lower(platform_of(device));
+  const cl::Platform p(device.getInfo<CL_DEVICE_PLATFORM>());
+  const std::string platform = lower(p.getInfo<CL_PLATFORM_NAME>() + " " + p.getInfo<CL_PLATFORM_VENDOR>());
   const std::string name = lower(device.getInfo<CL_DEVICE_NAME>());
   const std::string wanted = lower(selector);
   const auto slash = wanted.find('/');

@@ -16,8 +16,8 @@ std::string describe_devices();
 
 // Picks a device. selector: empty -> the first GPU, else the first CPU, else the first device;
 // a number -> that index of all_devices(); "gpu", "cpu", "accelerator" -> the first of that type;
-// otherwise a case-insensitive substring of "platform name / device name" ("pocl", "NVIDIA",
-// "pocl/pthread"; a '/' splits platform and device parts). Throws std::invalid_argument that
+// otherwise a case-insensitive substring of the platform's name or vendor, or of the device's
+// name ("pocl", "NVIDIA", "H200"; "pocl/skylake": a '/' splits platform and device parts). Throws std::invalid_argument that
 // lists every device when nothing matches, Error when OpenCL has no platform at all.
 cl::Device select_device(const std::string& selector = {});
 
