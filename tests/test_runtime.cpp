@@ -1,0 +1,100 @@
+// The runtime's positive paths: the embedded snippets, building user kernels by prepending or
+// by -I, OpenCL C 1.2 compatibility, the program cache, and the path table.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "support.hpp"
+
+namespace {
+
+const char* user_kernel = R"CLC(
+kernel void scale_and_count(global float *x, global float *total, global uint *ticket) {
+  size_t i = get_global_id(0);
+  local float group_sum;
+  if (get_local_id(0) == 0) group_sum = 0.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  clat_atomic_add_float_local(&group_sum, x[i]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0) clat_atomic_add_float(total, group_sum);
+  clat_atomic_inc_uint(ticket, 9u);
+}
+)CLC";
+
+}  // namespace
+
+TEST_CASE("source() holds the whole snippet library, includes expanded") {
+  const std::string src = clatomics::source();
+  std::istringstream lines(src);
+  for (std::string line; std::getline(lines, line);) {
+    const auto first = line.find_first_not_of(" \t");
+    CHECK_FALSE((first != std::string::npos && line.compare(first, 8, "#include") == 0));
+  }
+  // every snippet file's include guard is there, config.cl first
+  for (const char* guard : {"CLATOMICS_CONFIG_CL", "CLATOMICS_CAS_CL", "CLATOMICS_REAL_CL", "CLATOMICS_FLOAT_CL",
+                            "CLATOMICS_DOUBLE_CL", "CLATOMICS_INTEGER_CL", "CLATOMICS_MINMAX_BITS_CL"})
+    CHECK(src.find(std::string("#define ") + guard) != std::string::npos);
+  CHECK(src.find("CLATOMICS_CONFIG_CL") < src.find("CLATOMICS_CAS_CL"));
+  const auto paths = clatomics::embedded_paths();
+  CHECK(std::find(paths.begin(), paths.end(), "clatomics/atomics.cl") != paths.end());
+  CHECK_THROWS_AS(clatomics::embedded_source("clatomics/nope.cl"), std::invalid_argument);
+}
+
+TEST_CASE("a user kernel prepended through Runtime::build runs with exact results") {
+  auto& rt = test::runtime();
+  const std::size_t n = 4096;
+  cl::Program program = rt.build(user_kernel);
+  cl::Buffer x = test::to_device(rt, std::vector<float>(n, 0.5f));
+  cl::Buffer total = test::to_device(rt, std::vector<float>{1.0f});
+  cl::Buffer ticket = test::to_device(rt, std::vector<cl_uint>{0});
+  cl::Kernel kernel(program, "scale_and_count");
+  kernel.setArg(0, x);
+  kernel.setArg(1, total);
+  kernel.setArg(2, ticket);
+  rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(n), cl::NDRange(test::group_size()));
+  CHECK(test::to_host<float>(rt, total, 1)[0] == 1.0f + 0.5f * n);
+  CHECK(test::to_host<cl_uint>(rt, ticket, 1)[0] == n % 10);  // wraps at 9: 4096 % 10
+}
+
+TEST_CASE("the cache builds each (source, options) once") {
+  auto& rt = test::runtime();
+  const std::string src = std::string(user_kernel) + "\n// cache probe\n";
+  const auto before = rt.build_count();
+  rt.build(src);
+  rt.build(src);
+  CHECK(rt.build_count() == before + 1);
+  rt.build(src, "-DCLAT_FORCE_CAS");  // other options: another program
+  CHECK(rt.build_count() == before + 2);
+}
+
+TEST_CASE("the snippets compile with -I and #include, and as OpenCL C 1.2") {
+  auto& rt = test::runtime();
+  const std::string by_include = std::string("#include \"clatomics/atomics.cl\"\n") + user_kernel;
+  const std::string include_dir = std::string(CLATOMICS_TEST_CL_DIR) + "/../../cl";
+  CHECK_NOTHROW(clatomics::build_program(rt.context(), rt.device(), by_include,
+                                         rt.build_options() + " -I " + include_dir));
+  CHECK_NOTHROW(clatomics::build_program(rt.context(), rt.device(), clatomics::source() + user_kernel,
+                                         "-cl-std=CL1.2 -DCLAT_FORCE_CAS"));
+}
+
+TEST_CASE("every snippet file compiles on its own after atomics.cl") {
+  auto& rt = test::runtime();
+  std::string all;
+  for (const auto& path : clatomics::embedded_paths())
+    if (path.rfind("clatomics/", 0) == 0) all += clatomics::embedded_source(path);
+  CHECK_NOTHROW(clatomics::build_program(rt.context(), rt.device(), clatomics::source() + all, rt.build_options()));
+}
+
+TEST_CASE("device_info lists a path for every op, type and space") {
+  const auto& info = test::runtime().device_info();
+  for (const char* op : {"add", "sub", "mul", "div", "mad", "min", "max", "xchg", "cmpxchg"})
+    for (const char* space : {"global", "local"}) {
+      CHECK_NOTHROW(info.path_of(op, "float", space));
+      if (info.doubles) CHECK_NOTHROW(info.path_of(op, "double", space));
+    }
+  CHECK(info.path_of("mul", "float", "global") == clatomics::Path::cas);
+  CHECK(info.path_of("xchg", "float", "local") == clatomics::Path::hardware);
+  if (test::runtime().options().force_cas) CHECK(info.path_of("min", "float", "global") == clatomics::Path::cas);
+  CHECK(info.describe().find("float global:") != std::string::npos);
+}
