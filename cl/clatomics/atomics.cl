@@ -15,5 +15,13 @@
 #include "clatomics/float.cl"
 #include "clatomics/double.cl"
 #include "clatomics/integer.cl"
+#include "clatomics/mutex.cl"
+#include "clatomics/backoff.cl"
+#include "clatomics/aggregate.cl"
+#include "clatomics/half.cl"
+#include "clatomics/bfloat16.cl"
+#include "clatomics/noret.cl"
+#include "clatomics/saturating.cl"
+#include "clatomics/float2.cl"
 
 #endif /* CLATOMICS_ATOMICS_CL */

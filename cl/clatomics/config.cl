@@ -103,4 +103,61 @@
 #define CLAT_USES_EXT 1
 #endif
 
+/* ==== Aggregated, half/bfloat16 and no-return ops (aggregate.cl, half.cl, bfloat16.cl, noret.cl) ====
+ * More path codes, and the path each of those ops takes. Host macros read here:
+ *   CLAT_SUBGROUPS          the device reports cl_khr_subgroups: aggregate over sub-groups
+ *   CLAT_NO_WARP_AGG        no NVIDIA warp aggregation (the plain op instead)
+ *   CLAT_NO_SUBGROUP_AGG    no sub-group aggregation
+ *   CLAT_NO_PTX_ADD_HALF_GLOBAL, CLAT_NO_PTX_ADD_BF16_GLOBAL   no packed f16x2/bf16x2 PTX add
+ *   CLAT_NO_PTX_RED_FLOAT_GLOBAL, CLAT_NO_PTX_RED_DOUBLE_GLOBAL no PTX red for the no-return add */
+#define CLAT_PATH_WARP 5     /* NVIDIA warp aggregation: match.any.sync + shfl.sync inline PTX */
+#define CLAT_PATH_SUBGROUP 6 /* sub-group aggregation: cl_khr_subgroups + cl_khr_subgroup_shuffle */
+#define CLAT_PATH_PLAIN 7    /* no aggregation: the plain op, on its own path */
+
+/* Aggregation. The sub-group path needs the generic shuffle too (mul/div have no built-in scan). */
+#if !defined(CLAT_FORCE_CAS) && defined(CLAT_NVIDIA_PTX) && !defined(CLAT_NO_WARP_AGG)
+#define CLAT_PATH_AGG CLAT_PATH_WARP
+#elif !defined(CLAT_FORCE_CAS) && defined(CLAT_SUBGROUPS) && !defined(CLAT_NO_SUBGROUP_AGG) &&     \
+    (defined(cl_khr_subgroups) || defined(__opencl_c_subgroups)) && defined(cl_khr_subgroup_shuffle)
+#define CLAT_PATH_AGG CLAT_PATH_SUBGROUP
+#else
+#define CLAT_PATH_AGG CLAT_PATH_PLAIN
+#endif
+#define CLAT_PATH_AGG_GLOBAL CLAT_PATH_AGG
+#define CLAT_PATH_AGG_LOCAL CLAT_PATH_AGG
+
+/* Rounds of the sub-group path: each serves one distinct address; the rest go plain. */
+#ifndef CLAT_AGG_MAX_ROUNDS
+#define CLAT_AGG_MAX_ROUNDS 4
+#endif
+
+/* half / bfloat16 add: packed PTX atom on the containing word (global only), else the CAS. */
+#if !defined(CLAT_FORCE_CAS) && defined(CLAT_NVIDIA_PTX) && !defined(CLAT_NO_PTX_ADD_HALF_GLOBAL)
+#define CLAT_PATH_ADD_HALF_GLOBAL CLAT_PATH_PTX
+#else
+#define CLAT_PATH_ADD_HALF_GLOBAL CLAT_PATH_CAS
+#endif
+#define CLAT_PATH_ADD_HALF_LOCAL CLAT_PATH_CAS
+#if !defined(CLAT_FORCE_CAS) && defined(CLAT_NVIDIA_PTX) && !defined(CLAT_NO_PTX_ADD_BF16_GLOBAL)
+#define CLAT_PATH_ADD_BF16_GLOBAL CLAT_PATH_PTX
+#else
+#define CLAT_PATH_ADD_BF16_GLOBAL CLAT_PATH_CAS
+#endif
+#define CLAT_PATH_ADD_BF16_LOCAL CLAT_PATH_CAS
+
+/* No-return add: PTX red where the returning add is PTX atom; else the add's own path. */
+#if CLAT_PATH_ADD_FLOAT_GLOBAL == CLAT_PATH_PTX && !defined(CLAT_NO_PTX_RED_FLOAT_GLOBAL)
+#define CLAT_PATH_NORET_ADD_FLOAT_GLOBAL CLAT_PATH_PTX
+#else
+#define CLAT_PATH_NORET_ADD_FLOAT_GLOBAL CLAT_PATH_ADD_FLOAT_GLOBAL
+#endif
+#if CLAT_PATH_ADD_DOUBLE_GLOBAL == CLAT_PATH_PTX && !defined(CLAT_NO_PTX_RED_DOUBLE_GLOBAL)
+#define CLAT_PATH_NORET_ADD_DOUBLE_GLOBAL CLAT_PATH_PTX
+#else
+#define CLAT_PATH_NORET_ADD_DOUBLE_GLOBAL CLAT_PATH_ADD_DOUBLE_GLOBAL
+#endif
+#define CLAT_PATH_NORET_ADD_FLOAT_LOCAL CLAT_PATH_ADD_FLOAT_LOCAL
+#define CLAT_PATH_NORET_ADD_DOUBLE_LOCAL CLAT_PATH_ADD_DOUBLE_LOCAL
+/* ==== end of the aggregated, half/bfloat16 and no-return section ==== */
+
 #endif /* CLATOMICS_CONFIG_CL */

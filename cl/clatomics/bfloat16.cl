@@ -1,0 +1,34 @@
+/* clatomics/bfloat16.cl — bfloat16 atomics on ushort storage (the top 16 bits of a float).
+ *
+ *   float  clat_bf16_to_float(ushort b)           exact
+ *   ushort clat_float_to_bf16(float f)            round to nearest even; NaN stays NaN (quiet)
+ *   float  clat_atomic_add_bf16(volatile __global ushort *p, float v)   *p = bf16(*p + bf16(v))
+ *   float  clat_atomic_sub_bf16, _min_bf16, _max_bf16, _xchg_bf16 (p, float v)
+ *   ushort clat_atomic_cmpxchg_bf16(p, ushort cmp, ushort v)   bitwise
+ * and the same names ending in _local for __local pointers; each returns the old value. The
+ * rules are half.cl's (same rounding, same neighbour guarantee, same ALLOCATION RULE: the
+ * containing aligned 32-bit word must be allocated); on NVIDIA the global add/sub is the packed
+ * `atom.global.add.noftz.bf16x2` (sm_90) with the neighbour's addend -0.0.
+ */
+#ifndef CLATOMICS_BFLOAT16_CL
+#define CLATOMICS_BFLOAT16_CL
+
+CLAT_FN float clat_bf16_to_float(ushort b) { return as_float((uint)b << 16); }
+
+CLAT_FN ushort clat_float_to_bf16(float f) {
+  const uint x = as_uint(f);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return (ushort)((x >> 16) | 0x40u);  // NaN: quiet
+  return (ushort)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);  // nearest even; may carry to inf
+}
+
+CLAT_DEFINE_SLOT_CAS_OPS(bf16, clat_bf16_to_float, clat_float_to_bf16, __global, )
+CLAT_DEFINE_SLOT_CAS_OPS(bf16, clat_bf16_to_float, clat_float_to_bf16, __local, _local)
+#if CLAT_PATH_ADD_BF16_GLOBAL == CLAT_PATH_PTX
+CLAT_DEFINE_SLOT_PTX_ADD(bf16, "bf16")
+#endif
+CLAT_DEFINE_SLOT_PUBLIC_OPS(bf16, clat_bf16_to_float, clat_float_to_bf16, __global, ,
+                            CLAT_PATH_ADD_BF16_GLOBAL)
+CLAT_DEFINE_SLOT_PUBLIC_OPS(bf16, clat_bf16_to_float, clat_float_to_bf16, __local, _local,
+                            CLAT_PATH_ADD_BF16_LOCAL)
+
+#endif /* CLATOMICS_BFLOAT16_CL */

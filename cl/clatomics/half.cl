@@ -1,0 +1,160 @@
+/* clatomics/half.cl — half-precision (IEEE binary16) atomics on ushort storage.
+ *
+ *   float  clat_half_to_float(ushort h)           exact
+ *   ushort clat_float_to_half(float f)            round to nearest even; overflow -> inf;
+ *                                                 NaN stays NaN (quiet, top payload bits kept)
+ *   float  clat_atomic_add_half(volatile __global ushort *p, float v)   *p = half(*p + half(v))
+ *   float  clat_atomic_sub_half(p, v)             *p = half(*p - half(v))
+ *   float  clat_atomic_min_half(p, v), _max_half  order.cl's rules (NaN is missing data, -0 < +0)
+ *   float  clat_atomic_xchg_half(p, v)            *p = half(v)
+ *   ushort clat_atomic_cmpxchg_half(p, ushort cmp, ushort v)   bitwise, on the 16-bit patterns
+ * The same names ending in _local take __local pointers. Each returns the old value (as float,
+ * exactly; cmpxchg: its bits). v is rounded to half first, then the result of the operation
+ * (computed in float, exact before the one rounding: float has more than 2*11+2 bits) is rounded
+ * to nearest even, so every path gives the correctly rounded half result. NaN payloads are not
+ * kept by add/sub. A buffer of `half` works too: cast its pointer to ushort *.
+ *
+ * How: a 16-bit atomic is an atomic on the aligned 32-bit word that contains it. On NVIDIA
+ * (CLAT_NVIDIA_PTX, __global) add/sub are one packed `atom.global.add.noftz.f16x2` whose addend
+ * for the neighbouring half is -0.0 (x + -0.0 == x for every x, also +-0; +0.0 would turn -0.0
+ * into +0.0). Everywhere else a compare-exchange loop on the word that writes the neighbour's
+ * bits back as they were. So the neighbour never changes, and both halves of one word may be
+ * updated at the same time by different work-items.
+ *
+ * ALLOCATION RULE: the containing 32-bit word must be inside the allocation and 4-byte aligned.
+ * Element 2k lives in bytes [4k, 4k+4) together with element 2k+1, so a buffer of an odd number
+ * of halves must be allocated rounded up to a multiple of 4 bytes (the 2 padding bytes are read,
+ * never changed), and a __local ushort array needs __attribute__((aligned(4))) and an even length.
+ */
+#ifndef CLATOMICS_HALF_CL
+#define CLATOMICS_HALF_CL
+
+/* ---- conversions ---- */
+CLAT_FN float clat_half_to_float(ushort h) {
+  const uint sign = (uint)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+  if (e == 0u) {  // zero or subnormal: m * 2^-24, exact in float
+    const float f = (float)m * 0x1.0p-24f;
+    return as_float(as_uint(f) | sign);
+  }
+  if (e == 31u) return as_float(sign | 0x7f800000u | (m << 13));  // inf, NaN (payload kept)
+  return as_float(sign | ((e + 112u) << 23) | (m << 13));
+}
+
+CLAT_FN ushort clat_float_to_half(float f) {
+  const uint x = as_uint(f), sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
+  const uint e = ax >> 23, m = ax & 0x7fffffu;
+  if (ax > 0x7f800000u) return (ushort)(sign | 0x7e00u | (m >> 13));  // NaN: quiet
+  if (e >= 143u) return (ushort)(sign | 0x7c00u);                       // >= 2^16 or inf
+  if (e >= 113u) {  // normal half: keep 10 bits, round the 13 dropped ones to nearest even
+    uint h = ((e - 112u) << 10) | (m >> 13);
+    const uint rest = m & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;  // a carry may reach inf: right
+    return (ushort)(sign | h);
+  }
+  if (e < 102u) return (ushort)sign;  // below 2^-25: rounds to zero
+  // subnormal half: round (1.m * 2^(e-127)) / 2^-24 = mant >> (126 - e) to nearest even
+  const uint mant = m | 0x800000u, shift = 126u - e;
+  uint h = mant >> shift;
+  const uint rest = mant & ((1u << shift) - 1u), half_ulp = 1u << (shift - 1u);
+  if (rest > half_ulp || (rest == half_ulp && (h & 1u))) ++h;  // may become the smallest normal
+  return (ushort)(sign | h);
+}
+
+/* ---- the containing 32-bit word of a 16-bit element ---- */
+#ifdef __ENDIAN_LITTLE__
+#define CLAT_SLOT_SHIFT(p) (((size_t)(p) & 2u) ? 16u : 0u)
+#else
+#define CLAT_SLOT_SHIFT(p) (((size_t)(p) & 2u) ? 0u : 16u)
+#endif
+#define CLAT_SLOT_WORD(AS, p) ((volatile AS uint *)((volatile AS uchar *)(p) - ((size_t)(p) & 2u)))
+
+/* The body of a function returning the old 16 bits: NEW is an expression of clat_old (ushort).
+ * A compare-exchange on the word that only changes this element's bits; returns without writing
+ * when NEW equals the old bits. */
+#define CLAT_SLOT_CAS_BODY(AS, p, NEW)                                                         \
+  {                                                                                            \
+    volatile AS uint *clat_w = CLAT_SLOT_WORD(AS, p);                                          \
+    const uint clat_sh = CLAT_SLOT_SHIFT(p);                                                   \
+    uint clat_seen = *clat_w;                                                                  \
+    for (;;) {                                                                                 \
+      const ushort clat_old = (ushort)(clat_seen >> clat_sh);                                  \
+      const ushort clat_new = (NEW);                                                           \
+      if (clat_new == clat_old) return clat_old;                                               \
+      const uint clat_next = (clat_seen & ~(0xffffu << clat_sh)) | ((uint)clat_new << clat_sh); \
+      const uint clat_prev = atomic_cmpxchg(clat_w, clat_seen, clat_next);                     \
+      if (clat_prev == clat_seen) return clat_old;                                             \
+      clat_seen = clat_prev;                                                                   \
+    }                                                                                          \
+  }
+
+/* Which of two 16-bit values order.cl's min/max picks (NaN missing data, -0 < +0), through the
+ * exact conversion TO_F: the bits of the winner, never a re-rounded value. */
+#define CLAT_SLOT_PICK(MINMAX, TO_F, a, b) \
+  (as_uint(clat_##MINMAX##_float(TO_F(a), TO_F(b))) == as_uint(TO_F(a)) ? (a) : (b))
+
+/* The CAS ops of a 16-bit float type NAME (half, bf16) with conversions TO_F / FROM_F. v is in
+ * the type's bits already. Used by half.cl and bfloat16.cl. */
+#define CLAT_DEFINE_SLOT_CAS_OPS(NAME, TO_F, FROM_F, AS, SFX)                                 \
+  CLAT_FN ushort clat_cas_add_##NAME##SFX(volatile AS ushort *p, ushort v)                    \
+      CLAT_SLOT_CAS_BODY(AS, p, FROM_F(TO_F(clat_old) + TO_F(v)))                              \
+  CLAT_FN ushort clat_cas_min_##NAME##SFX(volatile AS ushort *p, ushort v)                    \
+      CLAT_SLOT_CAS_BODY(AS, p, CLAT_SLOT_PICK(min, TO_F, clat_old, v))                        \
+  CLAT_FN ushort clat_cas_max_##NAME##SFX(volatile AS ushort *p, ushort v)                    \
+      CLAT_SLOT_CAS_BODY(AS, p, CLAT_SLOT_PICK(max, TO_F, clat_old, v))                        \
+  CLAT_FN ushort clat_cas_xchg_##NAME##SFX(volatile AS ushort *p, ushort v)                   \
+      CLAT_SLOT_CAS_BODY(AS, p, v)                                                             \
+  CLAT_FN ushort clat_atomic_cmpxchg_##NAME##SFX(volatile AS ushort *p, ushort cmp, ushort v) \
+      CLAT_SLOT_CAS_BODY(AS, p, clat_old == cmp ? v : clat_old)
+
+/* The public value ops: ADD_PATH picks the add (PTX packed add or the CAS loop). */
+#define CLAT_DEFINE_SLOT_PUBLIC_OPS(NAME, TO_F, FROM_F, AS, SFX, ADD_PATH)                    \
+  CLAT_FN float clat_atomic_add_##NAME##SFX(volatile AS ushort *p, float v) {                 \
+    return TO_F(CLAT_IMPL(ADD_PATH, add_##NAME##SFX)(p, FROM_F(v)));                           \
+  }                                                                                            \
+  CLAT_FN float clat_atomic_sub_##NAME##SFX(volatile AS ushort *p, float v) {                 \
+    return TO_F(CLAT_IMPL(ADD_PATH, add_##NAME##SFX)(p, FROM_F(v) ^ (ushort)0x8000u));         \
+  }                                                                                            \
+  CLAT_FN float clat_atomic_min_##NAME##SFX(volatile AS ushort *p, float v) {                 \
+    return TO_F(clat_cas_min_##NAME##SFX(p, FROM_F(v)));                                       \
+  }                                                                                            \
+  CLAT_FN float clat_atomic_max_##NAME##SFX(volatile AS ushort *p, float v) {                 \
+    return TO_F(clat_cas_max_##NAME##SFX(p, FROM_F(v)));                                       \
+  }                                                                                            \
+  CLAT_FN float clat_atomic_xchg_##NAME##SFX(volatile AS ushort *p, float v) {                \
+    return TO_F(clat_cas_xchg_##NAME##SFX(p, FROM_F(v)));                                      \
+  }
+
+/* NVIDIA: the packed add on the containing word; the neighbour's addend is -0.0 (0x8000).
+ * With CLAT_PTX_HALF_SCALAR the scalar atom.global.add.noftz.f16 / .bf16 on the element itself. */
+#ifndef CLAT_PTX_HALF_SCALAR
+#define CLAT_DEFINE_SLOT_PTX_ADD(NAME, PTX_TYPE)                                               \
+  CLAT_FN ushort clat_ptx_add_##NAME(volatile __global ushort *p, ushort v) {                  \
+    volatile __global uint *w = CLAT_SLOT_WORD(__global, p);                                   \
+    const uint sh = CLAT_SLOT_SHIFT(p);                                                        \
+    const uint addend = ((uint)v << sh) | (0x8000u << (16u - sh));                             \
+    uint old;                                                                                  \
+    asm volatile("atom.global.add.noftz." PTX_TYPE "x2 %0, [%1], %2;"                          \
+                 : "=r"(old) : "l"(w), "r"(addend) : "memory");                                \
+    return (ushort)(old >> sh);                                                                \
+  }
+#else
+#define CLAT_DEFINE_SLOT_PTX_ADD(NAME, PTX_TYPE)                                               \
+  CLAT_FN ushort clat_ptx_add_##NAME(volatile __global ushort *p, ushort v) {                  \
+    ushort old;                                                                                \
+    asm volatile("atom.global.add.noftz." PTX_TYPE " %0, [%1], %2;"                            \
+                 : "=h"(old) : "l"(p), "h"(v) : "memory");                                     \
+    return old;                                                                                \
+  }
+#endif
+
+CLAT_DEFINE_SLOT_CAS_OPS(half, clat_half_to_float, clat_float_to_half, __global, )
+CLAT_DEFINE_SLOT_CAS_OPS(half, clat_half_to_float, clat_float_to_half, __local, _local)
+#if CLAT_PATH_ADD_HALF_GLOBAL == CLAT_PATH_PTX
+CLAT_DEFINE_SLOT_PTX_ADD(half, "f16")
+#endif
+CLAT_DEFINE_SLOT_PUBLIC_OPS(half, clat_half_to_float, clat_float_to_half, __global, ,
+                            CLAT_PATH_ADD_HALF_GLOBAL)
+CLAT_DEFINE_SLOT_PUBLIC_OPS(half, clat_half_to_float, clat_float_to_half, __local, _local,
+                            CLAT_PATH_ADD_HALF_LOCAL)
+
+#endif /* CLATOMICS_HALF_CL */
