@@ -1,0 +1,78 @@
+// clatomics/histogram.hpp — histograms of bytes, of integer keys, and of floats in even bins.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "clatomics/opencl.hpp"
+#include "clatomics/runtime.hpp"
+
+namespace clatomics {
+
+// How the counts are privatised before they reach the result.
+enum class HistogramStrategy {
+  automatic,         // from the device: see below
+  local_replicated,  // GPUs: up to 32 copies of the histogram in __local memory per work-group
+                     // (bin-major, copy = local id % copies: no bank conflicts, little contention),
+                     // merged with one global atomic per bin and group
+  local_single,      // one __local histogram per work-group, merged the same way
+  global_atomics,    // every element is one atomic on the global counts: bins of any number
+  private_per_item,  // CPUs: every work-item counts its contiguous chunk in private memory
+                     // without atomics (PoCL runs a work-group on one thread), then merges
+};
+// automatic: GPUs take local_replicated with as many copies as fit in __local memory (at most
+// 32), local_single when only one copy fits, global_atomics when not even one does; CPUs take
+// private_per_item up to 4096 bins, else local_single when the bins fit, else global_atomics.
+// A strategy asked for that cannot hold the bins (__local memory, or more than 16384 private
+// counters) throws std::invalid_argument.
+
+struct HistogramOptions {
+  HistogramStrategy strategy = HistogramStrategy::automatic;
+};
+
+// Counts are 32-bit on the device within one launch (launches stay below 2^32 elements) and are
+// added into 64-bit totals: no count overflows. Every function throws std::invalid_argument
+// before anything is enqueued for a null buffer, a range beyond its buffer or overflowing size_t,
+// and the bad arguments named below.
+
+// 256 bins over unsigned bytes: result[b] = number of bytes equal to b in
+// bytes[offset, offset + count).
+std::vector<std::uint64_t> histogram(Runtime& rt, const cl::Buffer& bytes, std::size_t offset, std::size_t count,
+                                     HistogramOptions options = {});
+// The same over host data, streamed through the device in chunks when larger than one buffer.
+std::vector<std::uint64_t> histogram(Runtime& rt, const std::vector<std::uint8_t>& bytes, HistogramOptions options = {});
+
+struct KeyHistogram {
+  std::vector<std::uint64_t> counts;  // nbins counts: keys 0 .. nbins - 1
+  std::uint64_t out_of_range = 0;     // keys >= nbins
+};
+// keys: cl_uint. nbins in 1 .. 2^32 - 4 (else std::invalid_argument naming nbins).
+KeyHistogram histogram_keys(Runtime& rt, const cl::Buffer& keys, std::size_t offset, std::size_t count, std::size_t nbins,
+                            HistogramOptions options = {});
+KeyHistogram histogram_keys(Runtime& rt, const std::vector<cl_uint>& keys, std::size_t nbins, HistogramOptions options = {});
+
+struct EvenHistogram {
+  std::vector<std::uint64_t> counts;  // nbins counts
+  std::uint64_t below = 0, above = 0, nan = 0;
+  std::vector<float> weights;  // per-bin sums of the weights, only when weights were given
+};
+// nbins even bins over [lo, hi] for float values, NumPy's edge rule: bins are half-open
+// [edge_k, edge_k+1) except the last, which holds hi too. Values < lo count in below, > hi in
+// above (infinities too), NaN in nan. The bin of x is floor((x - lo) * scale) computed in float,
+// with scale = float(double(nbins) / (double(hi) - double(lo))), and hi or anything that rounds
+// to nbins lands in the last bin. (NumPy also nudges values within an ulp of an interior edge
+// into the bin its edge array says; this does not.)
+// Weights (optional, floats, one per value from weights_offset): per-bin sums through the float
+// atomic add, in float (their order of addition varies from run to run, and so may their last
+// bits); values outside the bins add no weight.
+// Throws std::invalid_argument for nbins == 0 or above 2^32 - 4, non-finite lo or hi, lo >= hi,
+// hi - lo or nbins / (hi - lo) not finite in float, a weights range beyond its buffer.
+EvenHistogram histogram_even(Runtime& rt, const cl::Buffer& values, std::size_t offset, std::size_t count, std::size_t nbins,
+                             float lo, float hi, const cl::Buffer* weights = nullptr, std::size_t weights_offset = 0,
+                             HistogramOptions options = {});
+// weights empty: none; else weights.size() must equal values.size().
+EvenHistogram histogram_even(Runtime& rt, const std::vector<float>& values, std::size_t nbins, float lo, float hi,
+                             const std::vector<float>& weights = {}, HistogramOptions options = {});
+
+}  // namespace clatomics

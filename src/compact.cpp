@@ -1,0 +1,159 @@
+// compact: the "take a number" counter, or count + scan + scatter when the order must stay
+// (kernels/compact.cl, with the user's predicate compiled in).
+#include "clatomics/compact.hpp"
+
+#include <stdexcept>
+#include <type_traits>
+
+#include "launch.hpp"
+
+namespace clatomics {
+namespace {
+
+template <class T>
+const char* type_name() {
+  if constexpr (std::is_same_v<T, float>) return "float";
+  if constexpr (std::is_same_v<T, cl_int>) return "int";
+  if constexpr (std::is_same_v<T, cl_uint>) return "uint";
+}
+
+// The kernels for one predicate and element type, built once (the runtime caches programs).
+template <class T>
+class Compactor {
+ public:
+  Compactor(Runtime& rt, const std::string& predicate) : rt_(rt) {
+    if (predicate.find_first_not_of(" \t\r\n") == std::string::npos)
+      throw std::invalid_argument("clatomics: compact: predicate is empty");
+    const auto& caps = rt.device_info().caps;
+    cpu_ = !caps.is_gpu();
+    cu_ = std::max<cl_uint>(1, caps.compute_units);
+    // GPUs: 256 work-items of 8 elements per block; CPUs: one work-item of 1024 per block.
+    group_ = cpu_ ? 1 : 256;
+    k_ = cpu_ ? 1024 : 8;
+    const std::string name = type_name<T>();
+    // #line: the compiler's messages about the predicate point at the predicate's own line 1.
+    const std::string source = "#define CLAT_COMPACT_T " + name + "\n#define CLAT_COMPACT_USER_PREDICATE 1\n" +
+                               "static inline bool clat_compact_keep(" + name + " x) {\n#line 1 \"predicate\"\n  return (" + predicate +
+                               ");\n}\n#include \"kernels/compact.cl\"\n";
+    program_ = rt.build(source, detail::define("CLAT_COMPACT_K", (long long)k_));
+  }
+
+  // Ranges already checked; returns the number kept, written to out from out_base.
+  std::size_t run(const cl::Buffer& in, std::size_t offset, std::size_t count, const cl::Buffer& out, bool stable) {
+    return stable ? run_stable(in, offset, count, out) : run_unstable(in, offset, count, out);
+  }
+
+ private:
+  std::size_t run_unstable(const cl::Buffer& in, std::size_t offset, std::size_t count, const cl::Buffer& out) {
+    cl::Kernel kernel = detail::make_kernel(program_, "clat_compact_unstable");
+    cl::Buffer counter = detail::make_buffer(rt_, sizeof(cl_uint));
+    std::size_t kept = 0;
+    // The counter is 32-bit: launches stay below 2^32 elements.
+    for (std::size_t done = 0; done < count;) {
+      const std::size_t n = std::size_t(std::min<std::uint64_t>(detail::launch_elements(), count - done));
+      const detail::Grid grid = detail::make_grid(rt_, kernel, blocks(n, group_), group_, groups());
+      detail::fill_zero(rt_, counter, sizeof(cl_uint));
+      checked("clSetKernelArg", [&] {
+        kernel.setArg(0, in);
+        kernel.setArg(1, cl_ulong(offset + done));
+        kernel.setArg(2, cl_ulong(n));
+        kernel.setArg(3, out);
+        kernel.setArg(4, cl_ulong(kept));
+        kernel.setArg(5, counter);
+        kernel.setArg(6, cl::Local(grid.group * sizeof(cl_uint)));
+      });
+      detail::launch(rt_, kernel, grid);
+      cl_uint launch_kept = 0;
+      detail::read(rt_, counter, 0, sizeof launch_kept, &launch_kept);
+      kept += launch_kept;
+      done += n;
+    }
+    return kept;
+  }
+
+  std::size_t run_stable(const cl::Buffer& in, std::size_t offset, std::size_t count, const cl::Buffer& out) {
+    cl::Kernel count_kernel = detail::make_kernel(program_, "clat_compact_count");
+    cl::Kernel scan_kernel = detail::make_kernel(program_, "clat_compact_scan");
+    cl::Kernel scatter_kernel = detail::make_kernel(program_, "clat_compact_scatter");
+    // Both passes must cut the same blocks: one work-group size for both.
+    detail::Grid grid = detail::make_grid(rt_, count_kernel, 1, group_, 1);
+    grid = detail::make_grid(rt_, scatter_kernel, 1, grid.group, 1);
+    const std::size_t nblocks = blocks(count, grid.group);
+    grid.groups = std::max<std::size_t>(1, std::min(nblocks, groups()));
+    const detail::Grid one = detail::make_grid(rt_, scan_kernel, nblocks, 256, 1);
+    cl::Buffer block_counts = detail::make_buffer(rt_, nblocks * sizeof(cl_uint));
+    cl::Buffer block_offsets = detail::make_buffer(rt_, (nblocks + 1) * sizeof(cl_ulong));
+    checked("clSetKernelArg", [&] {
+      count_kernel.setArg(0, in);
+      count_kernel.setArg(1, cl_ulong(offset));
+      count_kernel.setArg(2, cl_ulong(count));
+      count_kernel.setArg(3, block_counts);
+      count_kernel.setArg(4, cl::Local(grid.group * sizeof(cl_uint)));
+      scan_kernel.setArg(0, block_counts);
+      scan_kernel.setArg(1, cl_ulong(nblocks));
+      scan_kernel.setArg(2, block_offsets);
+      scan_kernel.setArg(3, cl::Local(one.group * sizeof(cl_uint)));
+      scatter_kernel.setArg(0, in);
+      scatter_kernel.setArg(1, cl_ulong(offset));
+      scatter_kernel.setArg(2, cl_ulong(count));
+      scatter_kernel.setArg(3, out);
+      scatter_kernel.setArg(4, cl_ulong(0));
+      scatter_kernel.setArg(5, block_offsets);
+      scatter_kernel.setArg(6, cl::Local(grid.group * sizeof(cl_uint)));
+    });
+    detail::launch(rt_, count_kernel, grid);
+    detail::launch(rt_, scan_kernel, one);
+    detail::launch(rt_, scatter_kernel, grid);
+    cl_ulong kept = 0;
+    detail::read(rt_, block_offsets, nblocks * sizeof(cl_ulong), sizeof kept, &kept);
+    return std::size_t(kept);
+  }
+
+  std::size_t blocks(std::size_t n, std::size_t group) const { return (n + group * k_ - 1) / (group * k_); }
+  std::size_t groups() const { return cpu_ ? 4 * cu_ : 8 * cu_; }
+
+  Runtime& rt_;
+  cl::Program program_;
+  bool cpu_ = false;
+  std::size_t cu_ = 1, group_ = 1, k_ = 1;
+};
+
+}  // namespace
+
+template <class T>
+std::size_t compact(Runtime& rt, const cl::Buffer& in, std::size_t offset, std::size_t count, cl::Buffer& out,
+                    const std::string& predicate, CompactOptions options) {
+  detail::check_range("compact: in", in, offset, count, sizeof(T));
+  detail::check_range("compact: out (must hold count elements)", out, 0, count, sizeof(T));
+  Compactor<T> compactor(rt, predicate);  // a predicate that does not compile throws here
+  if (count == 0) return 0;
+  return compactor.run(in, offset, count, out, options.stable);
+}
+
+template <class T>
+std::vector<T> compact(Runtime& rt, const std::vector<T>& in, const std::string& predicate, CompactOptions options) {
+  Compactor<T> compactor(rt, predicate);
+  std::vector<T> kept;
+  if (in.empty()) return kept;
+  const std::size_t chunk = detail::chunk_elements(rt, in.size(), sizeof(T), 2);
+  cl::Buffer din = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_ONLY);
+  cl::Buffer dout = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_WRITE);
+  for (std::size_t first = 0; first < in.size(); first += chunk) {
+    const std::size_t n = std::min(chunk, in.size() - first);
+    detail::write(rt, din, 0, n * sizeof(T), in.data() + first);
+    const std::size_t m = compactor.run(din, 0, n, dout, options.stable);
+    kept.resize(kept.size() + m);
+    detail::read(rt, dout, 0, m * sizeof(T), kept.data() + kept.size() - m);
+  }
+  return kept;
+}
+
+#define CLATOMICS_COMPACT_INSTANTIATE(T)                                                                              \
+  template std::size_t compact<T>(Runtime&, const cl::Buffer&, std::size_t, std::size_t, cl::Buffer&, const std::string&, \
+                                  CompactOptions);                                                                    \
+  template std::vector<T> compact<T>(Runtime&, const std::vector<T>&, const std::string&, CompactOptions);
+CLATOMICS_COMPACT_INSTANTIATE(float)
+CLATOMICS_COMPACT_INSTANTIATE(cl_int)
+CLATOMICS_COMPACT_INSTANTIATE(cl_uint)
+
+}  // namespace clatomics

@@ -1,0 +1,324 @@
+// Histograms: a strategy per device (kernels/histogram.cl), 32-bit counts per launch merged
+// into 64-bit totals on the device.
+#include "clatomics/histogram.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "launch.hpp"
+
+namespace clatomics {
+namespace {
+
+enum class Kind { bytes = 0, keys = 1, even = 2 };
+
+constexpr std::size_t max_private_counters = 16384;  // 64 KiB of private counters per work-item
+constexpr std::size_t auto_private_slots = 4096;     // CPUs: private counters up to this many slots
+constexpr std::size_t max_copies = 32;               // __local copies per work-group (one per bank)
+constexpr std::size_t max_nbins = (std::size_t(1) << 32) - 4;
+
+struct Setup {
+  Kind kind = Kind::bytes;
+  std::size_t nbins = 256;
+  bool weighted = false;
+  float lo = 0, hi = 0, scale = 0;
+  std::size_t slots() const { return kind == Kind::bytes ? 256 : kind == Kind::keys ? nbins + 1 : nbins + 3; }
+};
+
+const char* strategy_name(HistogramStrategy s) {
+  switch (s) {
+    case HistogramStrategy::automatic: return "automatic";
+    case HistogramStrategy::local_replicated: return "local_replicated";
+    case HistogramStrategy::local_single: return "local_single";
+    case HistogramStrategy::global_atomics: return "global_atomics";
+    case HistogramStrategy::private_per_item: return "private_per_item";
+  }
+  throw std::invalid_argument("clatomics: histogram: options.strategy is not a HistogramStrategy");
+}
+
+std::size_t ceil_pow2(std::size_t n) {
+  std::size_t p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+// The resolved strategy and what its kernel is built and launched with.
+struct Plan {
+  HistogramStrategy strategy = HistogramStrategy::global_atomics;
+  unsigned shift = 0;         // local: 1 << shift copies
+  std::size_t group = 1, max_groups = 1;
+  std::size_t slots_cap = 256, copies = 1;  // private: counters per copy, copies per work-item
+  const char* kernel = "clat_hist_global";
+  std::string options;
+};
+
+Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
+  strategy_name(asked);
+  const auto& caps = rt.device_info().caps;
+  const bool gpu = caps.is_gpu();
+  const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
+  const std::size_t slots = setup.slots();
+  Plan plan;
+  // __local: the largest power-of-two number of copies (<= 32 and <= the group) that fits.
+  const std::size_t local_group = detail::floor_pow2(std::min<std::size_t>(gpu ? 1024 : 16, caps.max_work_group_size));
+  const std::size_t slot_bytes = setup.weighted ? 8 : 4;
+  std::size_t copies = 0;
+  for (std::size_t c = std::min(max_copies, local_group); c >= 1 && !copies; c /= 2)
+    if (slots <= caps.local_mem_size / (c * slot_bytes)) copies = c;
+  // private: 4 copies for bytes (the four bytes of a word count into different copies).
+  const std::size_t private_copies = setup.kind == Kind::bytes && !gpu ? 4 : 1;
+  const std::size_t private_cap = std::max<std::size_t>(64, ceil_pow2(slots));
+  const bool private_fits = slots <= max_private_counters && private_cap * private_copies <= max_private_counters;
+
+  HistogramStrategy s = asked;
+  if (s == HistogramStrategy::automatic) {
+    if (gpu)
+      s = copies >= 2 ? HistogramStrategy::local_replicated : copies == 1 ? HistogramStrategy::local_single : HistogramStrategy::global_atomics;
+    else
+      s = private_fits && slots <= auto_private_slots ? HistogramStrategy::private_per_item
+          : copies >= 1                               ? HistogramStrategy::local_single
+                                                      : HistogramStrategy::global_atomics;
+  }
+  switch (s) {
+    case HistogramStrategy::local_replicated:
+    case HistogramStrategy::local_single: {
+      if (!copies)
+        throw std::invalid_argument("clatomics: histogram: options.strategy " + std::string(strategy_name(s)) + ": " +
+                                    std::to_string(slots) + " slots do not fit in " + std::to_string(caps.local_mem_size) +
+                                    " bytes of __local memory");
+      if (s == HistogramStrategy::local_single) copies = 1;
+      while ((std::size_t(1) << plan.shift) < copies) ++plan.shift;
+      plan.kernel = "clat_hist_local";
+      plan.group = local_group;
+      plan.max_groups = gpu ? std::max<std::size_t>(1, cu * 2048 / local_group) : 4 * cu;
+      break;
+    }
+    case HistogramStrategy::private_per_item:
+      if (!private_fits)
+        throw std::invalid_argument("clatomics: histogram: options.strategy private_per_item: " + std::to_string(slots) +
+                                    " slots exceed " + std::to_string(max_private_counters) + " private counters");
+      plan.kernel = "clat_hist_private";
+      plan.slots_cap = private_cap;
+      plan.copies = private_copies;
+      plan.group = gpu ? 256 : 1;
+      plan.max_groups = gpu ? 8 * cu : 4 * cu;
+      break;
+    default:
+      plan.kernel = "clat_hist_global";
+      plan.group = gpu ? 256 : 16;
+      plan.max_groups = gpu ? 8 * cu : 4 * cu;
+      break;
+  }
+  plan.strategy = s;
+  plan.options = detail::define("CLAT_HIST_KIND", int(setup.kind)) + detail::define("CLAT_HIST_WEIGHTED", setup.weighted ? 1 : 0) +
+                 detail::define("CLAT_CONTIGUOUS", gpu ? 0 : 1);
+  if (s == HistogramStrategy::private_per_item)
+    plan.options += detail::define("CLAT_HIST_SLOTS", (long long)plan.slots_cap) + detail::define("CLAT_HIST_COPIES", (long long)plan.copies);
+  return plan;
+}
+
+std::size_t element_size(Kind kind) { return kind == Kind::bytes ? 1 : 4; }
+
+// One histogram being accumulated: every add() counts a range in launches below 2^32 elements,
+// each merged into the 64-bit totals on the device; results() reads them once.
+class Run {
+ public:
+  Run(Runtime& rt, const Setup& setup, HistogramOptions options)
+      : rt_(rt), setup_(setup), plan_(make_plan(rt, setup, options.strategy)), slots_(setup.slots()) {
+    const cl::Program program = rt.build_embedded("kernels/histogram.cl", plan_.options);
+    kernel_ = detail::make_kernel(program, plan_.kernel);
+    merge_ = detail::make_kernel(program, "clat_hist_merge");
+  }
+
+  // Allocates and zeroes the counters: call after every check, right before the first add().
+  void start() {
+    counts_ = detail::make_buffer(rt_, slots_ * 4);
+    totals_ = detail::make_buffer(rt_, slots_ * 8);
+    wsums_ = setup_.weighted ? detail::make_buffer(rt_, slots_ * 4) : counts_;
+    wtotals_ = setup_.weighted ? detail::make_buffer(rt_, slots_ * 4) : counts_;
+    detail::fill_zero(rt_, counts_, slots_ * 4);
+    detail::fill_zero(rt_, totals_, slots_ * 8);
+    if (setup_.weighted) {
+      detail::fill_zero(rt_, wsums_, slots_ * 4);
+      detail::fill_zero(rt_, wtotals_, slots_ * 4);
+    }
+    checked("clSetKernelArg", [&] {
+      kernel_.setArg(3, cl_uint(setup_.nbins));
+      kernel_.setArg(4, setup_.lo);
+      kernel_.setArg(5, setup_.hi);
+      kernel_.setArg(6, setup_.scale);
+      kernel_.setArg(9, counts_);
+      kernel_.setArg(10, wsums_);
+      kernel_.setArg(11, cl_uint(plan_.shift));
+      const bool local = plan_.kernel == std::string("clat_hist_local");
+      const std::size_t local_slots = local ? slots_ << plan_.shift : 1;
+      kernel_.setArg(12, cl::Local(local_slots * 4));
+      kernel_.setArg(13, cl::Local((setup_.weighted ? local_slots : 1) * 4));
+      merge_.setArg(0, counts_);
+      merge_.setArg(1, totals_);
+      merge_.setArg(2, wsums_);
+      merge_.setArg(3, wtotals_);
+      merge_.setArg(4, cl_uint(slots_));
+    });
+  }
+
+  void add(const cl::Buffer& values, std::size_t offset, std::size_t count, const cl::Buffer* weights, std::size_t weights_offset) {
+    const std::uint64_t per_launch = detail::launch_elements();
+    for (std::size_t done = 0; done < count;) {
+      const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, count - done));
+      const std::size_t units = n / (16 / element_size(setup_.kind)) + 1;
+      const detail::Grid grid = detail::make_grid(rt_, kernel_, units, plan_.group, plan_.max_groups);
+      checked("clSetKernelArg", [&] {
+        kernel_.setArg(0, values);
+        kernel_.setArg(1, cl_ulong(offset + done));
+        kernel_.setArg(2, cl_ulong(n));
+        kernel_.setArg(7, weights ? *weights : counts_);
+        kernel_.setArg(8, cl_ulong(weights ? weights_offset + done : 0));
+      });
+      detail::launch(rt_, kernel_, grid);
+      detail::launch(rt_, merge_, detail::make_grid(rt_, merge_, slots_, 256, slots_));
+      done += n;
+    }
+  }
+
+  std::vector<std::uint64_t> totals() const {
+    std::vector<std::uint64_t> out(slots_);
+    detail::read(rt_, totals_, 0, slots_ * 8, out.data());
+    return out;
+  }
+  std::vector<float> weight_totals() const {
+    std::vector<float> out(setup_.nbins);
+    detail::read(rt_, wtotals_, 0, setup_.nbins * 4, out.data());
+    return out;
+  }
+
+ private:
+  Runtime& rt_;
+  Setup setup_;
+  Plan plan_;
+  std::size_t slots_;
+  cl::Kernel kernel_, merge_;
+  cl::Buffer counts_, totals_, wsums_, wtotals_;
+};
+
+void check_nbins(std::size_t nbins) {
+  if (nbins == 0) throw std::invalid_argument("clatomics: histogram: nbins must be at least 1");
+  if (nbins > max_nbins) throw std::invalid_argument("clatomics: histogram: nbins must be at most 2^32 - 4");
+}
+
+Setup even_setup(std::size_t nbins, float lo, float hi, bool weighted) {
+  check_nbins(nbins);
+  if (!std::isfinite(lo)) throw std::invalid_argument("clatomics: histogram_even: lo is not finite");
+  if (!std::isfinite(hi)) throw std::invalid_argument("clatomics: histogram_even: hi is not finite");
+  if (!(lo < hi)) throw std::invalid_argument("clatomics: histogram_even: lo must be below hi");
+  if (!std::isfinite(hi - lo)) throw std::invalid_argument("clatomics: histogram_even: hi - lo overflows float");
+  Setup setup;
+  setup.kind = Kind::even;
+  setup.nbins = nbins;
+  setup.weighted = weighted;
+  setup.lo = lo;
+  setup.hi = hi;
+  setup.scale = float(double(nbins) / (double(hi) - double(lo)));
+  if (!std::isfinite(setup.scale) || !(setup.scale > 0))
+    throw std::invalid_argument("clatomics: histogram_even: nbins / (hi - lo) is not a finite positive float");
+  return setup;
+}
+
+KeyHistogram key_result(const std::vector<std::uint64_t>& totals, std::size_t nbins) {
+  KeyHistogram h;
+  h.counts.assign(totals.begin(), totals.begin() + std::ptrdiff_t(nbins));
+  h.out_of_range = totals[nbins];
+  return h;
+}
+
+EvenHistogram even_result(const Run& run, const Setup& setup) {
+  const auto totals = run.totals();
+  EvenHistogram h;
+  h.counts.assign(totals.begin(), totals.begin() + std::ptrdiff_t(setup.nbins));
+  h.below = totals[setup.nbins];
+  h.above = totals[setup.nbins + 1];
+  h.nan = totals[setup.nbins + 2];
+  if (setup.weighted) h.weights = run.weight_totals();
+  return h;
+}
+
+// Streams host values (and weights) through the device into run.
+template <class T>
+void add_host(Runtime& rt, Run& run, const std::vector<T>& values, const std::vector<float>* weights) {
+  run.start();
+  if (values.empty()) return;
+  const std::size_t chunk = detail::chunk_elements(rt, values.size(), sizeof(T), weights ? 2 : 1);
+  cl::Buffer buffer = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_ONLY);
+  cl::Buffer wbuffer = weights ? detail::make_buffer(rt, chunk * sizeof(float), CL_MEM_READ_ONLY) : cl::Buffer();
+  for (std::size_t first = 0; first < values.size(); first += chunk) {
+    const std::size_t n = std::min(chunk, values.size() - first);
+    detail::write(rt, buffer, 0, n * sizeof(T), values.data() + first);
+    if (weights) detail::write(rt, wbuffer, 0, n * sizeof(float), weights->data() + first);
+    run.add(buffer, 0, n, weights ? &wbuffer : nullptr, 0);
+  }
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> histogram(Runtime& rt, const cl::Buffer& bytes, std::size_t offset, std::size_t count,
+                                     HistogramOptions options) {
+  detail::check_range("histogram: bytes", bytes, offset, count, 1);
+  Run run(rt, Setup{}, options);
+  run.start();
+  run.add(bytes, offset, count, nullptr, 0);
+  return run.totals();
+}
+
+std::vector<std::uint64_t> histogram(Runtime& rt, const std::vector<std::uint8_t>& bytes, HistogramOptions options) {
+  Run run(rt, Setup{}, options);
+  add_host(rt, run, bytes, nullptr);
+  return run.totals();
+}
+
+KeyHistogram histogram_keys(Runtime& rt, const cl::Buffer& keys, std::size_t offset, std::size_t count, std::size_t nbins,
+                            HistogramOptions options) {
+  detail::check_range("histogram_keys: keys", keys, offset, count, sizeof(cl_uint));
+  check_nbins(nbins);
+  Setup setup;
+  setup.kind = Kind::keys;
+  setup.nbins = nbins;
+  Run run(rt, setup, options);
+  run.start();
+  run.add(keys, offset, count, nullptr, 0);
+  return key_result(run.totals(), nbins);
+}
+
+KeyHistogram histogram_keys(Runtime& rt, const std::vector<cl_uint>& keys, std::size_t nbins, HistogramOptions options) {
+  check_nbins(nbins);
+  Setup setup;
+  setup.kind = Kind::keys;
+  setup.nbins = nbins;
+  Run run(rt, setup, options);
+  add_host(rt, run, keys, nullptr);
+  return key_result(run.totals(), nbins);
+}
+
+EvenHistogram histogram_even(Runtime& rt, const cl::Buffer& values, std::size_t offset, std::size_t count, std::size_t nbins,
+                             float lo, float hi, const cl::Buffer* weights, std::size_t weights_offset, HistogramOptions options) {
+  detail::check_range("histogram_even: values", values, offset, count, sizeof(float));
+  if (weights) detail::check_range("histogram_even: weights", *weights, weights_offset, count, sizeof(float));
+  const Setup setup = even_setup(nbins, lo, hi, weights != nullptr);
+  Run run(rt, setup, options);
+  run.start();
+  run.add(values, offset, count, weights, weights_offset);
+  return even_result(run, setup);
+}
+
+EvenHistogram histogram_even(Runtime& rt, const std::vector<float>& values, std::size_t nbins, float lo, float hi,
+                             const std::vector<float>& weights, HistogramOptions options) {
+  if (!weights.empty() && weights.size() != values.size())
+    throw std::invalid_argument("clatomics: histogram_even: weights has " + std::to_string(weights.size()) + " elements, values has " +
+                                std::to_string(values.size()));
+  const Setup setup = even_setup(nbins, lo, hi, !weights.empty());
+  Run run(rt, setup, options);
+  add_host(rt, run, values, weights.empty() ? nullptr : &weights);
+  return even_result(run, setup);
+}
+
+}  // namespace clatomics

@@ -1,0 +1,315 @@
+// Histograms (bytes, keys, even bins with and without weights) with every strategy against a
+// host reference: uniform random data, all elements in one bin (full contention), NaN and
+// out-of-range values, sizes 0, 1, a prime and larger than one work-group's share, aligned and
+// unaligned offsets; launches and streamed chunks merged into 64-bit totals; bad input refused.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "support.hpp"
+
+namespace {
+
+using clatomics::HistogramOptions;
+using clatomics::HistogramStrategy;
+
+const HistogramStrategy strategies[] = {HistogramStrategy::automatic, HistogramStrategy::local_replicated,
+                                        HistogramStrategy::local_single, HistogramStrategy::global_atomics,
+                                        HistogramStrategy::private_per_item};
+const char* strategy_names[] = {"automatic", "local_replicated", "local_single", "global_atomics", "private_per_item"};
+std::string name_of(HistogramStrategy s) { return strategy_names[int(s)]; }
+
+const std::size_t sizes[] = {0, 1, 100003, (std::size_t(1) << 20) + 7};
+const std::size_t offsets[] = {0, 5};
+
+template <class T>
+cl::Buffer device(const std::vector<T>& host) {
+  std::vector<T> padded = host;
+  if (padded.empty()) padded.push_back(T());  // OpenCL has no empty buffers
+  return test::to_device(test::runtime(), padded);
+}
+
+// The documented bin rule, computed the same way on the host.
+std::size_t even_slot(float x, std::size_t nbins, float lo, float hi) {
+  if (std::isnan(x)) return nbins + 2;
+  if (x < lo) return nbins;
+  if (x > hi) return nbins + 1;
+  const float scale = float(double(nbins) / (double(hi) - double(lo)));
+  const float f = (x - lo) * scale;
+  return std::min<std::size_t>(std::size_t(f), nbins - 1);
+}
+
+struct EvenReference {
+  std::vector<std::uint64_t> counts;
+  std::uint64_t below = 0, above = 0, nan = 0;
+  std::vector<double> weights, abs_weights;
+};
+
+EvenReference even_reference(const std::vector<float>& x, std::size_t first, std::size_t n, std::size_t nbins, float lo, float hi,
+                             const std::vector<float>* w = nullptr, std::size_t w_first = 0) {
+  EvenReference r;
+  r.counts.assign(nbins, 0);
+  r.weights.assign(nbins, 0);
+  r.abs_weights.assign(nbins, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t s = even_slot(x[first + i], nbins, lo, hi);
+    if (s < nbins) {
+      ++r.counts[s];
+      if (w) r.weights[s] += (*w)[w_first + i], r.abs_weights[s] += std::fabs((*w)[w_first + i]);
+    }
+    if (s == nbins) ++r.below;
+    if (s == nbins + 1) ++r.above;
+    if (s == nbins + 2) ++r.nan;
+  }
+  return r;
+}
+
+void check_even(const clatomics::EvenHistogram& h, const EvenReference& r, bool weighted, bool exact_weights) {
+  CHECK(h.counts == r.counts);
+  CHECK(h.below == r.below);
+  CHECK(h.above == r.above);
+  CHECK(h.nan == r.nan);
+  if (!weighted) {
+    CHECK(h.weights.empty());
+    return;
+  }
+  REQUIRE(h.weights.size() == r.weights.size());
+  for (std::size_t b = 0; b < r.weights.size(); ++b) {
+    INFO("bin ", b);
+    if (exact_weights)
+      CHECK(double(h.weights[b]) == r.weights[b]);
+    else  // float sums in any order: within 1e-5 of the sum of |w| (about 170 ulp)
+      CHECK(std::fabs(double(h.weights[b]) - r.weights[b]) <= 1e-5 * r.abs_weights[b]);
+  }
+}
+
+std::vector<std::uint8_t> random_bytes(std::size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::vector<std::uint8_t> x(n);
+  for (auto& v : x) v = std::uint8_t(gen());
+  return x;
+}
+
+std::vector<std::uint64_t> byte_reference(const std::vector<std::uint8_t>& x, std::size_t first, std::size_t n) {
+  std::vector<std::uint64_t> h(256);
+  for (std::size_t i = first; i < first + n; ++i) ++h[x[i]];
+  return h;
+}
+
+// Values in [lo - 1.5, hi + 1.5], with NaN, infinities, the edges and values just beside them.
+std::vector<float> even_values(std::size_t n, std::size_t nbins, float lo, float hi, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(lo - 1.5f, hi + 1.5f);
+  const float width = (hi - lo) / float(nbins);
+  std::vector<float> x(n);
+  for (auto& v : x) {
+    const unsigned pick = gen() % 64;
+    if (pick == 0) v = std::numeric_limits<float>::quiet_NaN();
+    else if (pick == 1) v = (gen() & 1) ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity();
+    else if (pick == 2) v = lo;
+    else if (pick == 3) v = hi;
+    else if (pick == 4) v = std::nextafter(hi, 1e30f);
+    else if (pick == 5) v = std::nextafter(lo, -1e30f);
+    else if (pick == 6) v = lo + float(gen() % nbins) * width;  // near an interior edge
+    else v = dist(gen);
+  }
+  return x;
+}
+
+// Weights that are multiples of 1/8 below 2: every partial sum of fewer than 2^20 of them is exact.
+std::vector<float> exact_weights(std::size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::vector<float> w(n);
+  for (auto& v : w) v = float(gen() % 16) / 8.0f;
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("byte histograms, every strategy") {
+  auto& rt = test::runtime();
+  for (const HistogramStrategy s : strategies) {
+    const HistogramOptions options{s};
+    for (const std::size_t n : sizes)
+      for (const std::size_t off : offsets) {
+        const auto x = random_bytes(n + off, unsigned(n + off));
+        INFO(name_of(s), " uniform n=", n, " offset=", off);
+        CHECK(clatomics::histogram(rt, device(x), off, n, options) == byte_reference(x, off, n));
+      }
+    // Full contention: every byte in one bin.
+    const std::vector<std::uint8_t> same((std::size_t(1) << 21) + 3, std::uint8_t(200));
+    INFO(name_of(s), " one bin");
+    CHECK(clatomics::histogram(rt, device(same), 3, same.size() - 3, options) == byte_reference(same, 3, same.size() - 3));
+    CHECK(clatomics::histogram(rt, same, options) == byte_reference(same, 0, same.size()));
+  }
+}
+
+TEST_CASE("key histograms count keys >= nbins as out of range, every strategy") {
+  auto& rt = test::runtime();
+  for (const std::size_t nbins : {std::size_t(1), std::size_t(100), std::size_t(5000)})
+    for (const HistogramStrategy s : strategies)
+      for (const std::size_t n : sizes)
+        for (const std::size_t off : {std::size_t(0), std::size_t(3)}) {
+          std::mt19937 gen(unsigned(n + nbins));
+          std::vector<cl_uint> keys(n + off);
+          for (auto& k : keys) k = (gen() % 8 == 0) ? cl_uint(gen()) : cl_uint(gen() % (nbins + nbins / 5 + 1));
+          std::vector<std::uint64_t> counts(nbins);
+          std::uint64_t out = 0;
+          for (std::size_t i = off; i < off + n; ++i) keys[i] < nbins ? ++counts[keys[i]] : ++out;
+          INFO(name_of(s), " nbins=", nbins, " n=", n, " offset=", off);
+          const auto h = clatomics::histogram_keys(rt, device(keys), off, n, nbins, HistogramOptions{s});
+          CHECK(h.counts == counts);
+          CHECK(h.out_of_range == out);
+        }
+}
+
+TEST_CASE("bins that do not fit in __local memory") {
+  auto& rt = test::runtime();
+  const std::size_t nbins = std::size_t(rt.device_info().caps.local_mem_size / 4) + 10;
+  std::vector<cl_uint> keys(100003);
+  for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = cl_uint((i * 7919) % (nbins + 100));
+  std::vector<std::uint64_t> counts(nbins);
+  std::uint64_t out = 0;
+  for (const cl_uint k : keys) k < nbins ? ++counts[k] : ++out;
+  for (const HistogramStrategy s : {HistogramStrategy::automatic, HistogramStrategy::global_atomics}) {
+    const auto h = clatomics::histogram_keys(rt, keys, nbins, HistogramOptions{s});
+    CHECK(h.counts == counts);
+    CHECK(h.out_of_range == out);
+  }
+  for (const HistogramStrategy s :
+       {HistogramStrategy::local_replicated, HistogramStrategy::local_single, HistogramStrategy::private_per_item})
+    CHECK_THROWS_AS(clatomics::histogram_keys(rt, keys, nbins, HistogramOptions{s}), std::invalid_argument);
+}
+
+TEST_CASE("even bins follow NumPy's edge rule") {
+  auto& rt = test::runtime();
+  const float lo = -2.0f, hi = 6.0f;  // 4 bins of width 2: [-2,0) [0,2) [2,4) [4,6]
+  const std::vector<float> x = {lo, hi, std::nextafter(hi, 1e30f), std::nextafter(lo, -1e30f), 0.0f, -0.0f, 2.0f,
+                                std::nextafter(2.0f, -1e30f), 4.0f, 5.999f, std::numeric_limits<float>::infinity(),
+                                -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()};
+  for (const HistogramStrategy s : strategies) {
+    INFO(name_of(s));
+    const auto h = clatomics::histogram_even(rt, x, 4, lo, hi, {}, HistogramOptions{s});
+    CHECK(h.counts == std::vector<std::uint64_t>{2, 3, 1, 3});
+    CHECK(h.below == 2);
+    CHECK(h.above == 2);
+    CHECK(h.nan == 1);
+  }
+}
+
+TEST_CASE("even histograms, every strategy, with and without weights") {
+  auto& rt = test::runtime();
+  for (const std::size_t nbins : {std::size_t(1), std::size_t(10), std::size_t(1000)})
+    for (const HistogramStrategy s : strategies)
+      for (const std::size_t n : sizes)
+        for (const std::size_t off : {std::size_t(0), std::size_t(1)}) {
+          const float lo = -2.5f, hi = 7.5f;
+          const auto x = even_values(n + off, nbins, lo, hi, unsigned(n + nbins));
+          INFO(name_of(s), " nbins=", nbins, " n=", n, " offset=", off);
+          const auto h = clatomics::histogram_even(rt, device(x), off, n, nbins, lo, hi, nullptr, 0, HistogramOptions{s});
+          check_even(h, even_reference(x, off, n, nbins, lo, hi), false, false);
+          // Weights from another offset (another alignment than the values) on the smaller sizes.
+          if (n > 200000) continue;
+          const auto w = exact_weights(n + 2, unsigned(n));
+          const cl::Buffer dw = device(w);
+          const auto hw = clatomics::histogram_even(rt, device(x), off, n, nbins, lo, hi, &dw, 2, HistogramOptions{s});
+          check_even(hw, even_reference(x, off, n, nbins, lo, hi, &w, 2), true, true);
+        }
+}
+
+TEST_CASE("weighted histograms with rounded float sums") {
+  auto& rt = test::runtime();
+  const std::size_t n = (std::size_t(1) << 20) + 11;
+  const auto x = even_values(n, 64, 0.0f, 1.0f, 3);
+  std::mt19937 gen(4);
+  std::uniform_real_distribution<float> dist(-1.0f, 2.0f);
+  std::vector<float> w(n);
+  for (auto& v : w) v = dist(gen);
+  for (const HistogramStrategy s : strategies) {
+    INFO(name_of(s));
+    const auto h = clatomics::histogram_even(rt, x, 64, 0.0f, 1.0f, w, HistogramOptions{s});
+    check_even(h, even_reference(x, 0, n, 64, 0.0f, 1.0f, &w, 0), true, false);
+  }
+}
+
+TEST_CASE("launches and streamed chunks add up in 64-bit totals") {
+  auto& rt = test::runtime();
+  const auto bytes = random_bytes((std::size_t(1) << 20) + 77, 8);
+  std::vector<cl_uint> keys(300007);
+  for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = cl_uint(i % 300);
+  const auto x = even_values(300007, 50, 0.0f, 10.0f, 9);
+  const auto w = exact_weights(x.size(), 10);
+  // Small chunks and launches, so that every merge path runs many times.
+  clatomics::detail::set_stream_limits({std::size_t(64) << 10, 10007});
+  for (const HistogramStrategy s : strategies) {
+    INFO(name_of(s));
+    const HistogramOptions options{s};
+    CHECK(clatomics::histogram(rt, bytes, options) == byte_reference(bytes, 0, bytes.size()));
+    CHECK(clatomics::histogram(rt, device(bytes), 1, bytes.size() - 1, options) == byte_reference(bytes, 1, bytes.size() - 1));
+    const auto hk = clatomics::histogram_keys(rt, keys, 256, options);
+    std::vector<std::uint64_t> counts(256);
+    std::uint64_t out = 0;
+    for (const cl_uint k : keys) k < 256 ? ++counts[k] : ++out;
+    CHECK(hk.counts == counts);
+    CHECK(hk.out_of_range == out);
+    check_even(clatomics::histogram_even(rt, x, 50, 0.0f, 10.0f, w, options), even_reference(x, 0, x.size(), 50, 0.0f, 10.0f, &w, 0),
+               true, true);
+  }
+  clatomics::detail::set_stream_limits({});
+  // Empty host data: zeros.
+  CHECK(clatomics::histogram(rt, std::vector<std::uint8_t>{}) == std::vector<std::uint64_t>(256));
+  const auto empty = clatomics::histogram_even(rt, std::vector<float>{}, 3, 0.0f, 1.0f);
+  CHECK(empty.counts == std::vector<std::uint64_t>(3));
+  CHECK(empty.below + empty.above + empty.nan == 0);
+}
+
+TEST_CASE("bad input is refused before anything runs") {
+  auto& rt = test::runtime();
+  const cl::Buffer bytes = device(std::vector<std::uint8_t>(100, 1));
+  const cl::Buffer floats = device(std::vector<float>(100, 1.0f));
+  const cl::Buffer short_weights = device(std::vector<float>(50, 1.0f));
+  const std::size_t max = std::numeric_limits<std::size_t>::max();
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  using IA = std::invalid_argument;
+  CHECK_THROWS_AS(clatomics::histogram(rt, cl::Buffer(), 0, 1), IA);
+  CHECK_THROWS_AS(clatomics::histogram(rt, bytes, 0, 101), IA);
+  CHECK_THROWS_AS(clatomics::histogram(rt, bytes, 101, 0), IA);
+  CHECK_THROWS_AS(clatomics::histogram(rt, bytes, max, 2), IA);
+  CHECK_THROWS_AS(clatomics::histogram(rt, bytes, 0, 10, HistogramOptions{static_cast<HistogramStrategy>(9)}), IA);
+  CHECK_THROWS_AS(clatomics::histogram_keys(rt, floats, 0, 101, 10), IA);
+  CHECK_THROWS_AS(clatomics::histogram_keys(rt, floats, 0, 10, 0), IA);
+  CHECK_THROWS_AS(clatomics::histogram_keys(rt, std::vector<cl_uint>(3), 0), IA);
+  CHECK_THROWS_AS(clatomics::histogram_keys(rt, floats, 0, 10, std::size_t(1) << 32), IA);
+  CHECK_THROWS_AS(clatomics::histogram_keys(rt, floats, 0, 10, 20000, HistogramOptions{HistogramStrategy::private_per_item}), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 0, 0.0f, 1.0f), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 4, 1.0f, 1.0f), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 4, 2.0f, 1.0f), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 4, nan, 1.0f), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 4, 0.0f, nan), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 4, -inf, 1.0f), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 4, 0.0f, inf), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 4, -3e38f, 3e38f), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 100000, 0.0f, 1e-40f), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 60, 4, 0.0f, 1.0f, &short_weights), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 50, 4, 0.0f, 1.0f, &short_weights, 1), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 4, 0.0f, 1.0f, &floats, max), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, std::vector<float>(5), 4, 0.0f, 1.0f, std::vector<float>(4)), IA);
+  try {
+    clatomics::histogram_even(rt, floats, 0, 60, 4, 0.0f, 1.0f, &short_weights);
+    FAIL("no exception");
+  } catch (const IA& e) {
+    CHECK(std::string(e.what()).find("weights") != std::string::npos);
+  }
+  try {
+    clatomics::histogram_even(rt, floats, 0, 10, 4, 2.0f, 1.0f);
+    FAIL("no exception");
+  } catch (const IA& e) {
+    CHECK(std::string(e.what()).find("lo") != std::string::npos);
+  }
+  // In range: fine.
+  const auto h = clatomics::histogram_even(rt, floats, 0, 50, 4, 0.0f, 1.0f, &short_weights, 0);
+  CHECK(h.counts == std::vector<std::uint64_t>{0, 0, 0, 50});
+  CHECK(h.weights == std::vector<float>{0, 0, 0, 50});
+}
