@@ -1,0 +1,50 @@
+// Shared by the subcommands of `clatomics`: usage errors, option parsing, making the Runtime.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "clatomics/clatomics.hpp"
+
+namespace clatomics::cli {
+
+// Exit codes, as every --help documents them.
+constexpr int exit_ok = 0;
+constexpr int exit_failed = 1;  // a check failed, or an OpenCL/runtime error
+constexpr int exit_usage = 2;   // unknown command, option or device; a bad option value
+
+// A mistake in the command line (exit code 2); main() prints it with a hint to use --help.
+struct UsageError : std::runtime_error {
+  UsageError(const std::string& command, const std::string& message)
+      : std::runtime_error(message), command(command) {}
+  std::string command;  // "bench", or "" for the top level
+};
+
+using Args = std::vector<std::string>;
+
+// If args[i] is "--name VALUE" or "--name=VALUE", stores VALUE, advances i past it and returns
+// true; a missing value is a UsageError.
+bool take_value(const std::string& command, const Args& args, std::size_t& i, const std::string& name,
+                std::string& value);
+
+// "4096", "64K", "256M", "1G" (powers of 1024; an optional trailing "B" or "iB"), more than 0.
+std::size_t parse_size(const std::string& command, const std::string& option, const std::string& text);
+
+// A whole number in [min, max].
+int parse_count(const std::string& command, const std::string& option, const std::string& text, int min, int max);
+
+// Options from the environment (CLATOMICS_DEVICE, CLATOMICS_FORCE_CAS, ...), overridden by the
+// command line: a non-empty device selector, force_cas when set.
+Options options(const std::string& device, bool force_cas);
+
+// The Runtime for those options; a selector that matches no device is a UsageError that lists
+// the devices present.
+std::unique_ptr<Runtime> make_runtime(const std::string& command, const Options& options);
+
+// "3.0" from 300.
+std::string opencl_c_name(int version);
+
+}  // namespace clatomics::cli

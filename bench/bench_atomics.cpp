@@ -1,0 +1,237 @@
+// The atomics micro-benchmark: M ops/s per op, type, memory space, contention level and path.
+#include "bench_atomics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "report.hpp"
+
+namespace clatomics::bench {
+namespace {
+
+constexpr const char* all_ops[] = {"add", "sub", "mul", "div", "mad", "min", "max", "xchg"};
+
+struct Plan {
+  std::vector<std::string> ops, types, spaces, backoff_ops;
+  std::vector<std::size_t> levels;
+};
+
+Plan make_plan(const Config& config, bool doubles) {
+  Plan plan;
+  if (config.quick) {
+    plan.ops = {"add", "mul", "max"};
+    plan.types = {"float"};
+    plan.levels = {1, 1024};
+    plan.backoff_ops = {"mul"};
+  } else {
+    plan.ops.assign(std::begin(all_ops), std::end(all_ops));
+    plan.types = {"float"};
+    if (doubles) plan.types.push_back("double");
+    plan.levels = {1, 32, 1024, 65536};
+    plan.backoff_ops = {"add", "mul", "div"};
+  }
+  plan.spaces = {"global", "local"};
+  // Narrowing for focused runs (tuning, one op on a new device): comma lists from the environment.
+  const auto narrow = [](const char* variable, std::vector<std::string>& list, const std::vector<std::string>& allowed) {
+    const char* value = std::getenv(variable);
+    if (!value || !*value) return;
+    std::vector<std::string> chosen;
+    std::istringstream in(value);
+    for (std::string item; std::getline(in, item, ',');) {
+      if (std::find(allowed.begin(), allowed.end(), item) == allowed.end())
+        throw std::invalid_argument(std::string(variable) + ": unknown '" + item + "'");
+      chosen.push_back(item);
+    }
+    list = chosen;
+  };
+  const std::vector<std::string> ops(std::begin(all_ops), std::end(all_ops));
+  narrow("CLATOMICS_BENCH_OPS", plan.ops, ops);
+  narrow("CLATOMICS_BENCH_TYPES", plan.types, doubles ? std::vector<std::string>{"float", "double"} : std::vector<std::string>{"float"});
+  narrow("CLATOMICS_BENCH_SPACES", plan.spaces, {"global", "local"});
+  std::vector<std::string> levels;
+  for (auto n : plan.levels) levels.push_back(std::to_string(n));
+  narrow("CLATOMICS_BENCH_LEVELS", levels, {"1", "32", "1024", "65536"});
+  plan.levels.clear();
+  for (const auto& n : levels) plan.levels.push_back(std::stoul(n));
+  return plan;
+}
+
+// "32 addr ptx" -> "ptx"
+std::string variant_path(const std::string& variant) {
+  std::istringstream in(variant);
+  std::string naddr, addr, path;
+  in >> naddr >> addr >> path;
+  return path;
+}
+
+std::string level_name(std::size_t naddr) { return std::to_string(naddr) + (naddr == 1 ? " address" : " addresses"); }
+
+// How much work one launch does. GPUs get enough work-items to fill every compute unit; a CPU
+// runs a work-group per thread, so a few groups per core suffice. Each launch does up to
+// target_ops ops but stops growing at max_ms, since the CAS loop under contention on a GPU is
+// thousands of times slower than a native atomic.
+struct Sizing {
+  std::size_t items = 0, group = 0;
+  std::uint64_t target_ops = 0;
+  double max_ms = 0;
+};
+
+Sizing sizing(const Capabilities& caps, const Config& config, std::size_t kernel_group) {
+  Sizing s;
+  s.group = 1;
+  while (s.group * 2 <= std::min<std::size_t>(256, kernel_group)) s.group *= 2;  // a power of two
+  const std::size_t per_unit = caps.is_gpu() ? 2048 : 4 * s.group;
+  s.items = std::max<std::size_t>(1, caps.compute_units) * per_unit / s.group * s.group;
+  s.items = std::max(s.items, s.group);
+  if (caps.is_gpu()) {
+    s.target_ops = config.quick ? (1u << 20) : (1u << 24);
+    s.max_ms = config.quick ? 10 : 50;
+  } else {
+    s.target_ops = config.quick ? (1u << 14) : (1u << 21);
+    s.max_ms = config.quick ? 10 : 100;
+  }
+  return s;
+}
+
+// M ops/s of one bench kernel at naddr addresses: a calibration launch picks the work per
+// launch, then the median of the timed launches (cells reset before each, outside the timing).
+template <class T>
+double measure(const Runtime& rt, const cl::Program& program, const std::string& kernel_name, bool local,
+               std::size_t naddr, T init, const Config& config) {
+  return checked(kernel_name.c_str(), [&] {
+    cl::Kernel kernel(program, kernel_name.c_str());
+    const auto& caps = rt.device_info().caps;
+    Sizing s = sizing(caps, config, kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device()));
+    cl::Buffer sink(rt.context(), CL_MEM_READ_WRITE, sizeof(T));
+    cl::Buffer cells;
+    if (local) {
+      kernel.setArg(0, init);
+      kernel.setArg(1, cl_uint(naddr - 1));
+      kernel.setArg(3, sink);
+      kernel.setArg(4, cl::Local(naddr * sizeof(T)));
+    } else {
+      cells = cl::Buffer(rt.context(), CL_MEM_READ_WRITE, naddr * sizeof(T));
+      kernel.setArg(0, cells);
+      kernel.setArg(1, cl_uint(naddr - 1));
+      kernel.setArg(3, sink);
+    }
+    const auto launch = [&](std::size_t items, cl_uint iters) {
+      if (!local) rt.queue().enqueueFillBuffer(cells, init, 0, naddr * sizeof(T));
+      kernel.setArg(2, iters);
+      cl::Event event;
+      rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items), cl::NDRange(s.group), nullptr, &event);
+      return event_ms(event);
+    };
+    const double first = launch(s.items, 1);  // also compiles the kernel on lazy platforms
+    cl_uint iters = 1;
+    if (first > s.max_ms) {
+      // even one op per work-item is too slow: fewer work-items (whole groups)
+      const auto groups = std::size_t(double(s.items / s.group) * s.max_ms / first);
+      s.items = std::max<std::size_t>(1, groups) * s.group;
+    } else {
+      const double fit = s.max_ms / std::max(first, 1e-3);
+      iters = cl_uint(std::clamp<double>(std::min<double>(fit, double(s.target_ops / s.items)), 1, 1 << 20));
+    }
+    const double ms = median_ms(config, [&] { return launch(s.items, iters); });
+    return double(s.items) * iters / (ms * 1e3);
+  });
+}
+
+double measure_op(const Runtime& rt, const cl::Program& program, const std::string& kernel_name, const std::string& op,
+                  const std::string& type, bool local, std::size_t naddr, const Config& config) {
+  const double init = (op == "mul" || op == "div") ? 1.0 : 0.0;
+  if (type == "double") return measure<cl_double>(rt, program, kernel_name, local, naddr, init, config);
+  return measure<cl_float>(rt, program, kernel_name, local, naddr, cl_float(init), config);
+}
+
+}  // namespace
+
+std::vector<Row> run_atomics_benchmarks(Runtime& rt, const Config& config) {
+  // The yardstick: the same kernels on the CAS loop, same device, context and queue.
+  Options cas_options = rt.options();
+  cas_options.force_cas = true;
+  Runtime cas_rt(rt.context(), rt.device(), rt.queue(), cas_options);
+  const Plan plan = make_plan(config, rt.supports_double());
+  if (!rt.supports_double()) progress(config, "atomics: no double on this device: float only");
+  // CLATOMICS_BACKOFF_OPTIONS: e.g. "-DCLAT_BACKOFF_MIN_NS=64 -DCLAT_BACKOFF_MAX_NS=65536" to tune.
+  const char* backoff_options = std::getenv("CLATOMICS_BACKOFF_OPTIONS");
+  const std::string file = "kernels/bench_atomics.cl",
+                    options = std::string("-DCLAT_WITH_BACKOFF") + (backoff_options ? std::string(" ") + backoff_options : "");
+  progress(config, "atomics: building the kernels (native paths and forced CAS)");
+  const cl::Program native = rt.build_embedded(file, options);
+  const cl::Program cas = cas_rt.build_embedded(file, options);
+  const auto& info = rt.device_info();
+
+  std::vector<Row> rows;
+  for (const auto& type : plan.types)
+    for (const auto& space : plan.spaces)
+      for (const auto& op : plan.ops) {
+        const bool local = space == "local";
+        const std::string kernel = "bench_" + op + "_" + type + "_" + space;
+        const std::string path = path_name(info.path_of(op, type, space));
+        const bool backoff = std::find(plan.backoff_ops.begin(), plan.backoff_ops.end(), op) != plan.backoff_ops.end();
+        for (std::size_t naddr : plan.levels) {
+          const std::size_t bytes = naddr * (type == "double" ? 8 : 4);
+          const std::string what = "atomics: " + op + " " + type + " " + space + ", " + level_name(naddr);
+          if (local && bytes > info.caps.local_mem_size / 2) {  // leave room for the runtime's own use
+            progress(config, what + ": skipped, " + std::to_string(bytes) + " bytes of cells exceed half the local memory");
+            continue;
+          }
+          progress(config, what + " (" + path + " | cas" + (backoff ? " | cas+backoff)" : ")"));
+          Row row{"atomics", op + " " + type + " " + space, std::to_string(naddr) + " addr " + path, 0, "M ops/s", "cas loop", 0};
+          row.value = measure_op(rt, native, kernel, op, type, local, naddr, config);
+          row.yardstick_value = measure_op(cas_rt, cas, kernel, op, type, local, naddr, config);
+          rows.push_back(row);
+          if (backoff) {
+            Row b = row;
+            b.variant = std::to_string(naddr) + " addr backoff";
+            b.value = measure_op(cas_rt, cas, kernel + "_backoff", op, type, local, naddr, config);
+            rows.push_back(b);
+          }
+        }
+      }
+  return rows;
+}
+
+void print_atomics_summary(const std::vector<Row>& rows, std::ostream& out) {
+  // level -> row, for one benchmark name and one kind of variant
+  const auto find = [&](const std::string& name, bool backoff) {
+    std::map<std::size_t, const Row*> by_level;
+    for (const auto& r : rows) {
+      if (r.suite != "atomics" || r.name != name) continue;
+      const bool is_backoff = r.variant.find("backoff") != std::string::npos;
+      if (is_backoff == backoff) by_level[std::stoul(r.variant)] = &r;
+    }
+    return by_level;
+  };
+  const auto line = [&](const std::string& label, const std::map<std::size_t, const Row*>& by_level, bool ratio) {
+    if (by_level.empty()) return;
+    out << "  " << label << ":";
+    for (const auto& [naddr, row] : by_level)
+      out << "  " << naddr << ": " << (ratio ? format_number(row->ratio()) + "x" : format_number(row->value));
+    out << "\n";
+  };
+  bool any = false;
+  for (const auto& r : rows) any = any || r.suite == "atomics";
+  if (!any) return;
+  out << "\natomics summary (issue 3 targets; by number of addresses)\n";
+  for (const char* type : {"float", "double"}) {
+    const auto add = find(std::string("add ") + type + " global", false);
+    if (add.empty()) continue;
+    const std::string path = variant_path(add.begin()->second->variant);
+    line(std::string(type) + " add global, M ops/s on the " + path + " path (target on a GPU: within 1.15x of CUDA "
+             "atomicAdd measured the same way)",
+         add, false);
+  }
+  for (const char* name : {"min float global", "max float global"})
+    line(std::string(name) + ", native/CAS (target: >= 100x at 1 and 32)", find(name, false), true);
+  for (const char* name : {"mul float global", "div float global", "mul double global", "div double global"})
+    line(std::string(name) + ", CAS+backoff/CAS (target: >= 2x at 32 and 1024)", find(name, true), true);
+}
+
+}  // namespace clatomics::bench

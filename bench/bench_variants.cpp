@@ -1,0 +1,121 @@
+// Aggregated vs plain atomics, and no-return vs returning add: M ops/s at each contention level.
+#include "bench_variants.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace clatomics::bench {
+namespace {
+
+// The path names the device's build gives (config.cl's codes), read by a one-item kernel.
+const char* code_name(int code) {
+  switch (code) {
+    case 0: return "cas";
+    case 1: return "ext";
+    case 2: return "ptx";
+    case 5: return "warp";
+    case 6: return "subgroup";
+    case 7: return "plain";
+    default: return "?";
+  }
+}
+
+struct Paths {
+  std::string agg, add, noret;
+};
+
+Paths read_paths(const Runtime& rt, const std::string& options) {
+  const std::string src =
+      "kernel void vb_paths(global int *out) { out[0] = CLAT_PATH_AGG; out[1] = CLAT_PATH_ADD_FLOAT_GLOBAL;"
+      " out[2] = CLAT_PATH_NORET_ADD_FLOAT_GLOBAL; }\n";
+  return checked("reading the variant paths", [&] {
+    cl::Kernel kernel(rt.build(src, options), "vb_paths");
+    cl::Buffer out(rt.context(), CL_MEM_WRITE_ONLY, 3 * sizeof(cl_int));
+    kernel.setArg(0, out);
+    rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NullRange);
+    cl_int codes[3] = {0, 0, 0};
+    rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, sizeof codes, codes);
+    return Paths{code_name(codes[0]), code_name(codes[1]), codes[2] == 2 ? "ptx red" : code_name(codes[2])};
+  });
+}
+
+// M ops/s of one kernel at naddr cells: a first launch with one op per work-item calibrates;
+// then each launch does up to target_ops ops but stops growing at max_ms (a contended CAS loop on
+// a GPU is thousands of times slower than an aggregated op); median of the timed launches.
+double measure(const Runtime& rt, const cl::Program& program, const std::string& name, std::size_t naddr, float init,
+               const Config& config) {
+  return checked(name.c_str(), [&] {
+    cl::Kernel kernel(program, name.c_str());
+    const auto& caps = rt.device_info().caps;
+    std::size_t group = 32;  // whole warps, for the blocked layout
+    const std::size_t limit = std::min<std::size_t>(256, kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device()));
+    while (group * 2 <= limit) group *= 2;
+    group = std::min(group, limit);
+    std::size_t items = std::max<std::size_t>(1, caps.compute_units) * (caps.is_gpu() ? 2048 : 4 * group) / group * group;
+    items = std::max(items, group);
+    const std::uint64_t target_ops = caps.is_gpu() ? (config.quick ? (1u << 20) : (1u << 24)) : (config.quick ? (1u << 14) : (1u << 21));
+    const double max_ms = caps.is_gpu() ? (config.quick ? 10 : 50) : (config.quick ? 10 : 100);
+    cl::Buffer cells(rt.context(), CL_MEM_READ_WRITE, naddr * sizeof(float));
+    cl::Buffer sink(rt.context(), CL_MEM_READ_WRITE, sizeof(float));
+    kernel.setArg(0, cells);
+    kernel.setArg(1, cl_uint(naddr - 1));
+    kernel.setArg(3, sink);
+    const auto launch = [&](std::size_t n, cl_uint iters) {
+      rt.queue().enqueueFillBuffer(cells, init, 0, naddr * sizeof(float));
+      kernel.setArg(2, iters);
+      cl::Event event;
+      rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(n), cl::NDRange(group), nullptr, &event);
+      return event_ms(event);
+    };
+    const double first = launch(items, 1);
+    cl_uint iters = 1;
+    if (first > max_ms) {
+      items = std::max<std::size_t>(1, std::size_t(double(items / group) * max_ms / first)) * group;
+    } else {
+      const double fit = max_ms / std::max(first, 1e-3);
+      iters = cl_uint(std::clamp<double>(std::min<double>(fit, double(target_ops / items)), 1, 1 << 20));
+    }
+    const double ms = median_ms(config, [&] { return launch(items, iters); });
+    return double(items) * iters / (ms * 1e3);
+  });
+}
+
+std::string level(std::size_t naddr) { return std::to_string(naddr) + " addr"; }
+
+}  // namespace
+
+std::vector<Row> run_variant_benchmarks(Runtime& rt, const Config& config) {
+  // Sub-group aggregation needs CLAT_SUBGROUPS from the host; pass it here where the device has them.
+  const std::string options = rt.device_info().caps.subgroups ? "-DCLAT_SUBGROUPS" : "";
+  progress(config, "variants: building the kernels");
+  const cl::Program program = rt.build_embedded("kernels/bench_variants.cl", options);
+  const Paths paths = read_paths(rt, options);
+  const std::vector<std::size_t> levels =
+      config.quick ? std::vector<std::size_t>{1, 1024} : std::vector<std::size_t>{1, 32, 1024, 65536};
+  const std::vector<std::string> ops = config.quick ? std::vector<std::string>{"add", "mul"} : std::vector<std::string>{"add", "mul", "div"};
+
+  std::vector<Row> rows;
+  for (std::size_t naddr : levels)
+    for (const char* layout : {"spread", "blocked"}) {
+      if (naddr == 1 && std::string(layout) == "blocked") continue;  // the same as spread
+      const std::string where = level(naddr) + " " + layout;
+      for (const auto& op : ops) {
+        const std::string plain_path = op == "add" ? paths.add : "cas";
+        progress(config, "variants: " + op + " float, " + where + " (agg " + paths.agg + " | plain " + plain_path + ")");
+        const float init = op == "add" ? 0.0f : 1.0f;
+        Row row{"variants", op + " float agg", where + " " + paths.agg, 0, "M ops/s", "plain " + plain_path, 0};
+        row.value = measure(rt, program, "bench_" + op + "_agg_" + layout, naddr, init, config);
+        row.yardstick_value = measure(rt, program, "bench_" + op + "_plain_" + layout, naddr, init, config);
+        rows.push_back(row);
+        if (op == "add") {
+          progress(config, "variants: add float no-return, " + where + " (" + paths.noret + ")");
+          Row noret{"variants", "add float noret", where + " " + paths.noret, 0, "M ops/s", "returning add", row.yardstick_value};
+          noret.value = measure(rt, program, std::string("bench_add_noret_") + layout, naddr, init, config);
+          rows.push_back(noret);
+        }
+      }
+    }
+  return rows;
+}
+
+}  // namespace clatomics::bench

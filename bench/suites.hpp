@@ -1,0 +1,27 @@
+// The suites `clatomics bench` can run, in the order it runs them.
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+
+namespace clatomics::bench {
+
+struct Suite {
+  std::string name;         // what --suite takes
+  std::string description;  // one line for --help and --list
+  std::function<std::vector<Row>(Runtime&, const Config&)> run;
+  // Optional: a few lines after the table about this suite's rows (targets, headline figures).
+  std::function<void(const std::vector<Row>&, std::ostream&)> summary;
+};
+
+// Every registered suite (see suites.cpp: adding one is one line there).
+const std::vector<Suite>& suites();
+
+// The suite of that name, or nullptr.
+const Suite* find_suite(const std::string& name);
+
+}  // namespace clatomics::bench

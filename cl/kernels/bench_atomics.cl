@@ -1,0 +1,93 @@
+/* kernels/bench_atomics.cl — throughput of each clatomics op at a chosen contention level.
+ *
+ * bench_<op>_<T>_global(cells, mask, iters, sink): work-item id applies op `iters` times, the
+ * k-th time to cells[(id + k * global size) & mask], so mask + 1 (a power of two) addresses share
+ * all the work evenly. bench_<op>_<T>_local does the same on mask + 1 __local cells per
+ * work-group, set to init first. Operands keep every value finite and every op a real update:
+ * add/sub/mad alternate +1 and -1 (a random walk over small integers), mul/div use 1 + epsilon
+ * (every product a new value: operands that only flip between two values, such as -1, let stale
+ * compare-exchanges succeed and flatter the CAS loop), min/max get ever smaller/larger values,
+ * xchg the work-item's id. The sum of the returned old values goes to sink only in a case that never
+ * happens, so the compiler keeps every op and its result. The _backoff kernels time backoff.cl. */
+#include "clatomics/atomics.cl"
+
+#define BENCH_ALT(T) ((((id + k) & 1u) != 0u) ? (T)1 : (T)-1)
+#define BENCH_EPS_float FLT_EPSILON
+#define BENCH_EPS_double DBL_EPSILON
+#define BENCH_GROW(T) ((T)1 + BENCH_EPS_##T)
+#define BENCH_DOWN(T) (-(T)(k * stride + id))
+#define BENCH_UP(T) ((T)(k * stride + id))
+#define BENCH_ID(T) ((T)id)
+
+#define BENCH_GLOBAL(KNAME, T, CALL, OPERAND)                                                 \
+  kernel void KNAME(global T *cells, uint mask, uint iters, global T *sink) {                 \
+    const uint id = (uint)get_global_id(0), stride = (uint)get_global_size(0);                \
+    T acc = (T)0;                                                                             \
+    for (uint k = 0u; k < iters; ++k) {                                                       \
+      volatile global T *p = cells + ((id + k * stride) & mask);                              \
+      acc += CALL(p, OPERAND(T));                                                             \
+    }                                                                                         \
+    if (acc == (T)1234567.25) sink[0] = acc;                                                  \
+  }
+
+#define BENCH_LOCAL(KNAME, T, CALL, OPERAND)                                                  \
+  kernel void KNAME(T init, uint mask, uint iters, global T *sink, local T *cells) {          \
+    const uint lid = (uint)get_local_id(0), lsize = (uint)get_local_size(0);                  \
+    const uint id = (uint)get_global_id(0), stride = (uint)get_global_size(0);                \
+    for (uint c = lid; c <= mask; c += lsize) cells[c] = init;                                \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+    T acc = (T)0;                                                                             \
+    for (uint k = 0u; k < iters; ++k) {                                                       \
+      volatile local T *p = cells + ((lid + k * lsize) & mask);                               \
+      acc += CALL(p, OPERAND(T));                                                             \
+    }                                                                                         \
+    if (acc == (T)1234567.25) sink[0] = acc;                                                  \
+  }
+
+/* Call adapters: every op as F(p, v). */
+#define BENCH_CALL_add(T, SFX) clat_atomic_add_##T##SFX
+#define BENCH_CALL_sub(T, SFX) clat_atomic_sub_##T##SFX
+#define BENCH_CALL_mul(T, SFX) clat_atomic_mul_##T##SFX
+#define BENCH_CALL_div(T, SFX) clat_atomic_div_##T##SFX
+#define BENCH_CALL_min(T, SFX) clat_atomic_min_##T##SFX
+#define BENCH_CALL_max(T, SFX) clat_atomic_max_##T##SFX
+#define BENCH_CALL_xchg(T, SFX) clat_atomic_xchg_##T##SFX
+
+#define BENCH_MAD_ADAPTERS(T)                                                                       \
+  T bench_call_mad_##T(volatile global T *p, T v) { return clat_atomic_mad_##T(p, v, (T)1); }            \
+  T bench_call_mad_##T##_local(volatile local T *p, T v) { return clat_atomic_mad_##T##_local(p, v, (T)1); }
+#define BENCH_CALL_mad(T, SFX) bench_call_mad_##T##SFX
+
+#define BENCH_OP(OP, T, OPERAND)                                                              \
+  BENCH_GLOBAL(bench_##OP##_##T##_global, T, BENCH_CALL_##OP(T, ), OPERAND)                   \
+  BENCH_LOCAL(bench_##OP##_##T##_local, T, BENCH_CALL_##OP(T, _local), OPERAND)
+
+#define BENCH_ALL_OPS(T)        \
+  BENCH_MAD_ADAPTERS(T)         \
+  BENCH_OP(add, T, BENCH_ALT)   \
+  BENCH_OP(sub, T, BENCH_ALT)   \
+  BENCH_OP(mul, T, BENCH_GROW)  \
+  BENCH_OP(div, T, BENCH_GROW)  \
+  BENCH_OP(mad, T, BENCH_ALT)   \
+  BENCH_OP(min, T, BENCH_DOWN)  \
+  BENCH_OP(max, T, BENCH_UP)    \
+  BENCH_OP(xchg, T, BENCH_ID)
+
+BENCH_ALL_OPS(float)
+#ifdef CLAT_HAS_DOUBLE
+BENCH_ALL_OPS(double)
+#endif
+
+#ifdef CLAT_WITH_BACKOFF
+#define BENCH_BACKOFF_OP(OP, T, OPERAND)                                                                 \
+  BENCH_GLOBAL(bench_##OP##_##T##_global_backoff, T, clat_atomic_##OP##_##T##_backoff, OPERAND)          \
+  BENCH_LOCAL(bench_##OP##_##T##_local_backoff, T, clat_atomic_##OP##_##T##_local_backoff, OPERAND)
+#define BENCH_BACKOFF_OPS(T)            \
+  BENCH_BACKOFF_OP(add, T, BENCH_ALT)   \
+  BENCH_BACKOFF_OP(mul, T, BENCH_GROW)  \
+  BENCH_BACKOFF_OP(div, T, BENCH_GROW)
+BENCH_BACKOFF_OPS(float)
+#ifdef CLAT_HAS_DOUBLE
+BENCH_BACKOFF_OPS(double)
+#endif
+#endif

@@ -1,0 +1,223 @@
+#include "clatomics/atomics.cl"
+/* kernels/histogram.cl — histograms of bytes, of uint keys, and of floats in even bins.
+ *
+ * Build options (defaults in brackets):
+ *   CLAT_HIST_KIND      0 bytes (uchar, 256 bins), 1 keys (uint), 2 even bins over floats [0]
+ *   CLAT_HIST_WEIGHTED  1: per-slot sums of float weights too (even bins only) [0]
+ *   CLAT_HIST_SLOTS     private counters per copy in clat_hist_private, >= the slots [256]
+ *   CLAT_HIST_COPIES    private copies per work-item in clat_hist_private, a power of two: the
+ *                       lanes of a vector load count into different copies, which breaks the
+ *                       chain of increments of one counter when many elements fall in one bin [1]
+ *   CLAT_CONTIGUOUS     see algo_common.cl [0]
+ *
+ * Slots: the nbins bins, then the tallies: keys: slot nbins counts keys >= nbins; even bins:
+ * slot nbins below lo, nbins + 1 above hi, nbins + 2 NaN. Counts are 32-bit: the host keeps each
+ * launch below 2^32 elements and adds the launch's counts into 64-bit totals (clat_hist_merge).
+ *
+ * Kernels, all with the same arguments (CLAT_HIST_ARGS), each counting its share of
+ * in[offset, offset + count) into counts[slot] (and weights into wsums[slot]):
+ *   clat_hist_global   one global atomic per element
+ *   clat_hist_local    (1 << shift) copies of the histogram in __local memory, bin-major
+ *                      (lcounts[(slot << shift) + copy], copy = local id % copies: the 32 copies
+ *                      of a bin sit in 32 banks), merged with one global atomic per slot and group
+ *   clat_hist_private  private counters per work-item, no atomics until the merge
+ * clat_hist_merge: totals[s] += counts[s], counts[s] = 0 (and the same for the weights).
+ *
+ * Even bins, NumPy's rule: bin b holds edges[b] <= x < edges[b + 1], the last bin hi too (the host
+ * passes the nbins + 1 edges as NumPy computes them for float32 data). A first guess
+ * floor((x - lo) * scale), scale = nbins / (hi - lo), is moved to the bin its edges say.
+ */
+#include "kernels/algo_common.cl"
+
+#ifndef CLATOMICS_KERNELS_HISTOGRAM_CL
+#define CLATOMICS_KERNELS_HISTOGRAM_CL
+
+#ifndef CLAT_HIST_KIND
+#define CLAT_HIST_KIND 0
+#endif
+#ifndef CLAT_HIST_WEIGHTED
+#define CLAT_HIST_WEIGHTED 0
+#endif
+#ifndef CLAT_HIST_SLOTS
+#define CLAT_HIST_SLOTS 256
+#endif
+#ifndef CLAT_HIST_COPIES
+#define CLAT_HIST_COPIES 1
+#endif
+
+#if CLAT_HIST_WEIGHTED
+#define CLAT_IF_WEIGHTED(x) x
+#else
+#define CLAT_IF_WEIGHTED(x)
+#endif
+
+/* CLAT_E the element, CLAT_LOAD a 16-byte load of CLAT_PER_LOAD elements,
+ * CLAT_UNPACK(PUT, v, wv) calls PUT(slot, weight, lane) for each of its elements. */
+#if CLAT_HIST_KIND == 0
+#define CLAT_E uchar
+#define CLAT_LOAD uint4
+#define CLAT_PER_LOAD 16
+#define CLAT_NSLOTS(nbins) 256u
+CLAT_FN uint clat_slot(uchar x, uint nbins, float lo, float hi, float scale, __global const float *edges) { return x; }
+#define CLAT_WORD(PUT, c, j)                 \
+  PUT((c)&0xffu, 0.0f, (j))                  \
+  PUT(((c) >> 8) & 0xffu, 0.0f, (j) + 1)     \
+  PUT(((c) >> 16) & 0xffu, 0.0f, (j) + 2)    \
+  PUT((c) >> 24, 0.0f, (j) + 3)
+#define CLAT_UNPACK(PUT, v, wv) \
+  CLAT_WORD(PUT, v.x, 0) CLAT_WORD(PUT, v.y, 4) CLAT_WORD(PUT, v.z, 8) CLAT_WORD(PUT, v.w, 12)
+
+#elif CLAT_HIST_KIND == 1
+#define CLAT_E uint
+#define CLAT_LOAD uint4
+#define CLAT_PER_LOAD 4
+#define CLAT_NSLOTS(nbins) ((nbins) + 1u)
+CLAT_FN uint clat_slot(uint x, uint nbins, float lo, float hi, float scale, __global const float *edges) {
+  return x < nbins ? x : nbins;
+}
+
+#elif CLAT_HIST_KIND == 2
+#define CLAT_E float
+#define CLAT_LOAD float4
+#define CLAT_PER_LOAD 4
+#define CLAT_NSLOTS(nbins) ((nbins) + 3u)
+CLAT_FN uint clat_slot(float x, uint nbins, float lo, float hi, float scale, __global const float *edges) {
+  if (isnan(x)) return nbins + 2u;
+  if (x < lo) return nbins;
+  if (x > hi) return nbins + 1u;
+  uint b = min(convert_uint_sat_rtz((x - lo) * scale), nbins - 1u);
+  while (b > 0u && x < edges[b]) --b; /* the guess is off by one at most, near an edge */
+  while (b < nbins - 1u && x >= edges[b + 1u]) ++b;
+  return b;
+}
+#else
+#error "kernels/histogram.cl: CLAT_HIST_KIND must be 0, 1 or 2"
+#endif
+
+#if CLAT_HIST_KIND != 0
+#define CLAT_SLOT(x) clat_slot((x), nbins, lo, hi, scale, edges)
+#define CLAT_UNPACK(PUT, v, wv)              \
+  PUT(CLAT_SLOT(v.x), wv.x, 0)               \
+  PUT(CLAT_SLOT(v.y), wv.y, 1)               \
+  PUT(CLAT_SLOT(v.z), wv.z, 2)               \
+  PUT(CLAT_SLOT(v.w), wv.w, 3)
+#endif
+
+#if CLAT_HIST_WEIGHTED
+#if CLAT_HIST_KIND != 2
+#error "kernels/histogram.cl: weights need CLAT_HIST_KIND 2"
+#endif
+#define CLAT_WEIGHTS_AT(i) vload4((i), wp)
+#define CLAT_WEIGHT(i) wp[i]
+#else
+#define CLAT_WEIGHTS_AT(i) ((float4)(0.0f))
+#define CLAT_WEIGHT(i) 0.0f
+#endif
+
+#define CLAT_HIST_ARGS                                                                              \
+  __global const CLAT_E *in, ulong offset, ulong count, uint nbins, float lo, float hi, float scale, \
+      __global const float *edges,                                                                    \
+      __global const float *w, ulong w_offset, __global uint *counts, __global float *wsums, uint shift, \
+      __local uint *lcounts, __local float *lweights
+
+/* PUT(slot, weight, lane) for every element of this work-item's share: whole 16-byte loads,
+ * then the unaligned head and the tail one element at a time. */
+#define CLAT_HIST_FOR_EACH(PUT)                                                            \
+  {                                                                                        \
+    const __global CLAT_E *p = in + offset;                                                \
+    const ulong head = clat_head(offset, count, CLAT_PER_LOAD);                            \
+    const ulong nvec = (count - head) / CLAT_PER_LOAD;                                     \
+    const __global CLAT_LOAD *pv = (const __global CLAT_LOAD *)(p + head);                 \
+    const __global float *wp = w + w_offset + head;                                        \
+    const clat_share share = clat_item_share(nvec);                                        \
+    for (ulong i = share.begin; i < share.end; i += share.step) {                          \
+      const CLAT_LOAD v = pv[i];                                                           \
+      const float4 wv = CLAT_WEIGHTS_AT(i);                                                \
+      CLAT_UNPACK(PUT, v, wv)                                                              \
+    }                                                                                      \
+    wp = w + w_offset;                                                                     \
+    const ulong id = get_global_id(0), items = get_global_size(0);                         \
+    for (ulong i = id; i < head; i += items) PUT(clat_slot(p[i], nbins, lo, hi, scale, edges), CLAT_WEIGHT(i), 0) \
+    for (ulong i = head + nvec * CLAT_PER_LOAD + id; i < count; i += items)                \
+      PUT(clat_slot(p[i], nbins, lo, hi, scale, edges), CLAT_WEIGHT(i), 0)                        \
+  }
+
+__kernel void clat_hist_global(CLAT_HIST_ARGS) {
+#define CLAT_PUT_GLOBAL(s, wt, j)                                       \
+  {                                                                     \
+    const uint slot_ = (s);                                             \
+    atomic_inc(counts + slot_);                                         \
+    CLAT_IF_WEIGHTED(clat_atomic_add_float(wsums + slot_, (wt));)       \
+  }
+  CLAT_HIST_FOR_EACH(CLAT_PUT_GLOBAL)
+}
+
+__kernel void clat_hist_local(CLAT_HIST_ARGS) {
+  const uint lid = get_local_id(0), lsize = get_local_size(0);
+  const uint copies = 1u << shift, nslots = CLAT_NSLOTS(nbins);
+  for (uint i = lid; i < (nslots << shift); i += lsize) {
+    lcounts[i] = 0u;
+    CLAT_IF_WEIGHTED(lweights[i] = 0.0f;)
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  volatile __local uint *mine = lcounts + (lid & (copies - 1u));
+  volatile __local float *mine_w = lweights + (lid & (copies - 1u));
+#define CLAT_PUT_LOCAL(s, wt, j)                                              \
+  {                                                                           \
+    const uint at_ = (s) << shift;                                            \
+    atomic_inc(mine + at_);                                                   \
+    CLAT_IF_WEIGHTED(clat_atomic_add_float_local(mine_w + at_, (wt));)        \
+  }
+  CLAT_HIST_FOR_EACH(CLAT_PUT_LOCAL)
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = lid; s < nslots; s += lsize) {
+    uint total = 0u;
+    float weight = 0.0f;
+    for (uint c = 0; c < copies; ++c) {
+      const uint k = (s << shift) + ((c + s) & (copies - 1u)); /* rotated: neighbours in other banks */
+      total += lcounts[k];
+      CLAT_IF_WEIGHTED(weight += lweights[k];)
+    }
+    if (total) {
+      atomic_add(counts + s, total);
+      CLAT_IF_WEIGHTED(clat_atomic_add_float(wsums + s, weight);)
+    }
+  }
+}
+
+__kernel void clat_hist_private(CLAT_HIST_ARGS) {
+  uint mine[CLAT_HIST_COPIES * CLAT_HIST_SLOTS];
+  const uint nslots = CLAT_NSLOTS(nbins);
+  for (uint c = 0; c < CLAT_HIST_COPIES; ++c)
+    for (uint s = 0; s < nslots; ++s) mine[c * CLAT_HIST_SLOTS + s] = 0u;
+#if CLAT_HIST_WEIGHTED
+  float mine_w[CLAT_HIST_SLOTS];
+  for (uint s = 0; s < nslots; ++s) mine_w[s] = 0.0f;
+#endif
+#define CLAT_PUT_PRIVATE(s, wt, j)                                        \
+  {                                                                       \
+    const uint slot_ = (s);                                               \
+    ++mine[((j) & (CLAT_HIST_COPIES - 1)) * CLAT_HIST_SLOTS + slot_];     \
+    CLAT_IF_WEIGHTED(mine_w[slot_] += (wt);)                              \
+  }
+  CLAT_HIST_FOR_EACH(CLAT_PUT_PRIVATE)
+  for (uint s = 0; s < nslots; ++s) {
+    uint total = 0u;
+    for (uint c = 0; c < CLAT_HIST_COPIES; ++c) total += mine[c * CLAT_HIST_SLOTS + s];
+    if (total) {
+      atomic_add(counts + s, total);
+      CLAT_IF_WEIGHTED(clat_atomic_add_float(wsums + s, mine_w[s]);)
+    }
+  }
+}
+
+__kernel void clat_hist_merge(__global uint *counts, __global ulong *totals, __global float *wsums,
+                              __global float *wtotals, uint nslots) {
+  const size_t s = get_global_id(0);
+  if (s >= nslots) return;
+  totals[s] += counts[s];
+  counts[s] = 0u;
+  CLAT_IF_WEIGHTED(wtotals[s] += wsums[s]; wsums[s] = 0.0f;)
+}
+
+#endif /* CLATOMICS_KERNELS_HISTOGRAM_CL */

@@ -1,0 +1,224 @@
+// The `clatomics` command as a script sees it: exit codes, stdout, stderr, and the files it
+// writes. The path of the program comes from CLATOMICS_CLI (set by CTest to the built target).
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string temp_path(const std::string& what) {
+  return "cli-" + std::to_string(::getpid()) + "-" + what;
+}
+
+// Runs `clatomics <args>` through the shell, with env assignments before it.
+Result clatomics(const std::string& args, const std::string& env = "") {
+  const char* cli = std::getenv("CLATOMICS_CLI");
+  REQUIRE_MESSAGE(cli != nullptr, "CLATOMICS_CLI must name the clatomics program");
+  const std::string err_path = temp_path("stderr");
+  const std::string command = env + " '" + cli + "' " + args + " 2>" + err_path;
+  Result r;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) r.out.append(buf, n);
+  const int status = ::pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.err = read_file(err_path);
+  std::remove(err_path.c_str());
+  return r;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// A small strict JSON reader: true when text is one well-formed JSON value.
+class Json {
+ public:
+  explicit Json(const std::string& text) : s_(text) {}
+  bool valid() {
+    ws();
+    if (!value()) return false;
+    ws();
+    return i_ == s_.size();
+  }
+
+ private:
+  void ws() {
+    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
+  }
+  bool eat(char c) {
+    ws();
+    if (i_ < s_.size() && s_[i_] == c) return ++i_, true;
+    return false;
+  }
+  bool literal(const char* word) {
+    const std::string w(word);
+    if (s_.compare(i_, w.size(), w) != 0) return false;
+    i_ += w.size();
+    return true;
+  }
+  bool string() {
+    if (!eat('"')) return false;
+    while (i_ < s_.size() && s_[i_] != '"') {
+      if (static_cast<unsigned char>(s_[i_]) < 0x20) return false;
+      if (s_[i_] == '\\') ++i_;
+      ++i_;
+    }
+    return i_ < s_.size() && s_[i_++] == '"';
+  }
+  bool number() {
+    const std::size_t start = i_;
+    if (i_ < s_.size() && s_[i_] == '-') ++i_;
+    while (i_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[i_])) || std::strchr(".eE+-", s_[i_]))) ++i_;
+    return i_ > start && std::isdigit(static_cast<unsigned char>(s_[i_ - 1]));
+  }
+  bool value() {
+    ws();
+    if (i_ >= s_.size()) return false;
+    const char c = s_[i_];
+    if (c == '{') {
+      ++i_;
+      if (eat('}')) return true;
+      do {
+        ws();
+        if (!string() || !eat(':') || !value()) return false;
+      } while (eat(','));
+      return eat('}');
+    }
+    if (c == '[') {
+      ++i_;
+      if (eat(']')) return true;
+      do {
+        if (!value()) return false;
+      } while (eat(','));
+      return eat(']');
+    }
+    if (c == '"') return string();
+    if (c == 't') return literal("true");
+    if (c == 'f') return literal("false");
+    if (c == 'n') return literal("null");
+    return number();
+  }
+  const std::string& s_;
+  std::size_t i_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("usage") {
+  SUBCASE("no command is a usage error") {
+    const auto r = clatomics("");
+    CHECK(r.code == 2);
+    CHECK(contains(r.err, "Usage: clatomics"));
+  }
+  SUBCASE("--help lists the commands and the exit codes") {
+    const auto r = clatomics("--help");
+    CHECK(r.code == 0);
+    for (const char* word : {"info", "demo", "bench", "Exit codes"}) CHECK(contains(r.out, word));
+  }
+  SUBCASE("every subcommand has --help") {
+    for (const char* command : {"info", "demo", "bench"}) {
+      CAPTURE(command);
+      const auto r = clatomics(std::string(command) + " --help");
+      CHECK(r.code == 0);
+      CHECK(contains(r.out, std::string("Usage: clatomics ") + command));
+      CHECK(contains(r.out, "Exit codes"));
+    }
+    CHECK(contains(clatomics("bench --help").out, "--json FILE"));
+    CHECK(contains(clatomics("help bench").out, "--plot FILE.svg"));
+  }
+  SUBCASE("unknown command") {
+    const auto r = clatomics("frobnicate");
+    CHECK(r.code == 2);
+    CHECK(contains(r.err, "unknown command 'frobnicate'"));
+  }
+  SUBCASE("unknown options and bad values, before any OpenCL work") {
+    for (const char* args : {"bench --bogus", "info --bogus", "demo --bogus", "bench --size 12X", "bench --size",
+                             "bench --repeats 0", "bench --suite nope", "demo --lesson nope", "--bogus"}) {
+      CAPTURE(args);
+      const auto r = clatomics(args);
+      CHECK(r.code == 2);
+      CHECK(contains(r.err, "--help"));
+      CHECK(r.out.empty());
+    }
+    CHECK(contains(clatomics("bench --bogus").err, "unknown option '--bogus'"));
+    CHECK(contains(clatomics("bench --suite nope").err, "atomics"));  // the suites are listed
+  }
+}
+
+TEST_CASE("unknown device") {
+  const auto r = clatomics("info --device no-such-device-xyz");
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "no OpenCL device matches"));
+  CHECK(contains(r.err, "0: "));  // the devices present are listed
+  const auto e = clatomics("demo", "CLATOMICS_DEVICE=no-such-device-xyz");
+  CHECK(e.code != 0);
+  CHECK(contains(e.err, "no-such-device-xyz"));
+}
+
+TEST_CASE("info") {
+  const auto r = clatomics("info");
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  for (const char* part : {"Platform 0:", "[0] ", "OpenCL C", "highest accepted", "extensions", "Atomic paths on",
+                           "float global", "Why:", "Native path checks", "Build options"})
+    CHECK_MESSAGE(contains(r.out, part), part);
+  const auto forced = clatomics("info --force-cas");
+  CHECK(forced.code == 0);
+  CHECK(contains(forced.out, "forced"));
+  CHECK(contains(forced.out, "-DCLAT_FORCE_CAS"));
+}
+
+TEST_CASE("demo") {
+  const auto r = clatomics("demo");
+  REQUIRE_MESSAGE(r.code == 0, std::string(r.out + r.err));
+  for (const char* part : {"lost update", "atomic_inc", "clat_atomic_add_float", "Tickets", "mul", "div", "min", "max",
+                           "all checks passed"})
+    CHECK_MESSAGE(contains(r.out, part), part);
+  CHECK_FALSE(contains(r.out, "FAILED"));
+  const auto listed = clatomics("demo --list");
+  CHECK(listed.code == 0);
+  CHECK(contains(listed.out, "race"));
+  CHECK(contains(listed.out, "float"));
+}
+
+TEST_CASE("bench") {
+  const std::string json = temp_path("bench.json"), svg = temp_path("bench.svg");
+  const auto r = clatomics("bench --quick --suite atomics --json " + json + " --plot " + svg);
+  CHECK_MESSAGE(r.code == 0, r.err);
+  CHECK(contains(r.err, "[bench] atomics: add float global, 1 address"));  // progress on stderr
+  CHECK(contains(r.out, "M ops/s"));
+  CHECK(contains(r.out, "cas loop"));
+  CHECK(contains(r.out, "backoff"));
+  CHECK(contains(r.out, "float add global, M ops/s"));  // the summary
+  const std::string text = read_file(json);
+  CHECK(Json(text).valid());
+  for (const char* key : {"\"device\"", "\"platform\"", "\"date\"", "\"config\"", "\"rows\"", "\"suite\": \"atomics\"",
+                          "\"unit\": \"M ops/s\"", "\"yardstick\": \"cas loop\""})
+    CHECK_MESSAGE(contains(text, key), key);
+  CHECK_FALSE(Json("{\"rows\": [1, 2,]}").valid());  // the checker can say no
+  const std::string plot = read_file(svg);
+  CHECK(plot.rfind("<svg", 0) == 0);
+  CHECK(contains(plot, "</svg>"));
+  CHECK(contains(plot, "<polyline"));
+  std::remove(json.c_str());
+  std::remove(svg.c_str());
+}
