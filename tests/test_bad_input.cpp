@@ -1,0 +1,191 @@
+// Bad input to the runtime gets a specific exception that names what was wrong: an unknown
+// device selector, null OpenCL objects, an unknown embedded file, a user kernel that does not
+// compile (with the whole log, the options, and the user's own line numbers), double ops on a
+// device without fp64 (Options::hide_fp64 makes PoCL one). The build cache builds a source once
+// and never caches a failure.
+#include <doctest/doctest.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <sstream>
+
+#include "support.hpp"
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Sets an environment variable for one scope, restoring what was there.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) had_ = true, old_ = old;
+    if (value)
+      ::setenv(name, value, 1);
+    else
+      ::unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (had_)
+      ::setenv(name_, old_.c_str(), 1);
+    else
+      ::unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  bool had_ = false;
+  std::string old_;
+};
+
+// The message of the exception f throws as E ("" and a failed check if it throws nothing).
+template <class E, class F>
+std::string message_of(F&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  FAIL("no exception thrown");
+  return {};
+}
+
+// The line number in "file:LINE:COL: ..." on the first log line that mentions word; 0 if none.
+int line_of_error(const std::string& log, const std::string& word) {
+  std::istringstream lines(log);
+  for (std::string line; std::getline(lines, line);) {
+    if (!contains(line, word)) continue;
+    for (std::size_t colon = line.find(':'); colon != std::string::npos; colon = line.find(':', colon + 1)) {
+      std::size_t end = colon + 1;
+      while (end < line.size() && std::isdigit(static_cast<unsigned char>(line[end]))) ++end;
+      if (end > colon + 1 && end < line.size() && line[end] == ':') return std::stoi(line.substr(colon + 1, end - colon - 1));
+    }
+  }
+  return 0;
+}
+
+// Line 6 of the user's source calls an undeclared function.
+const char* broken_kernel =
+    "// a user kernel\n"
+    "kernel void broken(global float *x) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  clat_atomic_add_float(x, 1.0f);\n"
+    "  x[i] = 2.0f;\n"
+    "  no_such_function_in_opencl(x);\n"
+    "}\n";
+
+}  // namespace
+
+TEST_CASE("an unknown device selector throws invalid_argument listing the devices") {
+  const auto devices = clatomics::all_devices();
+  REQUIRE(!devices.empty());
+  const std::string first = devices.front().getInfo<CL_DEVICE_NAME>();
+  for (const char* selector : {"no-such-device-anywhere", "999", "pocl/no-such-device"}) {
+    CAPTURE(selector);
+    const auto what = message_of<std::invalid_argument>([&] { clatomics::select_device(selector); });
+    CHECK(contains(what, selector));
+    CHECK(contains(what, "devices present"));
+    CHECK(contains(what, first));
+    clatomics::Options options;
+    options.device = selector;
+    CHECK_THROWS_AS(clatomics::Runtime{options}, std::invalid_argument);
+  }
+  const ScopedEnv env("CLATOMICS_DEVICE", "no-such-device-anywhere");
+  const auto what = message_of<std::invalid_argument>([] { clatomics::Runtime rt; });
+  CHECK(contains(what, "CLATOMICS_DEVICE"));
+  CHECK(contains(what, "no-such-device-anywhere"));
+}
+
+TEST_CASE("a Runtime from a null context, device or queue throws invalid_argument") {
+  const auto& rt = test::runtime();
+  CHECK_THROWS_AS(clatomics::Runtime(cl::Context(), rt.device(), rt.queue()), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::Runtime(rt.context(), cl::Device(), rt.queue()), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::Runtime(rt.context(), rt.device(), cl::CommandQueue()), std::invalid_argument);
+  const clatomics::Runtime adopted(rt.context(), rt.device(), rt.queue());  // and the real ones work
+  CHECK(adopted.device()() == rt.device()());
+}
+
+TEST_CASE("an unknown embedded file throws invalid_argument naming it") {
+  const auto what = message_of<std::invalid_argument>([] { clatomics::embedded_source("kernels/no_such_file.cl"); });
+  CHECK(contains(what, "kernels/no_such_file.cl"));
+  CHECK_THROWS_AS(test::runtime().build_embedded("kernels/no_such_file.cl"), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::embedded_source(""), std::invalid_argument);
+}
+
+TEST_CASE("a user kernel that does not compile: Error with the code, whole log, options, user's line") {
+  const auto& rt = test::runtime();
+  const std::string extra = "-DCLATOMICS_TEST_EXTRA=1";
+  try {
+    rt.build(broken_kernel, extra);
+    FAIL("the broken kernel built");
+  } catch (const clatomics::Error& e) {
+    const std::string what = e.what();
+    INFO(what);
+    CHECK(e.code() == CL_BUILD_PROGRAM_FAILURE);
+    CHECK(contains(e.call(), "clBuildProgram"));
+    CHECK(contains(e.build_log(), "no_such_function_in_opencl"));
+    CHECK(contains(e.build_options(), extra));
+    CHECK(contains(e.build_options(), rt.build_options()));
+    CHECK(contains(what, "CL_BUILD_PROGRAM_FAILURE"));
+    CHECK(contains(what, e.build_log()));  // the whole log, not an excerpt
+    CHECK(contains(what, extra));
+    // The compiler reports the user's line 6 (Runtime::build puts #line 1 before the user
+    // source), not its line in the snippet library + user text.
+    CHECK(line_of_error(e.build_log(), "no_such_function_in_opencl") == 6);
+  }
+}
+
+TEST_CASE("the build cache: a source builds once, a failed build is never cached") {
+  const auto& rt = test::runtime();
+  const std::string good = "kernel void cache_probe(global uint *p) { clat_atomic_inc_uint(p, 7u); }\n";
+  const auto before = rt.build_count();
+  const cl::Program first = rt.build(good);
+  const cl::Program second = rt.build(good);
+  CHECK(rt.build_count() == before + 1);
+  CHECK(first() == second());  // the same program object
+  rt.build(good, "-DOTHER_OPTIONS=1");  // other options: another program
+  CHECK(rt.build_count() == before + 2);
+
+  const auto failed_before = rt.build_count();
+  CHECK_THROWS_AS(rt.build(broken_kernel), clatomics::Error);
+  CHECK_THROWS_AS(rt.build(broken_kernel), clatomics::Error);  // tried again, fails again
+  CHECK(rt.build_count() == failed_before + 2);
+  rt.build(good);  // still cached after the failures
+  CHECK(rt.build_count() == failed_before + 2);
+}
+
+TEST_CASE("double ops on a device without fp64 (Options::hide_fp64) are refused clearly") {
+  clatomics::Options options = clatomics::Options::from_env();
+  options.hide_fp64 = true;
+  const clatomics::Runtime rt(options);
+  CHECK_FALSE(rt.supports_double());
+  const auto what = message_of<std::invalid_argument>([&] { rt.require_double("reduce<double>"); });
+  CHECK(contains(what, "reduce<double>"));
+  CHECK(contains(what, "hide_fp64"));
+  CHECK(contains(rt.build_options(), "-DCLAT_NO_FP64"));
+  CHECK_THROWS_AS(rt.device_info().path_of("add", "double", "global"), std::invalid_argument);
+  CHECK(rt.device_info().path_of("add", "float", "global") == test::runtime().device_info().path_of("add", "float", "global"));
+  // A user kernel calling a double op does not build there: the snippets define none.
+  const std::string uses_double =
+      "kernel void k(global double *p) { clat_atomic_add_double(p, 1.0); }\n";
+  try {
+    rt.build(uses_double);
+    FAIL("a double op built with fp64 hidden");
+  } catch (const clatomics::Error& e) {
+    CHECK(e.code() == CL_BUILD_PROGRAM_FAILURE);
+    CHECK(contains(e.build_log(), "clat_atomic_add_double"));
+  }
+  // The environment variable does the same.
+  const ScopedEnv env("CLATOMICS_HIDE_FP64", "1");
+  CHECK(clatomics::Options::from_env().hide_fp64);
+}
+
+TEST_CASE("path_of an unknown op, type or space throws invalid_argument naming it") {
+  const auto& info = test::runtime().device_info();
+  const auto what = message_of<std::invalid_argument>([&] { info.path_of("fetch_nand", "float", "global"); });
+  CHECK(contains(what, "fetch_nand"));
+  CHECK_THROWS_AS(info.path_of("add", "half", "global"), std::invalid_argument);
+  CHECK_THROWS_AS(info.path_of("add", "float", "constant"), std::invalid_argument);
+}

@@ -1,0 +1,163 @@
+// One Runtime shared by 8 host threads that build programs (some shared, some their own) and
+// run kernels at the same time: every result exact, every distinct program built exactly once
+// (Runtime::build_count), and clean under ThreadSanitizer (scripts/sanitize.sh).
+// Each thread makes its own cl::Kernel objects (clSetKernelArg is the one OpenCL call that is
+// not thread-safe on a shared kernel) and shares the Runtime's queue, which OpenCL allows.
+// Results are gathered per thread and checked on the main thread (doctest's assertions are not
+// made for use from several threads).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "support.hpp"
+
+namespace {
+
+constexpr int thread_count = 8;
+constexpr int rounds = 3;
+constexpr std::size_t items = 4096;
+
+// Every thread builds both shared programs; `counting` (plain) and `counting` with -DSTEP=3 are
+// two programs. Each work-item adds STEP to a float total and counts itself with inc.
+const std::string counting = R"CLC(
+#ifndef STEP
+#define STEP 1
+#endif
+kernel void count(global float *total, global uint *ticket, global uint *olds) {
+  clat_atomic_add_float(total, (float)STEP);
+  olds[get_global_id(0)] = clat_atomic_inc_uint(ticket, 0xffffffffu);
+}
+)CLC";
+
+// Thread t's own program: its tag in the source (even t) or in the options (odd t).
+std::string own_source(int t) {
+  std::string tag = t % 2 == 0 ? "#define TAG " + std::to_string(t + 1) + "\n" : "";
+  return tag + R"CLC(
+kernel void tagged(global uint *cells) {
+  atomic_add(cells + get_global_id(0) % 16, (uint)TAG);
+  clat_atomic_max_float((global float *)(cells + 16), (float)TAG);
+}
+)CLC";
+}
+std::string own_options(int t) { return t % 2 ? "-DTAG=" + std::to_string(t + 1) : ""; }
+
+// Releases every thread at once, so that builds of the same program overlap.
+class StartGate {
+ public:
+  void arrive_and_wait(int count) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (++arrived_ == count) ready_.notify_all();
+    ready_.wait(lock, [&] { return arrived_ >= count; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  int arrived_ = 0;
+};
+
+struct ThreadResult {
+  std::vector<std::string> errors;  // exceptions and wrong results, checked on the main thread
+  void expect(bool ok, const std::string& what) {
+    if (!ok) errors.push_back(what);
+  }
+};
+
+void run_counting(const clatomics::Runtime& rt, const cl::Program& program, float step, ThreadResult& result) {
+  std::vector<float> total{0.0f};
+  std::vector<cl_uint> ticket{0};
+  cl::Buffer total_buf = test::to_device(rt, total), ticket_buf = test::to_device(rt, ticket);
+  cl::Buffer olds_buf(rt.context(), CL_MEM_READ_WRITE, items * sizeof(cl_uint));
+  cl::Kernel kernel(program, "count");
+  kernel.setArg(0, total_buf);
+  kernel.setArg(1, ticket_buf);
+  kernel.setArg(2, olds_buf);
+  rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items), cl::NDRange(64));
+  total = test::to_host<float>(rt, total_buf, 1);
+  ticket = test::to_host<cl_uint>(rt, ticket_buf, 1);
+  auto olds = test::to_host<cl_uint>(rt, olds_buf, items);
+  std::sort(olds.begin(), olds.end());
+  bool each_once = true;
+  for (std::size_t i = 0; i < items; ++i) each_once = each_once && olds[i] == i;
+  result.expect(total[0] == step * float(items), "count: total " + std::to_string(total[0]));
+  result.expect(ticket[0] == items, "count: ticket " + std::to_string(ticket[0]));
+  result.expect(each_once, "count: tickets not 0..n-1 once each");
+}
+
+void run_tagged(const clatomics::Runtime& rt, const cl::Program& program, int t, ThreadResult& result) {
+  std::vector<cl_uint> cells(17, 0);
+  cl::Buffer cells_buf = test::to_device(rt, cells);
+  cl::Kernel kernel(program, "tagged");
+  kernel.setArg(0, cells_buf);
+  rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items), cl::NDRange(64));
+  cells = test::to_host<cl_uint>(rt, cells_buf, 17);
+  const cl_uint tag = cl_uint(t + 1);
+  for (std::size_t c = 0; c < 16; ++c)
+    result.expect(cells[c] == tag * (items / 16), "tagged: cell " + std::to_string(c) + " = " + std::to_string(cells[c]));
+  result.expect(test::from_bits<float>(cells[16]) == float(tag), "tagged: max");
+}
+
+void worker(const clatomics::Runtime& rt, int t, StartGate& gate, ThreadResult& result) {
+  try {
+    gate.arrive_and_wait(thread_count);
+    for (int r = 0; r < rounds; ++r) {
+      // Alternate the order so that threads race on different programs first.
+      const bool shared_first = (t + r) % 2 == 0;
+      if (!shared_first) run_tagged(rt, rt.build(own_source(t), own_options(t)), t, result);
+      run_counting(rt, rt.build(counting), 1.0f, result);
+      run_counting(rt, rt.build(counting, "-DSTEP=3"), 3.0f, result);
+      if (shared_first) run_tagged(rt, rt.build(own_source(t), own_options(t)), t, result);
+    }
+  } catch (const std::exception& e) {
+    result.errors.push_back(std::string("exception: ") + e.what());
+  }
+}
+
+void check(const std::vector<ThreadResult>& results) {
+  for (std::size_t t = 0; t < results.size(); ++t) {
+    CAPTURE(t);
+    for (const auto& error : results[t].errors) FAIL_CHECK(error);
+    CHECK(results[t].errors.empty());
+  }
+}
+
+}  // namespace
+
+TEST_CASE("8 threads share one Runtime: each distinct program built once, every result exact") {
+  const clatomics::Runtime rt(clatomics::Options::from_env());  // fresh: its build count starts at 0
+  StartGate gate;
+  std::vector<ThreadResult> results(thread_count);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < thread_count; ++t) threads.emplace_back(worker, std::cref(rt), t, std::ref(gate), std::ref(results[t]));
+  for (auto& thread : threads) thread.join();
+  check(results);
+  CHECK(rt.build_count() == 2 + thread_count);  // two shared programs, one per thread
+}
+
+TEST_CASE("8 threads each make a Runtime at once: one device probe, the same answers") {
+  auto options = clatomics::Options::from_env();
+  options.hide_fp64 = !options.hide_fp64;  // options no earlier runtime used: a probe not yet cached
+  StartGate gate;
+  std::vector<const clatomics::DeviceInfo*> infos(thread_count, nullptr);
+  std::vector<ThreadResult> results(thread_count);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < thread_count; ++t)
+    threads.emplace_back([&, t] {
+      try {
+        gate.arrive_and_wait(thread_count);
+        const clatomics::Runtime rt(options);
+        infos[std::size_t(t)] = &rt.device_info();
+        run_counting(rt, rt.build(counting), 1.0f, results[std::size_t(t)]);
+      } catch (const std::exception& e) {
+        results[std::size_t(t)].errors.push_back(std::string("exception: ") + e.what());
+      }
+    });
+  for (auto& thread : threads) thread.join();
+  check(results);
+  // device_info is cached per device and options: every runtime got the same one.
+  CHECK(std::set<const clatomics::DeviceInfo*>(infos.begin(), infos.end()).size() == 1);
+}
