@@ -85,14 +85,17 @@ std::string level(std::size_t naddr) { return std::to_string(naddr) + " addr"; }
 }  // namespace
 
 std::vector<Row> run_variant_benchmarks(Runtime& rt, const Config& config) {
-  // Sub-group aggregation needs CLAT_SUBGROUPS from the host; pass it here where the device has them.
-  const std::string options = rt.device_info().caps.subgroups ? "-DCLAT_SUBGROUPS" : "";
+  // build_options(device) already asks for sub-group aggregation where the device has it.
+  const std::string options;
   progress(config, "variants: building the kernels");
   const cl::Program program = rt.build_embedded("kernels/bench_variants.cl", options);
   const Paths paths = read_paths(rt, options);
   const std::vector<std::size_t> levels =
       config.quick ? std::vector<std::size_t>{1, 1024} : std::vector<std::size_t>{1, 32, 1024, 65536};
   const std::vector<std::string> ops = config.quick ? std::vector<std::string>{"add", "mul"} : std::vector<std::string>{"add", "mul", "div"};
+  const auto& info = rt.device_info();
+  const std::string half_path = path_name(info.variant_path_of("16-bit", "add", "half", "global"));
+  const std::string bf16_path = path_name(info.variant_path_of("16-bit", "add", "bf16", "global"));
 
   std::vector<Row> rows;
   for (std::size_t naddr : levels)
@@ -108,10 +111,22 @@ std::vector<Row> run_variant_benchmarks(Runtime& rt, const Config& config) {
         row.yardstick_value = measure(rt, program, "bench_" + op + "_plain_" + layout, naddr, init, config);
         rows.push_back(row);
         if (op == "add") {
+          // the device's own integer atomic_add, same layout: what one hardware atomic per call gives
+          progress(config, "variants: add uint hardware atomic, " + where);
+          Row hw = row;
+          hw.yardstick = "hardware atomic_add uint";
+          hw.yardstick_value = measure(rt, program, std::string("bench_add_hw_") + layout, naddr, init, config);
+          rows.push_back(hw);
           progress(config, "variants: add float no-return, " + where + " (" + paths.noret + ")");
           Row noret{"variants", "add float noret", where + " " + paths.noret, 0, "M ops/s", "returning add", row.yardstick_value};
           noret.value = measure(rt, program, std::string("bench_add_noret_") + layout, naddr, init, config);
           rows.push_back(noret);
+          for (const auto& [type, path] : {std::pair<std::string, std::string>{"half", half_path}, {"bf16", bf16_path}}) {
+            progress(config, "variants: add " + type + ", " + where + " (" + path + ")");
+            Row r{"variants", "add " + type, where + " " + path, 0, "M ops/s", "add float plain " + paths.add, row.yardstick_value};
+            r.value = measure(rt, program, "bench_add_" + type + "_" + layout, naddr, init, config);
+            rows.push_back(r);
+          }
         }
       }
     }

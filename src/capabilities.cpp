@@ -54,6 +54,7 @@ Capabilities detect_capabilities(const cl::Device& device) {
     caps.int64_extended_atomics = caps.has_extension("cl_khr_int64_extended_atomics");
     caps.ext_float_atomics = caps.has_extension("cl_ext_float_atomics");
     caps.subgroups = caps.has_extension("cl_khr_subgroups");
+    caps.subgroup_shuffle = caps.has_extension("cl_khr_subgroup_shuffle");
     caps.nvidia = contains(caps.platform_name, "NVIDIA") || contains(caps.platform_vendor, "NVIDIA") ||
                   contains(caps.device_vendor, "NVIDIA");
     caps.local_mem_size = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
@@ -72,6 +73,9 @@ const char* path_name(Path path) {
     case Path::ptx: return "ptx";
     case Path::bits: return "bits";
     case Path::hardware: return "hardware";
+    case Path::warp: return "warp";
+    case Path::subgroup: return "subgroup";
+    case Path::plain: return "plain";
   }
   return "?";
 }
@@ -80,6 +84,13 @@ Path DeviceInfo::path_of(const std::string& op, const std::string& type, const s
   for (const auto& p : paths)
     if (p.op == op && p.type == type && p.space == space) return p.path;
   throw std::invalid_argument("clatomics: no op '" + op + "' for " + type + " on " + space + " memory here");
+}
+
+Path DeviceInfo::variant_path_of(const std::string& family, const std::string& op, const std::string& type,
+                                 const std::string& space) const {
+  for (const auto& p : variant_paths)
+    if (p.family == family && p.op == op && p.type == type && p.space == space) return p.path;
+  throw std::invalid_argument("clatomics: no " + family + " op '" + op + "' for " + type + " on " + space + " memory here");
 }
 
 std::string DeviceInfo::describe() const {
@@ -91,6 +102,13 @@ std::string DeviceInfo::describe() const {
     const auto& p = paths[i];
     if (i == 0 || p.type != paths[i - 1].type || p.space != paths[i - 1].space)
       out << (i ? "\n" : "") << "  " << p.type << " " << p.space << ":";
+    out << " " << p.op << "=" << path_name(p.path);
+  }
+  for (std::size_t i = 0; i < variant_paths.size(); ++i) {  // one line per family, type and space
+    const auto& p = variant_paths[i];
+    const auto& q = variant_paths[i ? i - 1 : 0];
+    if (i == 0 || p.family != q.family || p.type != q.type || p.space != q.space)
+      out << "\n  " << p.family << " " << p.type << " " << p.space << ":";
     out << " " << p.op << "=" << path_name(p.path);
   }
   out << "\n";

@@ -53,6 +53,11 @@ kernel void probe(global int *out) {
   out[5] = CLAT_PATH_MINMAX_FLOAT_LOCAL;
   out[6] = DOUBLE_PATH(CLAT_PATH_MINMAX_DOUBLE_GLOBAL);
   out[7] = DOUBLE_PATH(CLAT_PATH_MINMAX_DOUBLE_LOCAL);
+  out[8] = CLAT_PATH_AGG;
+  out[9] = CLAT_PATH_ADD_HALF_GLOBAL;
+  out[10] = CLAT_PATH_ADD_BF16_GLOBAL;
+  out[11] = CLAT_PATH_NORET_ADD_FLOAT_GLOBAL;
+  out[12] = DOUBLE_PATH(CLAT_PATH_NORET_ADD_DOUBLE_GLOBAL);
 }
 #define FAM(T)                                                                          \
   kernel void fam_##T##_global(global T *cells, global T *olds, global const T *v, uint minmax) { \
@@ -106,23 +111,65 @@ clatomics::Runtime& baseline() {
   return rt;
 }
 
+// The issue-9 slots (probe outputs 8..12): aggregation, packed 16-bit add, PTX red.
+struct VariantSlot {
+  const char* name;
+  const char* macro;   // CLAT_NO_<PATH>_<macro>
+  const char* family;  // where device_info() lists its ops (variant_paths)
+  const char* op;
+  const char* type;
+  bool doubles;        // needs double
+};
+const VariantSlot variant_slots[] = {
+    {"agg", "AGG", "aggregated", "add", "float", false},
+    {"add_half_global", "ADD_HALF_GLOBAL", "16-bit", "add", "half", false},
+    {"add_bf16_global", "ADD_BF16_GLOBAL", "16-bit", "add", "bf16", false},
+    {"noret_add_float_global", "RED_FLOAT_GLOBAL", "no-return", "add", "float", false},
+    {"noret_add_double_global", "RED_DOUBLE_GLOBAL", "no-return", "add", "double", true},
+};
+constexpr std::size_t probe_count = sizeof(slots) / sizeof(slots[0]) + sizeof(variant_slots) / sizeof(variant_slots[0]);
+
 // What the probe kernel, built by rt, says each slot compiles to.
 std::vector<int> probed_paths(const clatomics::Runtime& rt) {
   const cl::Program program = rt.build(kernels);
   cl::Kernel probe(program, "probe");
-  cl::Buffer out(rt.context(), CL_MEM_WRITE_ONLY, sizeof(slots) / sizeof(slots[0]) * sizeof(cl_int));
+  cl::Buffer out(rt.context(), CL_MEM_WRITE_ONLY, probe_count * sizeof(cl_int));
   probe.setArg(0, out);
   rt.queue().enqueueNDRangeKernel(probe, cl::NullRange, cl::NDRange(1), cl::NullRange);
-  return test::to_host<cl_int>(rt, out, sizeof(slots) / sizeof(slots[0]));
+  return test::to_host<cl_int>(rt, out, probe_count);
+}
+
+// The native paths a variant slot's own check covers (as src/device_info.cpp).
+bool owned(const VariantSlot& slot, Path path) {
+  if (std::string(slot.name) == "agg") return path == Path::warp || path == Path::subgroup;
+  return path == Path::ptx;
+}
+Path variant_path(const clatomics::Runtime& rt, const VariantSlot& slot, const char* op = nullptr) {
+  return rt.device_info().variant_path_of(slot.family, op ? op : slot.op, slot.type, "global");
+}
+// The path a variant slot's ops take once its own native path is off.
+Path fallback(const clatomics::Runtime& rt, const VariantSlot& slot) {
+  if (std::string(slot.name) == "agg") return Path::plain;
+  if (std::string(slot.family) == "no-return") return rt.device_info().path_of("add", slot.type, "global");
+  return Path::cas;
 }
 
 // The probe agrees with device_info() for every slot present.
 void check_probe_agrees(const clatomics::Runtime& rt) {
   const auto codes = probed_paths(rt);
-  for (std::size_t s = 0; s < codes.size(); ++s) {
+  for (std::size_t s = 0; s < sizeof(slots) / sizeof(slots[0]); ++s) {
     if (codes[s] < 0) continue;  // double hidden or absent
     CAPTURE(slots[s].name);
     CHECK(codes[s] == int(rt.device_info().path_of(slots[s].ops[0], slots[s].type, slots[s].space)));
+  }
+  const std::size_t first = sizeof(slots) / sizeof(slots[0]);
+  for (std::size_t v = 0; v < sizeof(variant_slots) / sizeof(variant_slots[0]); ++v) {
+    const auto& slot = variant_slots[v];
+    if (codes[first + v] < 0) continue;
+    CAPTURE(slot.name);
+    // A no-return add off PTX red compiles to the returning add's path, and is listed so.
+    CHECK(codes[first + v] == int(variant_path(rt, slot)));
+    CHECK(codes[first + v] == int(variant_path(rt, slot, "sub")));
   }
 }
 
@@ -260,12 +307,74 @@ TEST_CASE("fail_checks = all leaves every op on the CAS loop or a plain hardware
     CAPTURE(c.slot);
     CHECK_FALSE(c.passed);
   }
+  for (const auto& p : rt.device_info().variant_paths) {
+    const std::string op = p.family + " " + p.op + " " + p.type + " " + p.space;
+    CAPTURE(op);
+    if (p.family == "aggregated") CHECK(p.path == Path::plain);
+    else CHECK((p.path == Path::cas || p.path == Path::hardware));
+  }
   check_probe_agrees(rt);
   for (const auto& slot : slots)
     if (present(rt, slot)) {
       CAPTURE(slot.name);
       check_exact(rt, slot);
     }
+}
+
+TEST_CASE("the issue-9 checks pass on every path this device builds, and list their ops") {
+  const auto& rt = baseline();
+  for (const auto& slot : variant_slots) {
+    if (slot.doubles && !rt.supports_double()) continue;
+    CAPTURE(slot.name);
+    // On the paths device_info() chose (where native, the check it already ran), and forced onto
+    // the fallbacks: the checks' exact expectations hold for the fallback too, so a failing
+    // check on a device means the native path is wrong there, not the check.
+    CHECK(clatomics::run_native_check(rt, slot.name) == "");
+    CHECK(clatomics::run_native_check(rt, slot.name, "-DCLAT_FORCE_CAS") == "");
+  }
+  CHECK_THROWS_AS(clatomics::run_native_check(rt, "no_such_slot"), std::invalid_argument);
+  const auto& info = rt.device_info();
+  for (const char* family : {"aggregated", "16-bit", "no-return", "saturating", "float2"}) {
+    CAPTURE(family);
+    CHECK(std::any_of(info.variant_paths.begin(), info.variant_paths.end(), [&](const auto& p) { return p.family == family; }));
+  }
+  CHECK(info.variant_path_of("saturating", "inc_sat", "uint", "local") == Path::cas);
+  CHECK(info.variant_path_of("16-bit", "min", "bf16", "global") == Path::cas);
+  CHECK_THROWS_AS(info.variant_path_of("aggregated", "xchg", "float", "global"), std::invalid_argument);
+  CHECK(contains(info.describe(), "aggregated float global:"));
+}
+
+TEST_CASE("an issue-9 check forced to fail moves its ops to the fallback, says why, stays exact") {
+  const auto& base = baseline();
+  std::size_t tried = 0;
+  for (const auto& slot : variant_slots) {
+    if (slot.doubles && !base.supports_double()) continue;
+    const Path native = variant_path(base, slot);
+    if (!owned(slot, native)) continue;  // nothing native to fail here
+    ++tried;
+    CAPTURE(slot.name);
+    auto options = base_options();
+    options.fail_checks = {slot.name};
+    const clatomics::Runtime rt(options);
+    const auto& info = rt.device_info();
+    const Path now = variant_path(rt, slot);
+    CHECK(now != native);
+    CHECK(!owned(slot, now));
+    if (std::string(slot.name) != "agg" || native == Path::subgroup) CHECK(now == fallback(rt, slot));
+    for (const auto& p : info.variant_paths)
+      if (p.family == slot.family && p.type == slot.type && p.space == "global" && (p.op == "add" || p.op == "sub")) {
+        CHECK(contains(p.note, std::string(clatomics::path_name(native)) + " check failed"));
+        CHECK(contains(p.note, "on purpose"));
+      }
+    CHECK(contains(info.describe(), std::string("check ") + slot.name + " (" + clatomics::path_name(native) + "): FAILED"));
+    CHECK(contains(info.build_options, "-DCLAT_NO_" + upper(clatomics::path_name(native)) + "_" + slot.macro));
+    for (const auto& other : slots)  // the core slots keep their paths
+      if (present(rt, other))
+        for (const char* op : other.ops) CHECK(info.path_of(op, other.type, other.space) == base.device_info().path_of(op, other.type, other.space));
+    check_probe_agrees(rt);
+    CHECK(clatomics::run_native_check(rt, slot.name) == "");  // the fallback is exact
+  }
+  if (tried == 0) MESSAGE(("no issue-9 native path on " + base.device_info().caps.device_name + ": nothing to fail"));
 }
 
 TEST_CASE("CLATOMICS_FAIL_CHECKS is read from the environment") {

@@ -115,22 +115,22 @@ CLAT_FN uint clat_nth_lane(uint mask, uint n) {
 }
 
 /* The lanes of mask on this lane's address, or 0 when the warp should not aggregate (the same
- * answer on every lane of mask). Cheap first: the first lane's address is broadcast and voted on;
- * all equal -> everyone; nobody else on it -> spread data, 0; else match.any on the low word,
- * and on the high word too only when some group disagrees there (wide = global pointers). */
+ * answer on every lane of mask). Cheap first, since spread data must cost next to nothing: one
+ * shfl of the first lane's low address word and one vote. Nobody else on that word -> nobody
+ * else on that address: 0, the plain op (2 warp instructions, no match.any). Otherwise the high
+ * word is compared too (wide = 64-bit global pointers); all equal -> the whole mask; else
+ * match.any on the low word, and on the high word only when some group disagrees there. */
 CLAT_FN uint clat_warp_peers(uint mask, ulong addr, int wide) {
   const uint lo = (uint)addr, hi = (uint)(addr >> 32);
   const uint first = clat_lowest_lane(mask);
   const uint lo0 = clat_warp_shfl_uint(mask, lo, first);
-  uint same;
+  uint same = clat_warp_ballot(mask, lo == lo0);
+  if (popcount(same) < 2u) return 0u;
   if (wide) {
     const uint hi0 = clat_warp_shfl_uint(mask, hi, first);
     same = clat_warp_ballot(mask, lo == lo0 && hi == hi0);
-  } else {
-    same = clat_warp_ballot(mask, lo == lo0);
   }
   if (same == mask) return mask;
-  if (popcount(same) < 2u) return 0u;
   uint peers = clat_warp_match(mask, lo);
   if (wide) {
     const uint hl = clat_warp_shfl_uint(mask, hi, clat_lowest_lane(peers));

@@ -7,8 +7,8 @@
  *   ushort clat_atomic_cmpxchg_bf16(p, ushort cmp, ushort v)   bitwise
  * and the same names ending in _local for __local pointers; each returns the old value. The
  * rules are half.cl's (same rounding, same neighbour guarantee, same ALLOCATION RULE: the
- * containing aligned 32-bit word must be allocated); on NVIDIA the global add/sub is the packed
- * `atom.global.add.noftz.bf16x2` (sm_90) with the neighbour's addend -0.0.
+ * containing aligned 32-bit word must be allocated); on NVIDIA the global add/sub is the scalar
+ * `atom.global.add.noftz.bf16` (sm_90) on the element itself.
  */
 #ifndef CLATOMICS_BFLOAT16_CL
 #define CLATOMICS_BFLOAT16_CL

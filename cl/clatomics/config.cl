@@ -108,7 +108,7 @@
  *   CLAT_SUBGROUPS          the device reports cl_khr_subgroups: aggregate over sub-groups
  *   CLAT_NO_WARP_AGG        no NVIDIA warp aggregation (the plain op instead)
  *   CLAT_NO_SUBGROUP_AGG    no sub-group aggregation
- *   CLAT_NO_PTX_ADD_HALF_GLOBAL, CLAT_NO_PTX_ADD_BF16_GLOBAL   no packed f16x2/bf16x2 PTX add
+ *   CLAT_NO_PTX_ADD_HALF_GLOBAL, CLAT_NO_PTX_ADD_BF16_GLOBAL   no PTX f16/bf16 atom add
  *   CLAT_NO_PTX_RED_FLOAT_GLOBAL, CLAT_NO_PTX_RED_DOUBLE_GLOBAL no PTX red for the no-return add */
 #define CLAT_PATH_WARP 5     /* NVIDIA warp aggregation: match.any.sync + shfl.sync inline PTX */
 #define CLAT_PATH_SUBGROUP 6 /* sub-group aggregation: cl_khr_subgroups + cl_khr_subgroup_shuffle */

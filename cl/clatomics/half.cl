@@ -14,12 +14,13 @@
  * to nearest even, so every path gives the correctly rounded half result. NaN payloads are not
  * kept by add/sub. A buffer of `half` works too: cast its pointer to ushort *.
  *
- * How: a 16-bit atomic is an atomic on the aligned 32-bit word that contains it. On NVIDIA
- * (CLAT_NVIDIA_PTX, __global) add/sub are one packed `atom.global.add.noftz.f16x2` whose addend
- * for the neighbouring half is -0.0 (x + -0.0 == x for every x, also +-0; +0.0 would turn -0.0
- * into +0.0). Everywhere else a compare-exchange loop on the word that writes the neighbour's
- * bits back as they were. So the neighbour never changes, and both halves of one word may be
- * updated at the same time by different work-items.
+ * How: on NVIDIA (CLAT_NVIDIA_PTX, __global) add/sub are one scalar `atom.global.add.noftz.f16`
+ * (.bf16) on the element itself, which never touches the neighbour. The packed `.f16x2` with the
+ * neighbour's addend -0.0 (CLAT_PTX_HALF_PACKED) is no alternative: x + -0.0 keeps every number
+ * and both zeros, but the H200 turns a NaN neighbour into the canonical NaN (measured), so the
+ * neighbour's bits would change. Everywhere else a 16-bit atomic is a compare-exchange loop on
+ * the aligned 32-bit word that contains it, writing the neighbour's bits back as they were. So
+ * the neighbour never changes, and both halves of one word may be updated at the same time.
  *
  * ALLOCATION RULE: the containing 32-bit word must be inside the allocation and 4-byte aligned.
  * Element 2k lives in bytes [4k, 4k+4) together with element 2k+1, so a buffer of an odd number
@@ -124,9 +125,9 @@ CLAT_FN ushort clat_float_to_half(float f) {
     return TO_F(clat_cas_xchg_##NAME##SFX(p, FROM_F(v)));                                      \
   }
 
-/* NVIDIA: the packed add on the containing word; the neighbour's addend is -0.0 (0x8000).
- * With CLAT_PTX_HALF_SCALAR the scalar atom.global.add.noftz.f16 / .bf16 on the element itself. */
-#ifndef CLAT_PTX_HALF_SCALAR
+/* NVIDIA: the scalar atom.global.add.noftz.f16 / .bf16 on the element itself; with
+ * CLAT_PTX_HALF_PACKED the packed add on the containing word, neighbour's addend -0.0 (0x8000). */
+#ifdef CLAT_PTX_HALF_PACKED
 #define CLAT_DEFINE_SLOT_PTX_ADD(NAME, PTX_TYPE)                                               \
   CLAT_FN ushort clat_ptx_add_##NAME(volatile __global ushort *p, ushort v) {                  \
     volatile __global uint *w = CLAT_SLOT_WORD(__global, p);                                   \

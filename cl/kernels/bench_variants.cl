@@ -4,7 +4,9 @@
  * one of mask + 1 cells (a power of two):
  *   spread   cell (id + k * size) & mask: neighbouring work-items on different cells
  *   blocked  cell (id / 32 + k * size / 32) & mask: runs of 32 neighbours (a warp) on one cell
- * impl: agg (clat_atomic_<op>_float_agg), plain (clat_atomic_<op>_float), noret (add only).
+ * impl: agg (clat_atomic_<op>_float_agg), plain (clat_atomic_<op>_float), noret (add only);
+ * bench_add_hw_<layout>: the device's own atomic_add on uint cells (the hardware yardstick);
+ * bench_add_<half|bf16>_<layout>: 16-bit add on ushort cells (cell k is half of word k / 2).
  * Operands are the same for every impl and alternate per run of 32 and per k, so values stay
  * bounded while a run's combined operand is never neutral: add +-1, mul/div 1 +- 2^-12. Every
  * work-item calls every iteration (the sub-group path needs convergent calls). */
@@ -45,3 +47,28 @@ VB_OP(mul)
 VB_OP(div)
 VB_NORET_KERNEL(spread)
 VB_NORET_KERNEL(blocked)
+
+#define VB_HW_KERNEL(LAYOUT)                                                                  \
+  kernel void bench_add_hw_##LAYOUT(global float *cells, uint mask, uint iters, global float *sink) { \
+    const uint id = (uint)get_global_id(0), stride = (uint)get_global_size(0);                \
+    volatile global uint *c = (volatile global uint *)cells;                                  \
+    uint acc = 0u;                                                                            \
+    for (uint k = 0u; k < iters; ++k) acc += atomic_add(c + VB_CELL_##LAYOUT, VB_UP ? 1u : 0xffffffffu); \
+    if (acc == 1234567u) sink[0] = (float)acc;                                                \
+  }
+
+#define VB_16_KERNEL(NAME, LAYOUT)                                                            \
+  kernel void bench_add_##NAME##_##LAYOUT(global float *cells, uint mask, uint iters, global float *sink) { \
+    const uint id = (uint)get_global_id(0), stride = (uint)get_global_size(0);                \
+    volatile global ushort *c = (volatile global ushort *)cells;                              \
+    float acc = 0.0f;                                                                         \
+    for (uint k = 0u; k < iters; ++k) acc += clat_atomic_add_##NAME(c + VB_CELL_##LAYOUT, VB_OPERAND_add); \
+    if (acc == 1234567.25f) sink[0] = acc;                                                    \
+  }
+
+VB_HW_KERNEL(spread)
+VB_HW_KERNEL(blocked)
+VB_16_KERNEL(half, spread)
+VB_16_KERNEL(half, blocked)
+VB_16_KERNEL(bf16, spread)
+VB_16_KERNEL(bf16, blocked)

@@ -18,6 +18,11 @@ kernel void clat_probe_paths(global int *out) {
   out[5] = CLAT_PATH_MINMAX_FLOAT_LOCAL;
   out[6] = CLAT_DOUBLE_PATH(CLAT_PATH_MINMAX_DOUBLE_GLOBAL);
   out[7] = CLAT_DOUBLE_PATH(CLAT_PATH_MINMAX_DOUBLE_LOCAL);
+  out[8] = CLAT_PATH_AGG;
+  out[9] = CLAT_PATH_ADD_HALF_GLOBAL;
+  out[10] = CLAT_PATH_ADD_BF16_GLOBAL;
+  out[11] = CLAT_PATH_NORET_ADD_FLOAT_GLOBAL;
+  out[12] = CLAT_DOUBLE_PATH(CLAT_PATH_NORET_ADD_DOUBLE_GLOBAL);
 }
 
 /* add: every work-item adds 1 to one cell (per group for local); olds must be 0..n-1. */
@@ -63,4 +68,72 @@ kernel void clat_probe_paths(global int *out) {
 CLAT_DEFINE_CHECKS(float)
 #ifdef CLAT_HAS_DOUBLE
 CLAT_DEFINE_CHECKS(double)
+#endif
+
+/* ---- the aggregated ops (slot agg: warp or sub-group aggregation) ----
+ * 128 work-items; work-item i goes to cell clat_check_cell(i % 128) of 54 (the host mirrors it):
+ * items 0-31 all on cell 0 (the whole warp / sub-group combines), 32-63 each on its own cell
+ * (spread: nobody combines), 64-95 on four cells by lane % 4 (match), 96-127 in pairs, the first
+ * alone. Each item adds 1 (olds per cell: exactly 0..m-1), multiplies by 2 (olds: exactly
+ * 2^0..2^(m-1)), divides by 2 from 2^40, and takes a max; the local kernel adds 1 to __local
+ * uint cells chosen by local id (+ 64 in odd groups, so groups of 64 see all four patterns).
+ * Every item calls (the sub-group path needs convergent calls). */
+#define CLAT_CHECK_CELLS 54u
+CLAT_FN uint clat_check_cell(uint i) {
+  const uint w = (i >> 5) & 3u, l = i & 31u;
+  return w == 0u ? 0u : w == 1u ? 1u + l : w == 2u ? 33u + (l & 3u) : l == 0u ? 37u : 38u + (l >> 1);
+}
+/* cells: [add | mul | div | max] x 54; olds: [add | mul | div] x n; vals: the max operands */
+kernel void check_agg_float(global float *cells, global float *olds, global const float *vals) {
+  const uint i = (uint)get_global_id(0), n = (uint)get_global_size(0), c = clat_check_cell(i);
+  olds[i] = clat_atomic_add_float_agg(cells + c, 1.0f);
+  olds[n + i] = clat_atomic_mul_float_agg(cells + CLAT_CHECK_CELLS + c, 2.0f);
+  olds[2u * n + i] = clat_atomic_div_float_agg(cells + 2u * CLAT_CHECK_CELLS + c, 2.0f);
+  clat_atomic_max_float_agg(cells + 3u * CLAT_CHECK_CELLS + c, vals[i]);
+}
+kernel void check_agg_local(global uint *cells, global uint *olds) {
+  local uint l[CLAT_CHECK_CELLS];
+  const uint lid = (uint)get_local_id(0), size = (uint)get_local_size(0);
+  for (uint k = lid; k < CLAT_CHECK_CELLS; k += size) l[k] = 0u;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  olds[get_global_id(0)] = clat_atomic_add_uint_agg_local(l + clat_check_cell(lid + (get_group_id(0) & 1u) * 64u), 1u);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint k = lid; k < CLAT_CHECK_CELLS; k += size) cells[get_group_id(0) * CLAT_CHECK_CELLS + k] = l[k];
+}
+#ifdef CLAT_HAS_DOUBLE
+kernel void check_agg_double(global double *cells, global double *olds) {
+  const uint i = (uint)get_global_id(0);
+  olds[i] = clat_atomic_add_double_agg(cells + clat_check_cell(i), 1.0);
+}
+#endif
+
+/* ---- half / bfloat16 add (slots add_half_global, add_bf16_global: PTX f16/bf16 atom) ----
+ * Eight 16-bit elements (four words): 0 and 1 (both halves of one word) get every item's add of
+ * 1 with the olds kept; 3, 4 (by sub of -1) and 7 get adds; 2 (-0.0), 5 (a NaN with a payload,
+ * the padding of an odd-length buffer of 5) and 6 (the negative smallest subnormal) are the
+ * untouched neighbours, whose bits must not change. */
+#define CLAT_CHECK_ADD16(NAME)                                                                \
+  kernel void check_add_##NAME##_global(global ushort *h, global float *olds) {               \
+    const size_t i = get_global_id(0);                                                        \
+    olds[2 * i] = clat_atomic_add_##NAME(h + 0, 1.0f);                                        \
+    olds[2 * i + 1] = clat_atomic_add_##NAME(h + 1, 1.0f);                                    \
+    clat_atomic_add_##NAME(h + 3, 1.0f);                                                      \
+    clat_atomic_sub_##NAME(h + 4, -1.0f);                                                     \
+    clat_atomic_add_##NAME(h + 7, 1.0f);                                                      \
+  }
+CLAT_CHECK_ADD16(half)
+CLAT_CHECK_ADD16(bf16)
+
+/* ---- no-return add/sub (slots noret_add_<T>_global: PTX red) ----
+ * cells[0] += 1 and cells[1] -= 1 (from n) by every item; cells[2 + i % 7] += 0.5. */
+#define CLAT_CHECK_NORET(T)                                                                   \
+  kernel void check_noret_add_##T##_global(global T *cells) {                                 \
+    const size_t i = get_global_id(0);                                                        \
+    clat_atomic_add_##T##_noret(cells, (T)1);                                                 \
+    clat_atomic_sub_##T##_noret(cells + 1, (T)1);                                             \
+    clat_atomic_add_##T##_noret(cells + 2 + i % 7, (T)0.5);                                   \
+  }
+CLAT_CHECK_NORET(float)
+#ifdef CLAT_HAS_DOUBLE
+CLAT_CHECK_NORET(double)
 #endif

@@ -9,6 +9,8 @@
 
 namespace clatomics {
 
+class Runtime;
+
 // Read from the device's info queries; nothing is run.
 struct Capabilities {
   std::string device_name, device_vendor, device_version, driver_version, opencl_c_version;
@@ -19,6 +21,7 @@ struct Capabilities {
   bool int64_base_atomics = false, int64_extended_atomics = false;
   bool ext_float_atomics = false;  // cl_ext_float_atomics
   bool subgroups = false;          // cl_khr_subgroups
+  bool subgroup_shuffle = false;   // cl_khr_subgroup_shuffle (sub-group aggregation needs both)
   bool nvidia = false;             // by platform/vendor name: inline PTX may be tried
   cl_ulong local_mem_size = 0, global_mem_size = 0, max_mem_alloc_size = 0;
   std::size_t max_work_group_size = 0;
@@ -33,35 +36,48 @@ struct Capabilities {
 Capabilities detect_capabilities(const cl::Device& device);
 
 // How an op runs. cas: the compare-exchange loop; ext: cl_ext_float_atomics; ptx: NVIDIA inline
-// PTX; bits: integer min/max on the bit pattern; hardware: a plain OpenCL atomic (xchg, cmpxchg).
-enum class Path { cas = 0, ext = 1, ptx = 2, bits = 3, hardware = 4 };
+// PTX (for a no-return add: PTX red; for half/bf16 add: the packed f16x2/bf16x2 atom); bits:
+// integer min/max on the bit pattern; hardware: a plain OpenCL atomic (xchg, cmpxchg). For the
+// aggregated ops: warp (NVIDIA match/shfl/vote PTX), subgroup (cl_khr_subgroups shuffles), plain
+// (no aggregation: each call is the plain op on that op's own path). Same codes as config.cl.
+enum class Path { cas = 0, ext = 1, ptx = 2, bits = 3, hardware = 4, warp = 5, subgroup = 6, plain = 7 };
 const char* path_name(Path path);
 
 // One native path's check on the device: a tiny kernel with an exact expected result.
 struct NativeCheck {
-  std::string slot;  // "add_float_global", "minmax_double_local", ...
+  std::string slot;  // "add_float_global", "minmax_double_local", "agg", "add_half_global",
+                     // "add_bf16_global", "noret_add_float_global", "noret_add_double_global"
   Path path = Path::cas;
   bool passed = false;
   std::string why;  // what failed, when it did
 };
 
 struct OpPath {
-  std::string op;     // add, sub, mul, div, mad, min, max, xchg, cmpxchg
-  std::string type;   // float, double
+  std::string op;     // add, sub, mul, div, mad, min, max, xchg, cmpxchg (variants: see below)
+  std::string type;   // float, double (variants: also int, uint, long, ulong, half, bf16, float2)
   std::string space;  // global, local
   Path path = Path::cas;
   std::string note;   // why a native path is not taken, when one was tried
+  // "atomic" (DeviceInfo::paths: clat_atomic_<op>_<type>) or, in DeviceInfo::variant_paths,
+  // "aggregated" (clat_atomic_<op>_<type>_agg), "16-bit" (clat_atomic_<op>_half / _bf16),
+  // "no-return" (clat_atomic_<op>_<type>_noret), "saturating" (clat_atomic_<op>_<type>, op
+  // inc_sat/dec_sat), "float2" (clat_atomic_<op>_float2).
+  std::string family = "atomic";
 };
 
 struct DeviceInfo {
   Capabilities caps;
   std::vector<NativeCheck> checks;
-  std::vector<OpPath> paths;
+  std::vector<OpPath> paths;          // the float/double ops of real.cl
+  std::vector<OpPath> variant_paths;  // aggregated, 16-bit, no-return, saturating, float2 ops
   std::string build_options;  // what every program for this device is built with
   bool doubles = false;       // double ops available (fp64 + 64-bit atomics, not hidden)
 
   // The path of one op ("add", "float", "global"); throws std::invalid_argument if unknown.
   Path path_of(const std::string& op, const std::string& type, const std::string& space) const;
+  // The same among variant_paths, by family ("aggregated", "16-bit", "no-return", ...).
+  Path variant_path_of(const std::string& family, const std::string& op, const std::string& type,
+                       const std::string& space) const;
   // A readable table: one line per type and space, the path of each op.
   std::string describe() const;
 };
@@ -69,6 +85,13 @@ struct DeviceInfo {
 // Probes the device (capabilities, then a check run of each native path in a context of its
 // own) and returns the result; cached per device and options, so only the first call costs.
 const DeviceInfo& device_info(const cl::Device& device, const Options& options = {});
+
+// Runs the check kernel of one slot (a NativeCheck::slot name) on rt's device, built with rt's
+// build options plus extra_options, on whatever path that build gives the slot: "" when every
+// result is exactly the expected one, else what differed. device_info() runs these before it
+// trusts a native path; tests also run them on the fallback paths, to check the checks. Throws
+// std::invalid_argument for an unknown slot, or a double slot where double is not available.
+std::string run_native_check(const Runtime& rt, const std::string& slot, const std::string& extra_options = {});
 
 // The options to build the snippets with on this device: -cl-std where native atomics need it,
 // -D macros for the native paths that passed their checks (see cl/clatomics/config.cl).
