@@ -26,7 +26,7 @@ double median_ms(const Config& config, const std::function<double()>& once_ms) {
 
 double read_only_gbps(Runtime& rt, const cl::Buffer& buffer, std::size_t bytes, const Config& config) {
   const cl::Program program = rt.build_embedded("kernels/read_only.cl");
-  cl::Kernel kernel(program, "read_only");
+  cl::Kernel kernel(program, "clat_read_only");  // read_only is an OpenCL C keyword
   cl::Buffer sink(rt.context(), CL_MEM_WRITE_ONLY, sizeof(cl_uint));
   const cl_ulong n4 = bytes / 16;
   kernel.setArg(0, buffer);

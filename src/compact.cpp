@@ -123,8 +123,10 @@ class Compactor {
 template <class T>
 std::size_t compact(Runtime& rt, const cl::Buffer& in, std::size_t offset, std::size_t count, cl::Buffer& out,
                     const std::string& predicate, CompactOptions options) {
-  detail::check_range("compact: in", in, offset, count, sizeof(T));
-  detail::check_range("compact: out (must hold count elements)", out, 0, count, sizeof(T));
+  detail::check_range(rt, "compact: in", in, offset, count, sizeof(T));
+  detail::check_range(rt, "compact: out (must hold count elements)", out, 0, count, sizeof(T));
+  // Other work-groups would overwrite elements before they were read.
+  if (in() == out()) throw std::invalid_argument("clatomics: compact: out must not be the in buffer");
   Compactor<T> compactor(rt, predicate);  // a predicate that does not compile throws here
   if (count == 0) return 0;
   return compactor.run(in, offset, count, out, options.stable);

@@ -49,8 +49,8 @@ T dot_range(Runtime& rt, const cl::Buffer& a, std::size_t a_offset, const cl::Bu
 template <class T>
 T dot(Runtime& rt, const cl::Buffer& a, std::size_t a_offset, const cl::Buffer& b, std::size_t b_offset, std::size_t count) {
   check_type<T>(rt);
-  detail::check_range("dot: a", a, a_offset, count, sizeof(T));
-  detail::check_range("dot: b", b, b_offset, count, sizeof(T));
+  detail::check_range(rt, "dot: a", a, a_offset, count, sizeof(T));
+  detail::check_range(rt, "dot: b", b, b_offset, count, sizeof(T));
   if (count == 0) return T(0);
   return dot_range<T>(rt, a, a_offset, b, b_offset, count);
 }

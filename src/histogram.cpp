@@ -23,6 +23,7 @@ struct Setup {
   std::size_t nbins = 256;
   bool weighted = false;
   float lo = 0, hi = 0, scale = 0;
+  std::vector<float> edges;  // even bins: the nbins + 1 edges as NumPy computes them for float32
   std::size_t slots() const { return kind == Kind::bytes ? 256 : kind == Kind::keys ? nbins + 1 : nbins + 3; }
 };
 
@@ -48,6 +49,7 @@ struct Plan {
   HistogramStrategy strategy = HistogramStrategy::global_atomics;
   unsigned shift = 0;         // local: 1 << shift copies
   std::size_t group = 1, max_groups = 1;
+  std::size_t fill_items = 0;  // when set: max_groups = fill_items / the group size the kernel allows
   std::size_t slots_cap = 256, copies = 1;  // private: counters per copy, copies per work-item
   const char* kernel = "clat_hist_global";
   std::string options;
@@ -91,7 +93,8 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
       while ((std::size_t(1) << plan.shift) < copies) ++plan.shift;
       plan.kernel = "clat_hist_local";
       plan.group = local_group;
-      plan.max_groups = gpu ? std::max<std::size_t>(1, cu * 2048 / local_group) : 4 * cu;
+      plan.max_groups = 4 * cu;
+      if (gpu) plan.fill_items = cu * 2048;  // a full GPU: 2048 resident work-items per compute unit
       break;
     }
     case HistogramStrategy::private_per_item:
@@ -129,11 +132,20 @@ class Run {
     const cl::Program program = rt.build_embedded("kernels/histogram.cl", plan_.options);
     kernel_ = detail::make_kernel(program, plan_.kernel);
     merge_ = detail::make_kernel(program, "clat_hist_merge");
+    if (plan_.fill_items) {
+      const std::size_t group = detail::make_grid(rt, kernel_, 1, plan_.group, 1).group;
+      plan_.max_groups = std::max<std::size_t>(1, plan_.fill_items / group);
+    }
   }
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
 
   // Allocates and zeroes the counters: call after every check, right before the first add().
   void start() {
     counts_ = detail::make_buffer(rt_, slots_ * 4);
+    // Only even bins read edges; the others get any valid buffer.
+    edges_ = setup_.edges.empty() ? counts_
+                                  : detail::make_buffer(rt_, setup_.edges.size() * sizeof(float), CL_MEM_READ_ONLY, setup_.edges.data());
     totals_ = detail::make_buffer(rt_, slots_ * 8);
     wsums_ = setup_.weighted ? detail::make_buffer(rt_, slots_ * 4) : counts_;
     wtotals_ = setup_.weighted ? detail::make_buffer(rt_, slots_ * 4) : counts_;
@@ -148,13 +160,14 @@ class Run {
       kernel_.setArg(4, setup_.lo);
       kernel_.setArg(5, setup_.hi);
       kernel_.setArg(6, setup_.scale);
-      kernel_.setArg(9, counts_);
-      kernel_.setArg(10, wsums_);
-      kernel_.setArg(11, cl_uint(plan_.shift));
+      kernel_.setArg(7, edges_);
+      kernel_.setArg(10, counts_);
+      kernel_.setArg(11, wsums_);
+      kernel_.setArg(12, cl_uint(plan_.shift));
       const bool local = plan_.kernel == std::string("clat_hist_local");
       const std::size_t local_slots = local ? slots_ << plan_.shift : 1;
-      kernel_.setArg(12, cl::Local(local_slots * 4));
-      kernel_.setArg(13, cl::Local((setup_.weighted ? local_slots : 1) * 4));
+      kernel_.setArg(13, cl::Local(local_slots * 4));
+      kernel_.setArg(14, cl::Local((setup_.weighted ? local_slots : 1) * 4));
       merge_.setArg(0, counts_);
       merge_.setArg(1, totals_);
       merge_.setArg(2, wsums_);
@@ -173,8 +186,8 @@ class Run {
         kernel_.setArg(0, values);
         kernel_.setArg(1, cl_ulong(offset + done));
         kernel_.setArg(2, cl_ulong(n));
-        kernel_.setArg(7, weights ? *weights : counts_);
-        kernel_.setArg(8, cl_ulong(weights ? weights_offset + done : 0));
+        kernel_.setArg(8, weights ? *weights : counts_);
+        kernel_.setArg(9, cl_ulong(weights ? weights_offset + done : 0));
       });
       detail::launch(rt_, kernel_, grid);
       detail::launch(rt_, merge_, detail::make_grid(rt_, merge_, slots_, 256, slots_));
@@ -199,7 +212,7 @@ class Run {
   Plan plan_;
   std::size_t slots_;
   cl::Kernel kernel_, merge_;
-  cl::Buffer counts_, totals_, wsums_, wtotals_;
+  cl::Buffer counts_, totals_, wsums_, wtotals_, edges_;
 };
 
 void check_nbins(std::size_t nbins) {
@@ -222,6 +235,11 @@ Setup even_setup(std::size_t nbins, float lo, float hi, bool weighted) {
   setup.scale = float(double(nbins) / (double(hi) - double(lo)));
   if (!std::isfinite(setup.scale) || !(setup.scale > 0))
     throw std::invalid_argument("clatomics: histogram_even: nbins / (hi - lo) is not a finite positive float");
+  // NumPy: np.linspace(lo, hi, nbins + 1) in double, cast to float32, the last edge hi itself.
+  const double step = (double(hi) - double(lo)) / double(nbins);
+  setup.edges.resize(nbins + 1);
+  for (std::size_t k = 0; k < nbins; ++k) setup.edges[k] = float(double(k) * step + double(lo));
+  setup.edges[nbins] = hi;
   return setup;
 }
 
@@ -263,7 +281,7 @@ void add_host(Runtime& rt, Run& run, const std::vector<T>& values, const std::ve
 
 std::vector<std::uint64_t> histogram(Runtime& rt, const cl::Buffer& bytes, std::size_t offset, std::size_t count,
                                      HistogramOptions options) {
-  detail::check_range("histogram: bytes", bytes, offset, count, 1);
+  detail::check_range(rt, "histogram: bytes", bytes, offset, count, 1);
   Run run(rt, Setup{}, options);
   run.start();
   run.add(bytes, offset, count, nullptr, 0);
@@ -278,7 +296,7 @@ std::vector<std::uint64_t> histogram(Runtime& rt, const std::vector<std::uint8_t
 
 KeyHistogram histogram_keys(Runtime& rt, const cl::Buffer& keys, std::size_t offset, std::size_t count, std::size_t nbins,
                             HistogramOptions options) {
-  detail::check_range("histogram_keys: keys", keys, offset, count, sizeof(cl_uint));
+  detail::check_range(rt, "histogram_keys: keys", keys, offset, count, sizeof(cl_uint));
   check_nbins(nbins);
   Setup setup;
   setup.kind = Kind::keys;
@@ -301,8 +319,8 @@ KeyHistogram histogram_keys(Runtime& rt, const std::vector<cl_uint>& keys, std::
 
 EvenHistogram histogram_even(Runtime& rt, const cl::Buffer& values, std::size_t offset, std::size_t count, std::size_t nbins,
                              float lo, float hi, const cl::Buffer* weights, std::size_t weights_offset, HistogramOptions options) {
-  detail::check_range("histogram_even: values", values, offset, count, sizeof(float));
-  if (weights) detail::check_range("histogram_even: weights", *weights, weights_offset, count, sizeof(float));
+  detail::check_range(rt, "histogram_even: values", values, offset, count, sizeof(float));
+  if (weights) detail::check_range(rt, "histogram_even: weights", *weights, weights_offset, count, sizeof(float));
   const Setup setup = even_setup(nbins, lo, hi, weights != nullptr);
   Run run(rt, setup, options);
   run.start();

@@ -29,9 +29,14 @@ std::size_t buffer_bytes(const cl::Buffer& buffer) {
   return checked("clGetMemObjectInfo(CL_MEM_SIZE)", [&] { return buffer.getInfo<CL_MEM_SIZE>(); });
 }
 
-void check_range(const char* what, const cl::Buffer& buffer, std::size_t offset, std::size_t count, std::size_t element_size) {
+void check_range(const Runtime& rt, const char* what, const cl::Buffer& buffer, std::size_t offset, std::size_t count,
+                 std::size_t element_size) {
   const std::string name(what);
   if (!buffer()) throw std::invalid_argument("clatomics: " + name + ": null buffer");
+  // Some drivers run a kernel on a foreign buffer, others fail only after commands were enqueued.
+  const cl_context owner = checked("clGetMemObjectInfo(CL_MEM_CONTEXT)", [&] { return buffer.getInfo<CL_MEM_CONTEXT>()(); });
+  if (owner != rt.context()())
+    throw std::invalid_argument("clatomics: " + name + ": the buffer belongs to another OpenCL context than the runtime's");
   constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
   if (count > max - offset) throw std::invalid_argument("clatomics: " + name + ": offset + count overflows size_t");
   const std::size_t end = offset + count;

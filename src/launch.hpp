@@ -15,9 +15,10 @@ namespace clatomics::detail {
 // The size of a buffer in bytes (CL_MEM_SIZE).
 std::size_t buffer_bytes(const cl::Buffer& buffer);
 
-// Throws std::invalid_argument naming `what` when buffer is null, when offset + count overflows,
-// or when elements [offset, offset + count) of element_size bytes lie beyond the buffer.
-void check_range(const char* what, const cl::Buffer& buffer, std::size_t offset, std::size_t count, std::size_t element_size);
+// Throws std::invalid_argument naming `what` when buffer is null, belongs to another context than
+// rt's, when offset + count overflows, or when elements [offset, offset + count) of element_size
+// bytes lie beyond the buffer.
+void check_range(const Runtime& rt, const char* what, const cl::Buffer& buffer, std::size_t offset, std::size_t count, std::size_t element_size);
 
 // Largest power of two <= n (n >= 1).
 std::size_t floor_pow2(std::size_t n);

@@ -136,7 +136,7 @@ template <class T>
 T reduce(Runtime& rt, const cl::Buffer& buffer, std::size_t offset, std::size_t count, ReduceOp op, ReduceOptions options) {
   op_name(op);
   check_type<T>(rt);
-  detail::check_range("reduce: buffer", buffer, offset, count, sizeof(T));
+  detail::check_range(rt, "reduce: buffer", buffer, offset, count, sizeof(T));
   if (count == 0) return identity<T>(op);
   return reduce_range<T>(rt, buffer, offset, count, op, options.deterministic);
 }

@@ -93,6 +93,7 @@ TEST_CASE("bad input is refused before anything runs") {
   const cl::Buffer a = test::to_device(rt, std::vector<float>(100, 1.0f));
   const cl::Buffer b = test::to_device(rt, std::vector<float>(50, 2.0f));
   const std::size_t max = std::numeric_limits<std::size_t>::max();
+  clatomics::ProfileScope enqueued;  // records every command the calls below enqueue
   CHECK_THROWS_AS(clatomics::dot<float>(rt, cl::Buffer(), 0, b, 0, 1), std::invalid_argument);
   CHECK_THROWS_AS(clatomics::dot<float>(rt, a, 0, cl::Buffer(), 0, 1), std::invalid_argument);
   CHECK_THROWS_AS(clatomics::dot<float>(rt, a, 0, b, 0, 51), std::invalid_argument);
@@ -104,8 +105,9 @@ TEST_CASE("bad input is refused before anything runs") {
     clatomics::dot<float>(rt, a, 0, b, 10, 45);
     FAIL("no exception");
   } catch (const std::invalid_argument& e) {
-    CHECK(std::string(e.what()).find("b") != std::string::npos);
+    CHECK(std::string(e.what()).find("dot: b") != std::string::npos);
   }
+  CHECK(enqueued.commands() == 0);
   CHECK(clatomics::dot<float>(rt, a, 50, b, 0, 50) == 100.0f);
   CHECK(clatomics::dot<float>(rt, a, 7, b, 50, 0) == 0.0f);
 }

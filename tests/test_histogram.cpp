@@ -4,6 +4,7 @@
 // unaligned offsets; launches and streamed chunks merged into 64-bit totals; bad input refused.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -31,14 +32,23 @@ cl::Buffer device(const std::vector<T>& host) {
   return test::to_device(test::runtime(), padded);
 }
 
-// The documented bin rule, computed the same way on the host.
-std::size_t even_slot(float x, std::size_t nbins, float lo, float hi) {
+// The documented bin rule (NumPy's), computed another way on the host: the float32 edges of
+// np.linspace, then the last edge <= x by binary search.
+std::vector<float> numpy_edges(std::size_t nbins, float lo, float hi) {
+  std::vector<float> e(nbins + 1);
+  const double step = (double(hi) - double(lo)) / double(nbins);
+  for (std::size_t k = 0; k < nbins; ++k) e[k] = float(double(k) * step + double(lo));
+  e[nbins] = hi;
+  return e;
+}
+
+std::size_t even_slot(float x, const std::vector<float>& edges) {
+  const std::size_t nbins = edges.size() - 1;
   if (std::isnan(x)) return nbins + 2;
-  if (x < lo) return nbins;
-  if (x > hi) return nbins + 1;
-  const float scale = float(double(nbins) / (double(hi) - double(lo)));
-  const float f = (x - lo) * scale;
-  return std::min<std::size_t>(std::size_t(f), nbins - 1);
+  if (x < edges.front()) return nbins;
+  if (x > edges.back()) return nbins + 1;
+  const auto above = std::upper_bound(edges.begin(), edges.end() - 1, x);  // first edge > x, among the first nbins
+  return std::size_t(above - edges.begin()) - 1;
 }
 
 struct EvenReference {
@@ -53,8 +63,9 @@ EvenReference even_reference(const std::vector<float>& x, std::size_t first, std
   r.counts.assign(nbins, 0);
   r.weights.assign(nbins, 0);
   r.abs_weights.assign(nbins, 0);
+  const auto edges = numpy_edges(nbins, lo, hi);
   for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t s = even_slot(x[first + i], nbins, lo, hi);
+    const std::size_t s = even_slot(x[first + i], edges);
     if (s < nbins) {
       ++r.counts[s];
       if (w) r.weights[s] += (*w)[w_first + i], r.abs_weights[s] += std::fabs((*w)[w_first + i]);
@@ -186,9 +197,12 @@ TEST_CASE("bins that do not fit in __local memory") {
 TEST_CASE("even bins follow NumPy's edge rule") {
   auto& rt = test::runtime();
   const float lo = -2.0f, hi = 6.0f;  // 4 bins of width 2: [-2,0) [0,2) [2,4) [4,6]
+  // bin 0: lo, the float below 0; bin 1: 0, -0, the float below 2; bin 2: 2; bin 3: 4, 5.999, hi;
+  // below: the float below lo, -inf; above: the float above hi, inf; NaN.
   const std::vector<float> x = {lo, hi, std::nextafter(hi, 1e30f), std::nextafter(lo, -1e30f), 0.0f, -0.0f, 2.0f,
                                 std::nextafter(2.0f, -1e30f), 4.0f, 5.999f, std::numeric_limits<float>::infinity(),
-                                -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()};
+                                -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
+                                std::nextafter(0.0f, -1e30f)};
   for (const HistogramStrategy s : strategies) {
     INFO(name_of(s));
     const auto h = clatomics::histogram_even(rt, x, 4, lo, hi, {}, HistogramOptions{s});
@@ -196,6 +210,31 @@ TEST_CASE("even bins follow NumPy's edge rule") {
     CHECK(h.below == 2);
     CHECK(h.above == 2);
     CHECK(h.nan == 1);
+  }
+}
+
+TEST_CASE("even bins: values beside the float32 edges land where NumPy puts them") {
+  auto& rt = test::runtime();
+  const std::size_t nbins = 37;
+  const float lo = -1.3f, hi = 2.7f;
+  const auto edges = numpy_edges(nbins, lo, hi);
+  std::vector<float> x;
+  for (const float e : edges) {
+    x.push_back(e);
+    float down = e, up = e;
+    for (int i = 0; i < 3; ++i) x.push_back(down = std::nextafter(down, -1e30f)), x.push_back(up = std::nextafter(up, 1e30f));
+  }
+  // The first guess floor((x - lo) * scale) alone puts some of these in a neighbouring bin: the
+  // data must be able to catch a kernel that skips the correction against the edges.
+  const float scale = float(double(nbins) / (double(hi) - double(lo)));
+  std::size_t differ = 0;
+  for (const float v : x)
+    if (v >= lo && v <= hi && std::min<std::size_t>(std::size_t((v - lo) * scale), nbins - 1) != even_slot(v, edges)) ++differ;
+  REQUIRE(differ > 0);
+  const auto r = even_reference(x, 0, x.size(), nbins, lo, hi);
+  for (const HistogramStrategy s : strategies) {
+    INFO(name_of(s));
+    check_even(clatomics::histogram_even(rt, x, nbins, lo, hi, {}, HistogramOptions{s}), r, false, false);
   }
 }
 
@@ -273,6 +312,7 @@ TEST_CASE("bad input is refused before anything runs") {
   const std::size_t max = std::numeric_limits<std::size_t>::max();
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
   using IA = std::invalid_argument;
+  clatomics::ProfileScope enqueued;  // records every command the calls below enqueue
   CHECK_THROWS_AS(clatomics::histogram(rt, cl::Buffer(), 0, 1), IA);
   CHECK_THROWS_AS(clatomics::histogram(rt, bytes, 0, 101), IA);
   CHECK_THROWS_AS(clatomics::histogram(rt, bytes, 101, 0), IA);
@@ -308,6 +348,15 @@ TEST_CASE("bad input is refused before anything runs") {
   } catch (const IA& e) {
     CHECK(std::string(e.what()).find("lo") != std::string::npos);
   }
+  for (const std::size_t nbins : {std::size_t(0), std::size_t(1) << 32}) {
+    try {
+      clatomics::histogram_keys(rt, floats, 0, 10, nbins);
+      FAIL("no exception");
+    } catch (const IA& e) {
+      CHECK(std::string(e.what()).find("nbins") != std::string::npos);
+    }
+  }
+  CHECK(enqueued.commands() == 0);
   // In range: fine.
   const auto h = clatomics::histogram_even(rt, floats, 0, 50, 4, 0.0f, 1.0f, &short_weights, 0);
   CHECK(h.counts == std::vector<std::uint64_t>{0, 0, 0, 50});

@@ -234,6 +234,7 @@ TEST_CASE("bad input is refused before anything runs") {
   auto& rt = test::runtime();
   const cl::Buffer buffer = test::to_device(rt, std::vector<float>(100, 1.0f));
   const std::size_t max = std::numeric_limits<std::size_t>::max();
+  clatomics::ProfileScope enqueued;  // records every command the calls below enqueue
   CHECK_THROWS_AS(clatomics::reduce<float>(rt, cl::Buffer(), 0, 1, ReduceOp::sum), std::invalid_argument);
   CHECK_THROWS_AS(clatomics::reduce<float>(rt, cl::Buffer(), 0, 0, ReduceOp::sum), std::invalid_argument);
   CHECK_THROWS_AS(clatomics::reduce<float>(rt, buffer, 0, 101, ReduceOp::sum), std::invalid_argument);
@@ -250,6 +251,7 @@ TEST_CASE("bad input is refused before anything runs") {
   } catch (const std::invalid_argument& e) {
     CHECK(std::string(e.what()).find("buffer") != std::string::npos);
   }
+  CHECK(enqueued.commands() == 0);
   // In range: fine.
   CHECK(clatomics::reduce<float>(rt, buffer, 0, 100, ReduceOp::sum) == 100.0f);
 }

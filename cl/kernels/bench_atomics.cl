@@ -8,7 +8,9 @@
  * (every product a new value: operands that only flip between two values, such as -1, let stale
  * compare-exchanges succeed and flatter the CAS loop), min/max get ever smaller/larger values,
  * xchg the work-item's id. The sum of the returned old values goes to sink only in a case that never
- * happens, so the compiler keeps every op and its result. The _backoff kernels time backoff.cl. */
+ * happens, so the compiler keeps every op and its result. The _backoff kernels time backoff.cl; the
+ * _naive kernels time the reference notes' atomicMaxFloat loop (a compare-exchange on every call,
+ * no early exit when memory already holds the winner): the yardstick of the min/max paths. */
 #include "clatomics/atomics.cl"
 
 #define BENCH_ALT(T) ((((id + k) & 1u) != 0u) ? (T)1 : (T)-1)
@@ -90,4 +92,29 @@ BENCH_BACKOFF_OPS(float)
 #ifdef CLAT_HAS_DOUBLE
 BENCH_BACKOFF_OPS(double)
 #endif
+#endif
+
+/* The reference notes' loop, as users write it: always compare-exchange, retry until it sticks. */
+#define BENCH_NAIVE_FN(NAME, T, U, AS, CAS, PICK)                                             \
+  T NAME(volatile AS T *p, T v) {                                                             \
+    volatile AS U *q = (volatile AS U *)p;                                                    \
+    U old = *q, assumed;                                                                      \
+    do {                                                                                      \
+      assumed = old;                                                                          \
+      old = CAS(q, assumed, as_##U(PICK(v, as_##T(assumed))));                                \
+    } while (assumed != old);                                                                 \
+    return as_##T(old);                                                                       \
+  }
+#define BENCH_NAIVE_OPS(T, U, CAS)                                                            \
+  BENCH_NAIVE_FN(bench_naive_min_##T, T, U, global, CAS, fmin)                                \
+  BENCH_NAIVE_FN(bench_naive_max_##T, T, U, global, CAS, fmax)                                \
+  BENCH_NAIVE_FN(bench_naive_min_##T##_local, T, U, local, CAS, fmin)                         \
+  BENCH_NAIVE_FN(bench_naive_max_##T##_local, T, U, local, CAS, fmax)                         \
+  BENCH_GLOBAL(bench_min_##T##_global_naive, T, bench_naive_min_##T, BENCH_DOWN)              \
+  BENCH_LOCAL(bench_min_##T##_local_naive, T, bench_naive_min_##T##_local, BENCH_DOWN)        \
+  BENCH_GLOBAL(bench_max_##T##_global_naive, T, bench_naive_max_##T, BENCH_UP)                \
+  BENCH_LOCAL(bench_max_##T##_local_naive, T, bench_naive_max_##T##_local, BENCH_UP)
+BENCH_NAIVE_OPS(float, uint, atomic_cmpxchg)
+#if defined(CLAT_HAS_DOUBLE) && defined(CLAT_HAS_INT64_ATOMICS)
+BENCH_NAIVE_OPS(double, ulong, atom_cmpxchg)
 #endif

@@ -8,7 +8,7 @@
  *
  * __kernel clat_dot(a, a_offset, b, b_offset, count, out, scratch): every work-item accumulates
  * products of its share in a private vector, the work-group sums them in __local memory, and
- * work-item 0 adds the group's sum to out[0] with one clat_atomic_add. a's range is read with
+ * work-item 0 adds the group's sum to out[0] with one no-return clat_atomic_add. a's range is read with
  * aligned vector loads; b's too when its offset has the same alignment, else with vloadn.
  */
 #include "kernels/algo_common.cl"
@@ -77,7 +77,7 @@ __kernel void clat_dot(__global const CLAT_T *a, ulong a_offset, __global const 
   for (ulong i = id; i < head; i += items) sum += pa[i] * pb[i];
   for (ulong i = head + nvec * CLAT_VEC + id; i < count; i += items) sum += pa[i] * pb[i];
   sum = clat_group_dot(sum, scratch);
-  if (get_local_id(0) == 0) CLAT_CAT(clat_atomic_add_, CLAT_T)(out, sum);
+  if (get_local_id(0) == 0) CLAT_CAT(CLAT_CAT(clat_atomic_add_, CLAT_T), _noret)(out, sum); /* no old value needed */
 }
 
 #endif /* CLATOMICS_KERNELS_DOT_CL */

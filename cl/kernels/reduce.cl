@@ -155,7 +155,8 @@ CLAT_FN CLAT_T clat_unkey(CLAT_U k) {
 #define CLAT_MIN_IDENT CLAT_U_MAX
 #define CLAT_MAX_IDENT ((CLAT_U)0)
 
-CLAT_FN void clat_finish_sum(__global CLAT_T *out, CLAT_T a) { CLAT_CAT(clat_atomic_add_, CLAT_T)(out, a); }
+/* No-return add: the old value is not needed (PTX red on NVIDIA). */
+CLAT_FN void clat_finish_sum(__global CLAT_T *out, CLAT_T a) { CLAT_CAT(CLAT_CAT(clat_atomic_add_, CLAT_T), _noret)(out, a); }
 CLAT_FN void clat_finish_prod(__global CLAT_T *out, CLAT_T a) { CLAT_CAT(clat_atomic_mul_, CLAT_T)(out, a); }
 CLAT_FN void clat_finish_min(__global CLAT_U *out, CLAT_U k) {
   if (k != CLAT_MIN_IDENT) CLAT_CAT(clat_atomic_min_, CLAT_T)((volatile __global CLAT_T *)out, clat_unkey(k));

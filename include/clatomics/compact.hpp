@@ -22,8 +22,8 @@ struct CompactOptions {
 // and returns n. T: float, cl_int or cl_uint. predicate: an OpenCL C expression of x (of type T),
 // e.g. "x > 0.5f" or "(x & 1) == 0"; it is compiled into the kernel (once per predicate and T).
 // out must hold count elements. Throws std::invalid_argument for a null buffer, a range beyond
-// its buffer or overflowing size_t, an out buffer smaller than count elements, an empty
-// predicate; clatomics::Error with the build log when the predicate does not compile. In each
+// its buffer or overflowing size_t, an out buffer smaller than count elements or the same as in,
+// an empty predicate; clatomics::Error with the build log when the predicate does not compile. In each
 // case nothing has been enqueued and out is untouched.
 template <class T>
 std::size_t compact(Runtime& rt, const cl::Buffer& in, std::size_t offset, std::size_t count, cl::Buffer& out,

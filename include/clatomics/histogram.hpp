@@ -57,12 +57,11 @@ struct EvenHistogram {
   std::uint64_t below = 0, above = 0, nan = 0;
   std::vector<float> weights;  // per-bin sums of the weights, only when weights were given
 };
-// nbins even bins over [lo, hi] for float values, NumPy's edge rule: bins are half-open
-// [edge_k, edge_k+1) except the last, which holds hi too. Values < lo count in below, > hi in
-// above (infinities too), NaN in nan. The bin of x is floor((x - lo) * scale) computed in float,
-// with scale = float(double(nbins) / (double(hi) - double(lo))), and hi or anything that rounds
-// to nbins lands in the last bin. (NumPy also nudges values within an ulp of an interior edge
-// into the bin its edge array says; this does not.)
+// nbins even bins over [lo, hi] for float values, NumPy's rule (np.histogram(values, nbins,
+// (lo, hi)) on float32 data): the edges are np.linspace(lo, hi, nbins + 1) computed in double
+// and rounded to float (edge k = float(k * ((double(hi) - double(lo)) / nbins) + lo), the last
+// edge hi itself); bin b holds edge_b <= x < edge_b+1, the last bin hi too. Values < lo count in
+// below, > hi in above (infinities too), NaN in nan (NumPy drops those; here they are tallied).
 // Weights (optional, floats, one per value from weights_offset): per-bin sums through the float
 // atomic add, in float (their order of addition varies from run to run, and so may their last
 // bits); values outside the bins add no weight.

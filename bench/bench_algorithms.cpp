@@ -1,0 +1,327 @@
+// The algorithms benchmark: each library call against a read-only pass and a plain C++ loop.
+#include "bench_algorithms.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "report.hpp"
+
+namespace clatomics::bench {
+namespace {
+
+constexpr const char* suite = "algorithms";
+constexpr const char* read_only = "read-only pass";
+
+std::string host_name() { return "C++ " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " threads"; }
+
+// Fast reproducible bytes (splitmix64): 256 MiB in well under a second.
+void fill_random(void* data, std::size_t bytes, std::uint64_t seed) {
+  auto* out = static_cast<unsigned char*>(data);
+  std::uint64_t s = seed;
+  for (std::size_t i = 0; i < bytes; i += 8) {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    std::memcpy(out + i, &z, std::min<std::size_t>(8, bytes - i));
+  }
+}
+
+// Floats uniform in [lo, hi) from random bits.
+std::vector<float> random_floats(std::size_t n, float lo, float hi, std::uint64_t seed) {
+  std::vector<std::uint32_t> bits(n);
+  fill_random(bits.data(), n * 4, seed);
+  std::vector<float> x(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = lo + (hi - lo) * float(bits[i] >> 8) * (1.0f / 16777216.0f);
+  return x;
+}
+
+template <class T>
+cl::Buffer upload(Runtime& rt, const std::vector<T>& host) {
+  return cl::Buffer(rt.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, std::max<std::size_t>(1, host.size()) * sizeof(T),
+                    const_cast<T*>(host.data()));
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// GB/s of `bytes` for the three figures of one benchmark.
+struct Figures {
+  double device = 0, read_only = 0, host = 0;
+};
+
+// Measures the library call (device time of every command it enqueued), the read-only pass over
+// `buffer` and the host loop (f over [0, host_n) split over the hardware threads) in turns, each
+// run after a warm-up: the three see the same load on a shared machine, so their ratios hold
+// even when the absolute figures move.
+Figures measure(Runtime& rt, const Config& config, const cl::Buffer& buffer, std::size_t bytes, const std::function<void()>& call,
+                std::size_t host_n, const std::function<void(std::size_t, std::size_t)>& host) {
+  Config once = config;
+  once.quick = false;
+  once.warmup = 0;
+  once.repeats = 1;
+  const int warmup = config.quick ? 0 : config.warmup, repeats = config.quick ? 1 : std::max(1, config.repeats);
+  std::vector<double> device, read, cpu;
+  for (int i = -warmup; i < repeats; ++i) {
+    double ms = 0;
+    {
+      ProfileScope scope;
+      call();
+      ms = scope.device_ms();
+    }
+    const double ro = read_only_gbps(rt, buffer, bytes, once);
+    const double host_ms = host_parallel_ms(once, host_n, host);
+    if (i < 0) continue;
+    device.push_back(double(bytes) / (ms * 1e6));
+    read.push_back(ro);
+    cpu.push_back(double(bytes) / (host_ms * 1e6));
+  }
+  return {median(device), median(read), median(cpu)};
+}
+
+std::string two_places(double value) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", value);
+  return buf;
+}
+
+void check(bool ok, const std::string& what) {
+  if (!ok) throw std::runtime_error("algorithms: " + what + ": the device's result differs from the host's");
+}
+
+// The two rows of one benchmark.
+void add_rows(std::vector<Row>& rows, const std::string& name, const std::string& variant, const Figures& f) {
+  rows.push_back(Row{suite, name, variant, f.device, "GB/s", read_only, f.read_only});
+  rows.push_back(Row{suite, name, variant, f.device, "GB/s", host_name(), f.host});
+}
+
+// Plain loops for the host yardsticks: independent lanes so that the compiler can vectorize
+// without reassociating (what a careful C++ programmer writes, no intrinsics).
+float host_sum(const float* x, std::size_t n) {
+  constexpr std::size_t lanes = 16;
+  float acc[lanes] = {};
+  std::size_t i = 0;
+  for (; i + lanes <= n; i += lanes)
+    for (std::size_t j = 0; j < lanes; ++j) acc[j] += x[i + j];
+  float s = 0;
+  for (; i < n; ++i) s += x[i];
+  for (const float a : acc) s += a;
+  return s;
+}
+
+float host_dot(const float* a, const float* b, std::size_t n) {
+  constexpr std::size_t lanes = 16;
+  float acc[lanes] = {};
+  std::size_t i = 0;
+  for (; i + lanes <= n; i += lanes)
+    for (std::size_t j = 0; j < lanes; ++j) acc[j] += a[i + j] * b[i + j];
+  float s = 0;
+  for (; i < n; ++i) s += a[i] * b[i];
+  for (const float v : acc) s += v;
+  return s;
+}
+
+void bench_reduce(Runtime& rt, const Config& config, std::size_t bytes, std::vector<Row>& rows) {
+  const std::size_t n = bytes / 4;
+  std::mutex m;
+  {
+    progress(config, "algorithms: reduce sum float");
+    const auto x = random_floats(n, -1.0f, 1.0f, 1);
+    const cl::Buffer buffer = upload(rt, x);
+    float result = 0;
+    double host_total = 0;  // keeps the host loop's work alive
+    const Figures f = measure(
+        rt, config, buffer, n * 4, [&] { result = reduce<float>(rt, buffer, 0, n, ReduceOp::sum); }, n,
+        [&](std::size_t first, std::size_t last) {
+          const float s = host_sum(x.data() + first, last - first);
+          std::lock_guard<std::mutex> lock(m);
+          host_total += s;
+        });
+    double ref = 0, abs_total = 0;
+    for (const float v : x) ref += v, abs_total += std::fabs(v);
+    check(std::fabs(double(result) - ref) <= 1e-5 * abs_total + 1e-3, "reduce sum float");
+    add_rows(rows, "reduce sum float", "uniform", f);
+  }
+  {
+    progress(config, "algorithms: reduce sum int");
+    std::vector<cl_int> x(n);
+    fill_random(x.data(), n * 4, 2);
+    const cl::Buffer buffer = upload(rt, x);
+    cl_int result = 0;
+    std::uint32_t host_total = 0;
+    const Figures f = measure(
+        rt, config, buffer, n * 4, [&] { result = reduce<cl_int>(rt, buffer, 0, n, ReduceOp::sum); }, n,
+        [&](std::size_t first, std::size_t last) {
+          std::uint32_t s = 0;  // wraps like the device's
+          for (std::size_t i = first; i < last; ++i) s += std::uint32_t(x[i]);
+          std::lock_guard<std::mutex> lock(m);
+          host_total += s;
+        });
+    std::uint32_t ref = 0;
+    for (const cl_int v : x) ref += std::uint32_t(v);
+    check(std::uint32_t(result) == ref, "reduce sum int");
+    add_rows(rows, "reduce sum int", "uniform", f);
+  }
+}
+
+void bench_dot(Runtime& rt, const Config& config, std::size_t bytes, std::vector<Row>& rows) {
+  progress(config, "algorithms: dot float");
+  // a and b are the two halves of one buffer, so the read-only pass reads the same bytes.
+  const std::size_t n = bytes / 8;
+  const auto x = random_floats(2 * n, -1.0f, 1.0f, 3);
+  const cl::Buffer buffer = upload(rt, x);
+  float result = 0;
+  std::mutex m;
+  double host_total = 0;
+  const Figures f = measure(
+      rt, config, buffer, 2 * n * 4, [&] { result = dot<float>(rt, buffer, 0, buffer, n, n); }, n,
+      [&](std::size_t first, std::size_t last) {
+        const float s = host_dot(x.data() + first, x.data() + n + first, last - first);
+        std::lock_guard<std::mutex> lock(m);
+        host_total += s;
+      });
+  double ref = 0, abs_total = 0;
+  for (std::size_t i = 0; i < n; ++i) ref += double(x[i]) * x[n + i], abs_total += std::fabs(double(x[i]) * x[n + i]);
+  check(std::fabs(double(result) - ref) <= 1e-5 * abs_total + 1e-3, "dot float");
+  add_rows(rows, "dot float", "uniform", f);
+}
+
+void bench_byte_histogram(Runtime& rt, const Config& config, std::size_t bytes, std::vector<Row>& rows) {
+  for (const bool one_bin : {false, true}) {
+    const std::string variant = one_bin ? "one bin" : "uniform";
+    progress(config, "algorithms: histogram 256 bins, " + variant);
+    std::vector<std::uint8_t> x(bytes, std::uint8_t(200));
+    if (!one_bin) fill_random(x.data(), bytes, 4);
+    const cl::Buffer buffer = upload(rt, x);
+    std::vector<std::uint64_t> result;
+    std::mutex m;
+    std::vector<std::uint64_t> host_counts(256);
+    const Figures f = measure(
+        rt, config, buffer, bytes, [&] { result = histogram(rt, buffer, 0, bytes); }, bytes,
+        [&](std::size_t first, std::size_t last) {
+          std::uint64_t c[256] = {};
+          for (std::size_t i = first; i < last; ++i) ++c[x[i]];
+          std::lock_guard<std::mutex> lock(m);
+          for (int b = 0; b < 256; ++b) host_counts[b] += c[b];
+        });
+    std::vector<std::uint64_t> ref(256);
+    for (const std::uint8_t v : x) ++ref[v];
+    check(result == ref, "histogram 256 bins, " + variant);
+    add_rows(rows, "histogram 256 bins", variant, f);
+  }
+}
+
+void bench_even_histogram(Runtime& rt, const Config& config, std::size_t bytes, std::vector<Row>& rows) {
+  progress(config, "algorithms: histogram_even 100 bins");
+  const std::size_t n = bytes / 4, nbins = 100;
+  const float lo = 0.0f, hi = 1.0f;
+  const auto x = random_floats(n, -0.05f, 1.05f, 5);  // about 9% below or above
+  const cl::Buffer buffer = upload(rt, x);
+  EvenHistogram result;
+  const float scale = float(double(nbins) / (double(hi) - double(lo)));
+  std::mutex m;
+  std::vector<std::uint64_t> host_counts(nbins + 3);
+  const Figures f = measure(
+      rt, config, buffer, n * 4, [&] { result = histogram_even(rt, buffer, 0, n, nbins, lo, hi); }, n,
+      [&](std::size_t first, std::size_t last) {
+        std::uint64_t c[nbins + 3] = {};
+        for (std::size_t i = first; i < last; ++i) {
+          const float v = x[i];
+          ++c[std::isnan(v) ? nbins + 2
+              : v < lo      ? nbins
+              : v > hi      ? nbins + 1
+                            : std::min<std::size_t>(std::size_t((v - lo) * scale), nbins - 1)];
+        }
+        std::lock_guard<std::mutex> lock(m);
+        for (std::size_t b = 0; b < nbins + 3; ++b) host_counts[b] += c[b];
+      });
+  std::uint64_t total = result.below + result.above + result.nan;
+  for (const auto c : result.counts) total += c;
+  check(total == n && result.nan == 0, "histogram_even");
+  add_rows(rows, "histogram_even 100 bins", "uniform", f);
+}
+
+void bench_compact(Runtime& rt, const Config& config, std::size_t bytes, std::vector<Row>& rows) {
+  const std::size_t n = bytes / 4;
+  const auto x = random_floats(n, 0.0f, 1.0f, 6);
+  std::size_t ref = 0;
+  for (const float v : x) ref += v > 0.5f;
+  const cl::Buffer buffer = upload(rt, x);
+  cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(1, n) * 4);
+  std::vector<float> host_out(n);
+  for (const bool stable : {false, true}) {
+    const std::string variant = stable ? "half kept, stable" : "half kept";
+    progress(config, "algorithms: compact float, " + variant);
+    std::size_t kept = 0;
+    const Figures f = measure(
+        rt, config, buffer, n * 4, [&] { kept = compact<float>(rt, buffer, 0, n, out, "x > 0.5f", CompactOptions{stable}); }, n,
+        [&](std::size_t first, std::size_t last) {
+          std::size_t k = first;  // each thread compacts its chunk into its own part of the output
+          for (std::size_t i = first; i < last; ++i)
+            if (x[i] > 0.5f) host_out[k++] = x[i];
+        });
+    check(kept == ref, "compact float, " + variant);
+    add_rows(rows, "compact float", variant, f);
+  }
+}
+
+}  // namespace
+
+std::vector<Row> run_algorithm_benchmarks(Runtime& rt, const Config& config) {
+  // Whole 64-byte multiples; quick: 1 MiB. A buffer must fit in one allocation (compact and the
+  // read-only pass hold two of this size).
+  std::size_t bytes = config.quick ? std::min<std::size_t>(config.bytes, std::size_t(1) << 20) : config.bytes;
+  bytes = std::min<std::size_t>(bytes, std::size_t(rt.device_info().caps.max_mem_alloc_size)) / 64 * 64;
+  if (bytes < 64) throw std::invalid_argument("algorithms: --size must be at least 64 bytes");
+  // CLATOMICS_BENCH_ALGOS narrows a run (tuning): a comma list of reduce, dot, histogram, even, compact.
+  const char* only = std::getenv("CLATOMICS_BENCH_ALGOS");
+  const std::string chosen = only && *only ? "," + std::string(only) + "," : "";
+  const auto wanted = [&](const char* name) { return chosen.empty() || chosen.find("," + std::string(name) + ",") != std::string::npos; };
+  std::vector<Row> rows;
+  if (wanted("reduce")) bench_reduce(rt, config, bytes, rows);
+  if (wanted("dot")) bench_dot(rt, config, bytes, rows);
+  if (wanted("histogram")) bench_byte_histogram(rt, config, bytes, rows);
+  if (wanted("even")) bench_even_histogram(rt, config, bytes, rows);
+  if (wanted("compact")) bench_compact(rt, config, bytes, rows);
+  return rows;
+}
+
+void print_algorithm_summary(const std::vector<Row>& rows, std::ostream& out) {
+  const auto ratio = [&](const std::string& name, const std::string& variant, bool host) -> const Row* {
+    for (const auto& r : rows)
+      if (r.suite == suite && r.name == name && r.variant == variant && (r.yardstick == read_only) != host) return &r;
+    return nullptr;
+  };
+  bool any = false;
+  for (const auto& r : rows) any = any || r.suite == suite;
+  if (!any) return;
+  out << "\nalgorithms summary (issue 4 targets: GPU vs the read-only pass, CPU vs plain C++)\n";
+  const struct {
+    const char* name;
+    const char* variant;
+    const char* gpu;
+    const char* cpu;
+  } targets[] = {{"reduce sum float", "uniform", ">= 0.90x", ">= 0.7x"},
+                 {"histogram 256 bins", "uniform", ">= 0.85x", ">= 0.5x"},
+                 {"histogram 256 bins", "one bin", ">= 0.85x", ">= 0.5x"}};
+  for (const auto& t : targets) {
+    const Row* gpu = ratio(t.name, t.variant, false);
+    const Row* cpu = ratio(t.name, t.variant, true);
+    if (!gpu || !cpu) continue;
+    out << "  " << t.name << " (" << t.variant << "): " << format_number(gpu->value) << " GB/s = " << two_places(gpu->ratio())
+        << "x the read-only pass (GPU target " << t.gpu << "), " << two_places(cpu->ratio()) << "x plain C++ (CPU target " << t.cpu
+        << ")\n";
+  }
+}
+
+}  // namespace clatomics::bench

@@ -1,0 +1,25 @@
+// The "algorithms" suite of `clatomics bench` (issue 4): reduce, dot, histograms and compaction in
+// GB/s over Config::bytes of data, each beside two yardsticks measured in the same run: a
+// read-only pass over the same bytes on the device, and a plain multi-threaded C++ loop doing the
+// same work on the host.
+#pragma once
+
+#include <ostream>
+#include <vector>
+
+#include "bench.hpp"
+
+namespace clatomics::bench {
+
+// Rows: suite "algorithms", name "reduce sum float", "histogram 256 bins", ..., variant the data
+// ("uniform", "one bin", ...), value in GB/s of input read (device time of every command the call
+// enqueues), two rows per benchmark: yardstick "read-only pass" and "C++ <n> threads".
+// Each device result is checked against the host's (exact for integers and counts); a mismatch
+// throws. Quick: 1 MiB of data. CLATOMICS_BENCH_ALGOS (a comma list of reduce, dot, histogram,
+// even, compact) narrows a run.
+std::vector<Row> run_algorithm_benchmarks(Runtime& rt, const Config& config);
+
+// The ratios issue 4 sets targets for (reduce and histogram against their yardsticks).
+void print_algorithm_summary(const std::vector<Row>& rows, std::ostream& out);
+
+}  // namespace clatomics::bench

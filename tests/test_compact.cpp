@@ -1,0 +1,222 @@
+// compact (copy_if): for float, int and uint, the unstable variant keeps exactly the matching
+// elements (as a multiset) and the stable one keeps them in input order, at sizes 0, 1, a prime
+// and larger than one work-group's share, from aligned and unaligned offsets, across several
+// launches and streamed chunks; out beyond the kept elements is untouched; a predicate that does
+// not compile throws clatomics::Error with the build log and leaves out untouched; bad input is
+// refused before anything runs.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <type_traits>
+
+#include "support.hpp"
+
+namespace {
+
+using clatomics::CompactOptions;
+
+const std::size_t sizes[] = {0, 1, 100003, (std::size_t(1) << 20) + 3};
+const std::size_t offsets[] = {0, 5};
+
+// A value no kept element has: the poison that must survive where compact writes nothing.
+template <class T>
+T poison() {
+  if constexpr (std::is_same_v<T, float>) return -12345.5f;
+  else return T(0xDEADBEEFu);
+}
+
+template <class T>
+std::vector<T> compact_data(std::size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::vector<T> x(n);
+  for (auto& v : x) {
+    if constexpr (std::is_same_v<T, float>) v = float(int(gen() % 2001) - 1000) / 8.0f;  // distinct-ish, exact
+    else if constexpr (std::is_same_v<T, cl_int>) v = cl_int(gen() % 2000001) - 1000000;
+    else v = cl_uint(gen() % 3000000u);
+  }
+  return x;
+}
+
+// Per type: the predicate as OpenCL C text and the same on the host (about half kept).
+template <class T>
+const char* predicate() {
+  if constexpr (std::is_same_v<T, float>) return "x > 3.5f";
+  else if constexpr (std::is_same_v<T, cl_int>) return "(x & 3) != 1 && x < 500000";
+  else return "x % 3u == 0u || x >= 2000000u";
+}
+template <class T>
+bool keep(T x) {
+  if constexpr (std::is_same_v<T, float>) return x > 3.5f;
+  else if constexpr (std::is_same_v<T, cl_int>) return (x & 3) != 1 && x < 500000;
+  else return x % 3u == 0u || x >= 2000000u;
+}
+
+template <class T>
+std::vector<T> reference(const std::vector<T>& x, std::size_t first, std::size_t n) {
+  std::vector<T> kept;
+  for (std::size_t i = first; i < first + n; ++i)
+    if (keep(x[i])) kept.push_back(x[i]);
+  return kept;
+}
+
+template <class T>
+std::vector<T> sorted(std::vector<T> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+// Runs compact on a device copy of x[first, first + n) into a poisoned out buffer; returns the
+// kept elements and checks that out is untouched past them.
+template <class T>
+std::vector<T> device_compact(const std::vector<T>& x, std::size_t first, std::size_t n, bool stable, const char* pred = predicate<T>()) {
+  auto& rt = test::runtime();
+  std::vector<T> padded = x;
+  if (padded.empty()) padded.push_back(T());
+  const cl::Buffer in = test::to_device(rt, padded);
+  cl::Buffer out = test::to_device(rt, std::vector<T>(std::max<std::size_t>(n, 1), poison<T>()));
+  const std::size_t kept = clatomics::compact<T>(rt, in, first, n, out, pred, CompactOptions{stable});
+  REQUIRE(kept <= n);
+  auto all = test::to_host<T>(rt, out, std::max<std::size_t>(n, 1));
+  for (std::size_t i = kept; i < all.size(); ++i) {
+    INFO("out[", i, "] past the ", kept, " kept elements");
+    REQUIRE(test::bits(all[i]) == test::bits(poison<T>()));
+  }
+  all.resize(kept);
+  return all;
+}
+
+template <class T>
+void check_type() {
+  for (const std::size_t n : sizes)
+    for (const std::size_t off : offsets) {
+      const auto x = compact_data<T>(n + off, unsigned(n + off + sizeof(T)));
+      const auto ref = reference(x, off, n);
+      INFO("n=", n, " offset=", off);
+      const auto unstable = device_compact(x, off, n, false);
+      CHECK(unstable.size() == ref.size());
+      CHECK(sorted(unstable) == sorted(ref));
+      CHECK(device_compact(x, off, n, true) == ref);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("compact keeps the matching elements: float, int, uint") {
+  check_type<float>();
+  check_type<cl_int>();
+  check_type<cl_uint>();
+}
+
+TEST_CASE("compact keeping none and keeping all") {
+  const auto x = compact_data<cl_uint>(100003, 7);
+  for (const bool stable : {false, true}) {
+    INFO((stable ? "stable" : "unstable"));
+    CHECK(device_compact(x, 0, x.size(), stable, "false").empty());
+    CHECK(device_compact(x, 0, x.size(), stable, "x == 0xFFFFFFFFu").empty());
+    const auto all = device_compact(x, 3, x.size() - 3, stable, "true");
+    CHECK(sorted(all) == sorted(std::vector<cl_uint>(x.begin() + 3, x.end())));
+    if (stable) CHECK(all == std::vector<cl_uint>(x.begin() + 3, x.end()));
+  }
+}
+
+TEST_CASE("many launches and streamed chunks") {
+  auto& rt = test::runtime();
+  const auto x = compact_data<cl_int>(300007, 11);
+  const auto ref = reference(x, 0, x.size());
+  // Small launches (the unstable counter restarts per launch) and small streamed chunks.
+  clatomics::detail::set_stream_limits({std::size_t(64) << 10, 10007});
+  const auto unstable_dev = device_compact(x, 1, x.size() - 1, false);
+  const auto unstable_host = clatomics::compact<cl_int>(rt, x, predicate<cl_int>());
+  const auto stable_host = clatomics::compact<cl_int>(rt, x, predicate<cl_int>(), CompactOptions{true});
+  clatomics::detail::set_stream_limits({});
+  CHECK(sorted(unstable_dev) == sorted(reference(x, 1, x.size() - 1)));
+  CHECK(sorted(unstable_host) == sorted(ref));
+  CHECK(stable_host == ref);
+  // Default limits, host vectors, every type.
+  const auto f = compact_data<float>(100003, 12);
+  CHECK(clatomics::compact<float>(rt, f, predicate<float>(), CompactOptions{true}) == reference(f, 0, f.size()));
+  const auto u = compact_data<cl_uint>(100003, 13);
+  CHECK(sorted(clatomics::compact<cl_uint>(rt, u, predicate<cl_uint>())) == sorted(reference(u, 0, u.size())));
+  CHECK(clatomics::compact<float>(rt, std::vector<float>{}, "x > 0.0f").empty());
+}
+
+TEST_CASE("a float predicate sees NaN and signed zeros as they are") {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> x;
+  for (int i = 0; i < 1000; ++i) x.push_back(i % 4 == 0 ? nan : i % 4 == 1 ? -0.0f : i % 4 == 2 ? 0.0f : float(i));
+  const auto kept = device_compact(x, 0, x.size(), true, "isnan(x) || signbit(x)");
+  REQUIRE(kept.size() == 500);
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    INFO("kept ", i);
+    if (i % 2 == 0) CHECK(std::isnan(kept[i]));
+    else CHECK(test::bits(kept[i]) == test::bits(-0.0f));
+  }
+}
+
+TEST_CASE("a predicate that does not compile: clatomics::Error with the build log, out untouched") {
+  auto& rt = test::runtime();
+  const std::vector<float> x(1000, 1.0f);
+  const cl::Buffer in = test::to_device(rt, x);
+  cl::Buffer out = test::to_device(rt, std::vector<float>(x.size(), poison<float>()));
+  clatomics::ProfileScope enqueued;
+  for (const bool stable : {false, true}) {
+    try {
+      clatomics::compact<float>(rt, in, 0, x.size(), out, "x > no_such_variable", CompactOptions{stable});
+      FAIL("no exception");
+    } catch (const clatomics::Error& e) {
+      CHECK(e.build_log().find("no_such_variable") != std::string::npos);
+    }
+    CHECK_THROWS_AS(clatomics::compact<float>(rt, x, "x >", CompactOptions{stable}), clatomics::Error);
+  }
+  CHECK(enqueued.commands() == 0);
+  for (const float v : test::to_host<float>(rt, out, x.size())) REQUIRE(test::bits(v) == test::bits(poison<float>()));
+}
+
+TEST_CASE("bad input is refused before anything runs, out untouched") {
+  auto& rt = test::runtime();
+  const std::size_t max = std::numeric_limits<std::size_t>::max();
+  const cl::Buffer in = test::to_device(rt, std::vector<cl_int>(100, 1));
+  cl::Buffer out = test::to_device(rt, std::vector<cl_int>(100, poison<cl_int>()));
+  cl::Buffer small_out = test::to_device(rt, std::vector<cl_int>(50, poison<cl_int>()));
+  cl::Buffer null_out;
+  using IA = std::invalid_argument;
+  clatomics::ProfileScope enqueued;  // records every command the calls below enqueue
+  const auto call = [&](const cl::Buffer& i, std::size_t off, std::size_t n, cl::Buffer& o, const char* pred) {
+    return clatomics::compact<cl_int>(rt, i, off, n, o, pred);
+  };
+  CHECK_THROWS_AS(call(cl::Buffer(), 0, 1, out, "x > 0"), IA);
+  CHECK_THROWS_AS(call(in, 0, 1, null_out, "x > 0"), IA);
+  CHECK_THROWS_AS(call(in, 0, 101, out, "x > 0"), IA);
+  CHECK_THROWS_AS(call(in, 99, 2, out, "x > 0"), IA);
+  CHECK_THROWS_AS(call(in, 101, 0, out, "x > 0"), IA);
+  CHECK_THROWS_AS(call(in, max, 2, out, "x > 0"), IA);
+  CHECK_THROWS_AS(call(in, 2, max, out, "x > 0"), IA);
+  CHECK_THROWS_AS(call(in, 0, 60, small_out, "x > 0"), IA);
+  CHECK_THROWS_AS(call(in, 0, 10, out, ""), IA);
+  CHECK_THROWS_AS(call(in, 0, 10, out, "  \n"), IA);
+  CHECK_THROWS_AS(clatomics::compact<cl_int>(rt, std::vector<cl_int>(3), " "), IA);
+  cl::Buffer same = in;
+  CHECK_THROWS_AS(call(in, 0, 10, same, "x > 0"), IA);
+  const auto message = [&](const cl::Buffer& i, std::size_t off, std::size_t n, cl::Buffer& o, const char* pred) -> std::string {
+    try {
+      call(i, off, n, o, pred);
+    } catch (const IA& e) {
+      return e.what();
+    }
+    return "no exception";
+  };
+  CHECK(message(in, 90, 20, out, "x > 0").find("in") != std::string::npos);
+  CHECK(message(in, 0, 60, small_out, "x > 0").find("out") != std::string::npos);
+  CHECK(message(in, 0, 10, out, "").find("predicate") != std::string::npos);
+  CHECK(message(in, 0, 10, same, "x > 0").find("out") != std::string::npos);
+  CHECK(enqueued.commands() == 0);
+  for (const cl_int v : test::to_host<cl_int>(rt, out, 100)) REQUIRE(v == poison<cl_int>());
+  for (const cl_int v : test::to_host<cl_int>(rt, small_out, 50)) REQUIRE(v == poison<cl_int>());
+  // In range: fine, and count 0 writes nothing.
+  CHECK(call(in, 0, 50, small_out, "x > 0") == 50);
+  CHECK(call(in, 100, 0, out, "x > 0") == 0);
+}
