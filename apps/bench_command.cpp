@@ -38,7 +38,8 @@ std::string bench_help() {
       "(add,sub,mul,div,mad,min,max,xchg), CLATOMICS_BENCH_TYPES (float,double), CLATOMICS_BENCH_SPACES\n"
       "(global,local), CLATOMICS_BENCH_LEVELS (1,32,1024,65536); CLATOMICS_BACKOFF_OPTIONS: build options\n"
       "for the backoff variant (-DCLAT_BACKOFF_MIN_NS=... -DCLAT_BACKOFF_MAX_NS=...).\n\n"
-      "Exit codes: 0 success, 1 a suite failed (the others still run and are reported), 2 a usage error.\n";
+      "A suite that fails is reported (exit code 1); the others still run and are reported.\n";
+  text += exit_codes_help;
   return text;
 }
 

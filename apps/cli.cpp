@@ -65,7 +65,11 @@ std::unique_ptr<Runtime> make_runtime(const std::string& command, const Options&
   try {
     select_device(options.device.empty() ? device_selector_from_env() : options.device);
   } catch (const std::invalid_argument& e) {
-    throw UsageError(command, e.what());
+    throw NoDeviceError(command, e.what());
+  } catch (const Error& e) {
+    // no ICD loaded (CL_PLATFORM_NOT_FOUND_KHR), or platforms without devices
+    if (e.code() == CL_DEVICE_NOT_FOUND || e.code() == -1001) throw NoDeviceError(command, e.what());
+    throw;
   }
   return std::make_unique<Runtime>(options);
 }

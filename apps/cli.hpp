@@ -14,13 +14,26 @@ namespace clatomics::cli {
 // Exit codes, as every --help documents them.
 constexpr int exit_ok = 0;
 constexpr int exit_failed = 1;  // a check failed, or an OpenCL/runtime error
-constexpr int exit_usage = 2;   // unknown command, option or device; a bad option value
+constexpr int exit_usage = 2;   // unknown command, option, suite or lesson; a bad option value
+constexpr int exit_no_device = 3;  // no device matches --device / CLATOMICS_DEVICE, or none at all
+
+// The exit codes as every --help prints them.
+constexpr const char* exit_codes_help =
+    "Exit codes: 0 success, 1 a failed check or an OpenCL error, 2 a usage error (unknown command,\n"
+    "option, suite or lesson; a bad value), 3 no such OpenCL device (none matches, or none at all).\n";
 
 // A mistake in the command line (exit code 2); main() prints it with a hint to use --help.
 struct UsageError : std::runtime_error {
   UsageError(const std::string& command, const std::string& message)
       : std::runtime_error(message), command(command) {}
   std::string command;  // "bench", or "" for the top level
+};
+
+// The device asked for is not there (exit code 3): scripts can tell "no GPU here" from a mistake.
+struct NoDeviceError : std::runtime_error {
+  NoDeviceError(const std::string& command, const std::string& message)
+      : std::runtime_error(message), command(command) {}
+  std::string command;
 };
 
 using Args = std::vector<std::string>;
@@ -40,8 +53,8 @@ int parse_count(const std::string& command, const std::string& option, const std
 // command line: a non-empty device selector, force_cas when set.
 Options options(const std::string& device, bool force_cas);
 
-// The Runtime for those options; a selector that matches no device is a UsageError that lists
-// the devices present.
+// The Runtime for those options; a selector that matches no device (the message lists the
+// devices present), or no OpenCL device at all, is a NoDeviceError.
 std::unique_ptr<Runtime> make_runtime(const std::string& command, const Options& options);
 
 // "3.0" from 300.

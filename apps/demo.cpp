@@ -22,7 +22,9 @@ std::string demo_help() {
       "  --force-cas    every op on the CAS loop (as CLATOMICS_FORCE_CAS=1)\n"
       "  --list         list the lessons and exit\n"
       "  -h, --help     this text\n\n"
-      "Exit codes: 0 every check passed, 1 a check failed or an OpenCL error, 2 a usage error.\n";
+      "Environment: CLATOMICS_DEMO_BREAK=LESSON[,...] or all shifts those lessons' host references by one\n"
+      "unit, so that their checks must fail (a test of the checks themselves).\n\n";
+  text += exit_codes_help;
   return text;
 }
 

@@ -90,6 +90,7 @@ bool lesson_float_atomics(Runtime& rt, std::ostream& out) {
         if (op == op_max) e = std::max(e, operands[i]);
         olds[cell_of(i)].push_back(r.olds[i]);
       }
+      if (broken("float")) expected[0] = std::nextafter(expected[0], HUGE_VALF);
       bool ok = true;
       for (std::size_t c = 0; c < cells && ok; ++c) {
         ok = same_bits(r.cells[c], expected[c]);

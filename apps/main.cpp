@@ -24,8 +24,8 @@ void print_usage(std::ostream& out) {
          "Portable float/double atomics for OpenCL (clatomics " CLATOMICS_VERSION ").\n\nCommands:\n";
   for (const auto& c : commands) out << "  " << c.name << std::string(8 - std::string(c.name).size(), ' ') << c.summary << "\n";
   out << "\nEnvironment: CLATOMICS_DEVICE picks the device (index, cpu, gpu or a name), CLATOMICS_FORCE_CAS=1\n"
-         "puts every op on the CAS loop, CLATOMICS_HIDE_FP64=1 hides double.\n"
-         "Exit codes: 0 success, 1 a failed check or an OpenCL error, 2 a usage error.\n";
+         "puts every op on the CAS loop, CLATOMICS_HIDE_FP64=1 hides double.\n\n"
+      << exit_codes_help;
 }
 
 const Command* find_command(const std::string& name) {
@@ -69,6 +69,9 @@ int main(int argc, char** argv) {
     std::cerr << "clatomics" << (e.command.empty() ? "" : " " + e.command) << ": " << e.what() << "\n"
               << "Run 'clatomics" << (e.command.empty() ? "" : " " + e.command) << " --help' for usage.\n";
     return exit_usage;
+  } catch (const NoDeviceError& e) {
+    std::cerr << "clatomics" << (e.command.empty() ? "" : " " + e.command) << ": " << e.what() << "\n";
+    return exit_no_device;
   } catch (const clatomics::Error& e) {
     std::cerr << "clatomics: OpenCL error: " << e.what() << "\n";
     return exit_failed;

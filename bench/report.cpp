@@ -60,7 +60,8 @@ struct Panel {
 };
 
 // Atomics rows: name "<op> <type> <space>", variant "<n> addr <path>" (path "backoff" for the
-// backoff variant, else the native path, with the CAS loop as the yardstick).
+// backoff variant, else the device's path). The figure is one line ("native", or "backoff"), and
+// each yardstick another ("cas loop", "naive cas loop", ...): several rows may share one figure.
 std::vector<Panel> atomics_panels(const std::vector<Row>& rows) {
   std::vector<Panel> panels;
   for (const auto& row : rows) {
@@ -74,12 +75,13 @@ std::vector<Panel> atomics_panels(const std::vector<Row>& rows) {
       it = panels.end() - 1;
     }
     const double naddr = std::atof(variant[0].c_str());
-    if (variant[2] == "backoff") {
-      it->get(name[0], "backoff").points.push_back({naddr, row.value});
-    } else {
-      it->get(name[0], "native").points.push_back({naddr, row.value});
-      if (row.yardstick_value > 0) it->get(name[0], "cas").points.push_back({naddr, row.yardstick_value});
-    }
+    const auto add = [&](const std::string& path, double value) {
+      auto& points = it->get(name[0], path).points;
+      if (std::none_of(points.begin(), points.end(), [&](const Point& p) { return p.naddr == naddr; }))
+        points.push_back({naddr, value});
+    };
+    add(variant[2] == "backoff" ? "backoff" : "native", row.value);
+    if (row.yardstick_value > 0 && variant[2] != "backoff") add(row.yardstick, row.yardstick_value);
   }
   return panels;
 }
@@ -93,9 +95,19 @@ const char* op_color(const std::string& op) {
 }
 
 const char* path_dash(const std::string& path) {
-  if (path == "cas") return "6,4";
+  if (path == "native") return "none";
+  if (path == "cas loop") return "6,4";
   if (path == "backoff") return "2,3";
-  return "none";
+  if (path == "naive cas loop") return "12,3,2,3";
+  return "4,2,1,2";
+}
+
+std::string path_label(const std::string& path) {
+  if (path == "native") return "native path";
+  if (path == "cas loop") return "CAS loop";
+  if (path == "backoff") return "CAS + backoff";
+  if (path == "naive cas loop") return "naive CAS loop (re-reads)";
+  return path;
 }
 
 constexpr int panel_w = 460, panel_h = 320, pad_l = 70, pad_r = 20, pad_t = 36, pad_b = 46;
@@ -181,44 +193,111 @@ void draw_legend(std::ostream& out, const std::vector<Panel>& panels, int x0, in
   }
   x += 20;
   for (const auto& path : paths) {
-    const std::string label = path == "native" ? "native path" : path == "cas" ? "CAS loop" : "CAS + backoff";
+    const std::string label = path_label(path);
     out << "<line x1=\"" << x << "\" x2=\"" << x + 30 << "\" y1=\"" << y0 - 4 << "\" y2=\"" << y0 - 4
         << "\" stroke=\"#000\" stroke-width=\"2\" stroke-dasharray=\"" << path_dash(path) << "\"/><text x=\"" << x + 36
         << "\" y=\"" << y0 << "\">" << label << "</text>\n";
-    x += 130;
+    x += 50 + 7 * int(label.size());
   }
   out << "</g>\n";
 }
 
-// Horizontal bars: each non-atomics row's ratio to its yardstick, a line at 1.
-int draw_ratios(std::ostream& out, const std::vector<Row>& rows, int x0, int y0, int width) {
-  std::vector<const Row*> bars;
-  for (const auto& row : rows)
-    if (row.suite != "atomics" && row.yardstick_value > 0) bars.push_back(&row);
-  if (bars.empty()) return 0;
-  double top = 1.2;
-  for (const auto* row : bars) top = std::max(top, row->ratio() * 1.05);
-  const int label_w = 330, bar_h = 16, gap = 6, plot_w = width - label_w - 80;
-  const auto px = [&](double r) { return x0 + label_w + plot_w * r / top; };
-  out << "<g font-family=\"sans-serif\" font-size=\"11\">\n";
-  out << "<text x=\"" << x0 << "\" y=\"" << y0 + 16
-      << "\" font-size=\"14\">Ratio to the yardstick measured in the same run (bandwidth fraction for GB/s rows)</text>\n";
-  int y = y0 + 32;
-  for (const auto* row : bars) {
+// A color per yardstick, in order of appearance.
+const char* series_color(std::size_t i) {
+  static const char* const palette[] = {"#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#9d755d", "#bab0ac"};
+  return palette[i % (sizeof palette / sizeof palette[0])];
+}
+
+std::string section_title(const std::string& unit) {
+  if (unit == "GB/s")
+    return "GB/s: ratio to each yardstick of the same run (to the read-only pass: the fraction of the bandwidth reached)";
+  return unit + ": ratio to each yardstick of the same run";
+}
+
+// Horizontal bars for the rows of one unit: one group per benchmark (suite, name, variant), one
+// bar per yardstick, a dashed line at 1. Returns the height used.
+int draw_ratios(std::ostream& out, const std::string& unit, const std::vector<const Row*>& rows, int x0, int y0, int width) {
+  std::vector<std::string> benchmarks, yardsticks;
+  double top = 1.2, bottom = 1.0;
+  for (const auto* row : rows) {
     const std::string label = row->suite + ": " + row->name + (row->variant.empty() ? "" : " (" + row->variant + ")");
-    out << "<text x=\"" << x0 + label_w - 6 << "\" y=\"" << y + 12 << "\" text-anchor=\"end\">" << xml_escape(label)
-        << "</text><rect x=\"" << x0 + label_w << "\" y=\"" << y << "\" width=\"" << fixed(px(row->ratio()) - px(0), 1)
-        << "\" height=\"" << bar_h << "\" fill=\"#4c78a8\"><title>"
-        << xml_escape(format_number(row->value) + " " + row->unit + " vs " + row->yardstick + " " +
-                      format_number(row->yardstick_value))
-        << "</title></rect><text x=\"" << fixed(px(row->ratio()) + 4, 1) << "\" y=\"" << y + 12 << "\">"
-        << fixed(row->ratio(), 2) << "x</text>\n";
-    y += bar_h + gap;
+    if (std::find(benchmarks.begin(), benchmarks.end(), label) == benchmarks.end()) benchmarks.push_back(label);
+    if (std::find(yardsticks.begin(), yardsticks.end(), row->yardstick) == yardsticks.end()) yardsticks.push_back(row->yardstick);
+    top = std::max(top, row->ratio() * 1.05);
+    if (row->ratio() > 0) bottom = std::min(bottom, row->ratio());
   }
-  out << "<line x1=\"" << px(1) << "\" x2=\"" << px(1) << "\" y1=\"" << y0 + 28 << "\" y2=\"" << y
-      << "\" stroke=\"#c00\" stroke-dasharray=\"4,3\"/><text x=\"" << px(1) + 3 << "\" y=\"" << y + 12
-      << "\" fill=\"#c00\">yardstick = 1</text>\n</g>\n";
-  return y + 24 - y0;
+  const int label_w = 330, bar_h = 14, gap = 8, plot_w = width - label_w - 140;
+  // Ratios spanning more than 20x (a GPU against a 2-thread host loop, next to bandwidth
+  // fractions below 1) go on a log axis, so that no bar is flattened; else a linear one from 0.
+  const bool log_axis = top / bottom > 20;
+  const double lo = log_axis ? std::pow(10.0, std::floor(std::log10(bottom))) : 0.0;
+  if (log_axis) top = std::pow(10.0, std::ceil(std::log10(top)));
+  const auto px = [&](double r) {
+    const double f = log_axis ? std::log10(std::max(r, lo) / lo) / std::log10(top / lo) : r / top;
+    return x0 + label_w + plot_w * f;
+  };
+  out << "<g font-family=\"sans-serif\" font-size=\"11\">\n";
+  out << "<text x=\"" << x0 << "\" y=\"" << y0 + 16 << "\" font-size=\"14\">" << xml_escape(section_title(unit)) << "</text>\n";
+  int x = x0 + label_w;  // legend: one swatch per yardstick
+  for (std::size_t k = 0; k < yardsticks.size(); ++k) {
+    out << "<rect x=\"" << x << "\" y=\"" << y0 + 26 << "\" width=\"14\" height=\"10\" fill=\"" << series_color(k)
+        << "\"/><text x=\"" << x + 18 << "\" y=\"" << y0 + 35 << "\">vs " << xml_escape(yardsticks[k]) << "</text>\n";
+    x += 40 + 7 * int(yardsticks[k].size());
+  }
+  int y = y0 + 46;
+  const int top_y = y;
+  for (const auto& label : benchmarks) {
+    std::size_t bars = 0;
+    for (const auto* row : rows) {
+      const std::string row_label = row->suite + ": " + row->name + (row->variant.empty() ? "" : " (" + row->variant + ")");
+      if (row_label != label) continue;
+      const std::size_t k = std::size_t(std::find(yardsticks.begin(), yardsticks.end(), row->yardstick) - yardsticks.begin());
+      const int by = y + int(bars) * bar_h;
+      if (bars == 0)
+        out << "<text x=\"" << x0 + label_w - 6 << "\" y=\"" << by + 11 << "\" text-anchor=\"end\">" << xml_escape(label)
+            << "</text>\n";
+      out << "<rect x=\"" << x0 + label_w << "\" y=\"" << by << "\" width=\"" << fixed(std::max(1.0, px(row->ratio()) - px(lo)), 1)
+          << "\" height=\"" << bar_h - 2 << "\" fill=\"" << series_color(k) << "\"><title>"
+          << xml_escape(format_number(row->value) + " " + row->unit + " vs " + row->yardstick + " " +
+                        format_number(row->yardstick_value))
+          << "</title></rect><text x=\"" << fixed(px(row->ratio()) + 4, 1) << "\" y=\"" << by + 10 << "\">"
+          << fixed(row->ratio(), 2) << "x (" << format_number(row->value) << " " << xml_escape(row->unit) << ")</text>\n";
+      ++bars;
+    }
+    y += int(bars) * bar_h + gap;
+  }
+  // the ratio axis
+  out << "<line x1=\"" << px(lo) << "\" x2=\"" << px(top) << "\" y1=\"" << y << "\" y2=\"" << y << "\" stroke=\"#444\"/>\n";
+  std::vector<double> ticks;
+  const double step = top > 5 ? std::ceil(top / 5) : top > 2 ? 0.5 : 0.25;
+  if (log_axis)
+    for (double r = lo; r <= top * 1.001; r *= 10) ticks.push_back(r);
+  else
+    for (double r = 0; r <= top + 1e-9; r += step) ticks.push_back(r);
+  for (double r : ticks)
+    out << "<line x1=\"" << px(r) << "\" x2=\"" << px(r) << "\" y1=\"" << y << "\" y2=\"" << y + 4
+        << "\" stroke=\"#444\"/><text x=\"" << px(r) << "\" y=\"" << y + 16 << "\" text-anchor=\"middle\">"
+        << format_number(r) << "</text>\n";
+  out << "<text x=\"" << x0 + label_w + plot_w / 2 << "\" y=\"" << y + 32 << "\" text-anchor=\"middle\">ratio: "
+      << xml_escape(unit) << " / the yardstick's " << xml_escape(unit) << (log_axis ? " (log scale)" : "")
+      << "; red line: as fast as the yardstick</text>\n";
+  out << "<line x1=\"" << px(1) << "\" x2=\"" << px(1) << "\" y1=\"" << top_y - 4 << "\" y2=\"" << y
+      << "\" stroke=\"#c00\" stroke-dasharray=\"4,3\"/>\n</g>\n";
+  return y + 44 - y0;
+}
+
+// The rows other than the atomics panels', with a yardstick, grouped by unit in order of appearance.
+std::vector<std::pair<std::string, std::vector<const Row*>>> ratio_sections(const std::vector<Row>& rows) {
+  std::vector<std::pair<std::string, std::vector<const Row*>>> sections;
+  for (const auto& row : rows) {
+    if (row.suite == "atomics" || !(row.yardstick_value > 0)) continue;
+    auto it = std::find_if(sections.begin(), sections.end(), [&](const auto& s) { return s.first == row.unit; });
+    if (it == sections.end()) it = sections.insert(sections.end(), {row.unit, {}});
+    it->second.push_back(&row);
+  }
+  // GB/s first: the algorithms' bandwidth fractions
+  std::stable_partition(sections.begin(), sections.end(), [](const auto& s) { return s.first == "GB/s"; });
+  return sections;
 }
 
 }  // namespace
@@ -337,7 +416,7 @@ void write_svg(std::ostream& out, const RunInfo& info, const std::vector<Row>& r
       draw_panel(body, panels[i], 10 + int(i % columns) * panel_w, y + int(i / columns) * panel_h);
     y += panel_rows * panel_h + 10;
   }
-  y += draw_ratios(body, rows, 10, y, width - 20);
+  for (const auto& [unit, unit_rows] : ratio_sections(rows)) y += draw_ratios(body, unit, unit_rows, 10, y, width - 20);
   if (panels.empty() && y == 50) {
     body << "<text x=\"10\" y=\"80\" font-family=\"sans-serif\">no rows to plot</text>\n";
     y = 100;

@@ -33,8 +33,9 @@ std::string json_number(double value);              // null for NaN and infiniti
 void write_json(std::ostream& out, const RunInfo& info, const std::vector<Row>& rows);
 
 // Throughput against addresses (log-log), one panel per type and memory space, per op and path,
-// from the "atomics" rows; then the ratio to its yardstick of every other row (bandwidth fraction
-// for the algorithm suites). Nothing else is needed to view it.
+// from the "atomics" rows; then, per unit (GB/s first), bars of every other row's ratio to each
+// of its yardsticks (against the read-only pass: the bandwidth fraction of an algorithm).
+// Nothing else is needed to view it.
 void write_svg(std::ostream& out, const RunInfo& info, const std::vector<Row>& rows);
 
 // The ISO 8601 UTC time now.

@@ -1,7 +1,9 @@
 // The registry of benchmark suites. To add one: include its header and add one line to the list.
 #include "suites.hpp"
 
+#include "bench_algorithms.hpp"
 #include "bench_atomics.hpp"
+#include "bench_variants.hpp"
 
 namespace clatomics::bench {
 
@@ -9,7 +11,8 @@ const std::vector<Suite>& suites() {
   static const std::vector<Suite> all = {
       {"atomics", "each float/double op at 1..65536 addresses, native path vs CAS loop vs CAS with backoff",
        run_atomics_benchmarks, print_atomics_summary},
-      // {"algorithms", "reduce, dot, histogram: GB/s vs a read-only pass and plain C++", run_algorithm_benchmarks, {}},
+      {"variants", "aggregated vs plain vs hardware atomics, no-return add, half/bf16 add at 1..65536 addresses", run_variant_benchmarks, {}},
+      {"algorithms", "reduce, dot, histograms, compact: GB/s vs a read-only pass and plain C++", run_algorithm_benchmarks, print_algorithm_summary},
   };
   return all;
 }

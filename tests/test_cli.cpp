@@ -133,7 +133,10 @@ TEST_CASE("usage") {
   SUBCASE("--help lists the commands and the exit codes") {
     const auto r = clatomics("--help");
     CHECK(r.code == 0);
-    for (const char* word : {"info", "demo", "bench", "Exit codes"}) CHECK(contains(r.out, word));
+    for (const char* word : {"info", "demo", "bench", "Exit codes", "0 success", "1 a failed check", "2 a usage error",
+                             "3 no such OpenCL device"})
+      CHECK_MESSAGE(contains(r.out, word), word);
+    CHECK(clatomics("--version").code == 0);
   }
   SUBCASE("every subcommand has --help") {
     for (const char* command : {"info", "demo", "bench"}) {
@@ -145,6 +148,9 @@ TEST_CASE("usage") {
     }
     CHECK(contains(clatomics("bench --help").out, "--json FILE"));
     CHECK(contains(clatomics("help bench").out, "--plot FILE.svg"));
+    CHECK(contains(clatomics("demo --help").out, "histogram"));  // the lessons are listed
+    CHECK(contains(clatomics("demo --help").out, "CLATOMICS_DEMO_BREAK"));
+    CHECK(clatomics("help frobnicate").code == 2);
   }
   SUBCASE("unknown command") {
     const auto r = clatomics("frobnicate");
@@ -153,7 +159,8 @@ TEST_CASE("usage") {
   }
   SUBCASE("unknown options and bad values, before any OpenCL work") {
     for (const char* args : {"bench --bogus", "info --bogus", "demo --bogus", "bench --size 12X", "bench --size",
-                             "bench --repeats 0", "bench --suite nope", "demo --lesson nope", "--bogus"}) {
+                             "bench --repeats 0", "bench --warmup x", "bench --suite nope", "demo --lesson nope",
+                             "demo --device", "bench --json", "bench --json /no/such/dir/x.json", "--bogus"}) {
       CAPTURE(args);
       const auto r = clatomics(args);
       CHECK(r.code == 2);
@@ -162,17 +169,26 @@ TEST_CASE("usage") {
     }
     CHECK(contains(clatomics("bench --bogus").err, "unknown option '--bogus'"));
     CHECK(contains(clatomics("bench --suite nope").err, "atomics"));  // the suites are listed
+    CHECK(contains(clatomics("demo --lesson nope").err, "histogram"));  // the lessons are listed
+    CHECK(contains(clatomics("bench --json /no/such/dir/x.json").err, "cannot write --json file"));
   }
 }
 
+// Exit code 3, distinct from a usage error: a script can tell "no such device here" apart.
 TEST_CASE("unknown device") {
   const auto r = clatomics("info --device no-such-device-xyz");
-  CHECK(r.code == 2);
+  CHECK(r.code == 3);
   CHECK(contains(r.err, "no OpenCL device matches"));
   CHECK(contains(r.err, "0: "));  // the devices present are listed
-  const auto e = clatomics("demo", "CLATOMICS_DEVICE=no-such-device-xyz");
-  CHECK(e.code != 0);
-  CHECK(contains(e.err, "no-such-device-xyz"));
+  CHECK(r.out.empty());
+  for (const char* command : {"demo", "bench --quick"}) {
+    CAPTURE(command);
+    const auto e = clatomics(command, "CLATOMICS_DEVICE=no-such-device-xyz");
+    CHECK(e.code == 3);
+    CHECK(contains(e.err, "no-such-device-xyz"));
+  }
+  CHECK(clatomics("bench --quick --device 999").code == 3);
+  CHECK(clatomics("demo --device 0 --lesson race").code == 0);  // the index the listing gave works
 }
 
 TEST_CASE("info") {
@@ -191,34 +207,70 @@ TEST_CASE("demo") {
   const auto r = clatomics("demo");
   REQUIRE_MESSAGE(r.code == 0, std::string(r.out + r.err));
   for (const char* part : {"lost update", "atomic_inc", "clat_atomic_add_float", "Tickets", "mul", "div", "min", "max",
-                           "all checks passed"})
+                           "clatomics::reduce", "deterministic", "clatomics::dot", "float, integers", "gamma_n",
+                           "clatomics::histogram", "global_atomics", "uint keys", "NaN", "GB/s", "host reference",
+                           "demo: 5 lessons, all checks passed"})
     CHECK_MESSAGE(contains(r.out, part), part);
   CHECK_FALSE(contains(r.out, "FAILED"));
+  CHECK_FALSE(contains(r.out, "ERROR"));
   const auto listed = clatomics("demo --list");
   CHECK(listed.code == 0);
-  CHECK(contains(listed.out, "race"));
-  CHECK(contains(listed.out, "float"));
+  for (const char* name : {"race", "float", "reduce", "dot", "histogram"}) CHECK_MESSAGE(contains(listed.out, name), name);
 }
 
+// CLATOMICS_DEMO_BREAK shifts a lesson's host reference: its checks must say FAILED, the demo
+// exits 1, and the other lessons still run and pass.
+TEST_CASE("demo failure") {
+  for (const char* lesson : {"race", "float", "reduce", "dot", "histogram"}) {
+    CAPTURE(lesson);
+    const std::string other = std::string(lesson) == "race" ? "float" : "race";
+    const auto r = clatomics("demo --lesson " + std::string(lesson) + " --lesson " + other,
+                             std::string("CLATOMICS_DEMO_BREAK=") + lesson);
+    CHECK(r.code == 1);
+    CHECK(contains(r.out, "lesson '" + std::string(lesson) + "' FAILED"));
+    CHECK_FALSE(contains(r.out, "lesson '" + other + "' FAILED"));
+    CHECK(contains(r.out, "demo: 1 of 2 lessons FAILED"));
+  }
+  const auto all = clatomics("demo --lesson dot", "CLATOMICS_DEMO_BREAK=all");
+  CHECK(all.code == 1);
+  const auto none = clatomics("demo --lesson dot", "CLATOMICS_DEMO_BREAK=nothing");
+  CHECK(none.code == 0);
+}
+
+// Every registered suite in quick mode, with both files: the JSON must parse, the SVG must hold
+// the atomics panels (log axes, a legend per path) and a ratio section per unit.
 TEST_CASE("bench") {
   const std::string json = temp_path("bench.json"), svg = temp_path("bench.svg");
-  const auto r = clatomics("bench --quick --suite atomics --json " + json + " --plot " + svg);
+  const auto r = clatomics("bench --quick --json " + json + " --plot " + svg);
   CHECK_MESSAGE(r.code == 0, r.err);
-  CHECK(contains(r.err, "[bench] atomics: add float global, 1 address"));  // progress on stderr
+  CHECK(contains(r.err, "[bench] suite atomics"));  // progress on stderr: which suite...
+  CHECK(contains(r.err, "[bench] atomics: add float global, 1 address"));  // ... which benchmark, which size
+  CHECK(contains(r.err, "[bench] wrote " + json));
   CHECK(contains(r.out, "M ops/s"));
   CHECK(contains(r.out, "cas loop"));
   CHECK(contains(r.out, "backoff"));
   CHECK(contains(r.out, "float add global, M ops/s"));  // the summary
+  CHECK(contains(r.out, "GB/s"));
+  CHECK(contains(r.out, "read-only pass"));
   const std::string text = read_file(json);
   CHECK(Json(text).valid());
   for (const char* key : {"\"device\"", "\"platform\"", "\"date\"", "\"config\"", "\"rows\"", "\"suite\": \"atomics\"",
-                          "\"unit\": \"M ops/s\"", "\"yardstick\": \"cas loop\""})
+                          "\"suite\": \"algorithms\"", "\"unit\": \"M ops/s\"", "\"unit\": \"GB/s\"",
+                          "\"yardstick\": \"cas loop\"", "\"yardstick\": \"read-only pass\"", "\"errors\": []"})
     CHECK_MESSAGE(contains(text, key), key);
   CHECK_FALSE(Json("{\"rows\": [1, 2,]}").valid());  // the checker can say no
+  CHECK_FALSE(Json("{\"a\": 1").valid());
   const std::string plot = read_file(svg);
   CHECK(plot.rfind("<svg", 0) == 0);
   CHECK(contains(plot, "</svg>"));
-  CHECK(contains(plot, "<polyline"));
+  for (const char* part : {"<polyline", "M ops/s", "addresses (contention falls to the right)", "native path", "CAS loop",
+                           "CAS + backoff", "GB/s: ratio to each yardstick", "vs read-only pass", "M ops/s: ratio to each yardstick"})
+    CHECK_MESSAGE(contains(plot, part), part);
+  std::size_t open = 0, close = 0;  // every group closed
+  for (std::size_t at = 0; (at = plot.find("<g ", at)) != std::string::npos; ++at) ++open;
+  for (std::size_t at = 0; (at = plot.find("</g>", at)) != std::string::npos; ++at) ++close;
+  CHECK(open == close);
+  CHECK(open > 0);
   std::remove(json.c_str());
   std::remove(svg.c_str());
 }
