@@ -2,11 +2,17 @@
 // device selector, null OpenCL objects, an unknown embedded file, a user kernel that does not
 // compile (with the whole log, the options, and the user's own line numbers), double ops on a
 // device without fp64 (Options::hide_fp64 makes PoCL one). The build cache builds a source once
-// and never caches a failure.
+// and never caches a failure. Every algorithm refuses null buffers, ranges beyond the buffer or
+// wrapping size_t, buffers from another context and double without fp64 before enqueueing
+// anything (a ProfileScope records no command), and leaves the poisoned buffers untouched;
+// count 0 is valid and touches nothing.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <functional>
+#include <limits>
 #include <sstream>
 
 #include "support.hpp"
@@ -73,7 +79,7 @@ const char* broken_kernel =
     "  size_t i = get_global_id(0);\n"
     "  clat_atomic_add_float(x, 1.0f);\n"
     "  x[i] = 2.0f;\n"
-    "  no_such_function_in_opencl(x);\n"
+    "  x[i] += no_such_variable_in_opencl;\n"
     "}\n";
 
 }  // namespace
@@ -125,7 +131,7 @@ TEST_CASE("a user kernel that does not compile: Error with the code, whole log, 
     INFO(what);
     CHECK(e.code() == CL_BUILD_PROGRAM_FAILURE);
     CHECK(contains(e.call(), "clBuildProgram"));
-    CHECK(contains(e.build_log(), "no_such_function_in_opencl"));
+    CHECK(contains(e.build_log(), "no_such_variable_in_opencl"));
     CHECK(contains(e.build_options(), extra));
     CHECK(contains(e.build_options(), rt.build_options()));
     CHECK(contains(what, "CL_BUILD_PROGRAM_FAILURE"));
@@ -133,7 +139,7 @@ TEST_CASE("a user kernel that does not compile: Error with the code, whole log, 
     CHECK(contains(what, extra));
     // The compiler reports the user's line 6 (Runtime::build puts #line 1 before the user
     // source), not its line in the snippet library + user text.
-    CHECK(line_of_error(e.build_log(), "no_such_function_in_opencl") == 6);
+    CHECK(line_of_error(e.build_log(), "no_such_variable_in_opencl") == 6);
   }
 }
 
@@ -188,4 +194,125 @@ TEST_CASE("path_of an unknown op, type or space throws invalid_argument naming i
   CHECK(contains(what, "fetch_nand"));
   CHECK_THROWS_AS(info.path_of("add", "half", "global"), std::invalid_argument);
   CHECK_THROWS_AS(info.path_of("add", "float", "constant"), std::invalid_argument);
+}
+
+namespace {
+
+// Buffers filled with a recognisable pattern, and a check that they still hold it.
+struct Poisoned {
+  static constexpr cl_uint word = 0xA5A55A5Au;
+  std::size_t n;
+  cl::Buffer buffer;
+  explicit Poisoned(const cl::Context& context, std::size_t elements) : n(elements) {
+    std::vector<cl_uint> fill(n, word);
+    buffer = cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, fill.data());
+  }
+  bool untouched(const cl::CommandQueue& queue = test::runtime().queue()) const {
+    std::vector<cl_uint> now(n);
+    queue.enqueueReadBuffer(buffer, CL_TRUE, 0, n * 4, now.data());
+    return std::all_of(now.begin(), now.end(), [](cl_uint w) { return w == word; });
+  }
+};
+
+// f must throw std::invalid_argument whose message names `argument`, with nothing enqueued.
+void refused(const std::string& what, const std::string& argument, const std::function<void()>& f) {
+  CAPTURE(what);
+  const clatomics::ProfileScope scope;
+  const auto message = message_of<std::invalid_argument>(f);
+  CHECK_MESSAGE(contains(message, argument), message);
+  CHECK(scope.commands() == 0);
+}
+
+}  // namespace
+
+TEST_CASE("algorithms: null, short, wrapping and foreign buffers are refused before anything runs") {
+  auto& rt = test::runtime();
+  constexpr std::size_t n = 64, max = std::numeric_limits<std::size_t>::max();
+  const Poisoned in(rt.context(), n), other_in(rt.context(), n), out(rt.context(), n);
+  cl::Buffer out_buffer = out.buffer;
+  const cl::Buffer null;
+  using clatomics::ReduceOp;
+
+  // (buffer, offset, count) cases every entry point refuses.
+  struct Bad {
+    const char* what;
+    const cl::Buffer* buffer;
+    std::size_t offset, count;
+  };
+  const Bad bad[] = {{"null buffer", &null, 0, 1},          {"null buffer, count 0", &null, 0, 0},
+                     {"count beyond the buffer", &in.buffer, 0, n + 1}, {"offset + count beyond", &in.buffer, n - 1, 2},
+                     {"offset beyond, count 0", &in.buffer, n + 1, 0},  {"offset + count wraps size_t", &in.buffer, max, 2},
+                     {"count wraps size_t", &in.buffer, 2, max},        {"(offset + count) * 4 wraps", &in.buffer, max / 2, 2}};
+  for (const Bad& b : bad) {
+    const std::string bad_case = b.what;
+    CAPTURE(bad_case);
+    const cl::Buffer& buf = *b.buffer;
+    refused("reduce", "reduce: buffer", [&] { clatomics::reduce<float>(rt, buf, b.offset, b.count, ReduceOp::sum); });
+    refused("dot a", "dot: a", [&] { clatomics::dot<float>(rt, buf, b.offset, other_in.buffer, 0, b.count); });
+    if (b.count <= n)  // else a's range (checked first) is the bad one
+      refused("dot b", "dot: b", [&] { clatomics::dot<float>(rt, other_in.buffer, 0, buf, b.offset, b.count); });
+    refused("histogram_keys", "histogram_keys: keys", [&] { clatomics::histogram_keys(rt, buf, b.offset, b.count, 16); });
+    refused("histogram_even", "histogram_even: values", [&] { clatomics::histogram_even(rt, buf, b.offset, b.count, 4, 0.0f, 1.0f); });
+    refused("compact in", "compact: in", [&] { clatomics::compact<float>(rt, buf, b.offset, b.count, out_buffer, "x > 0.0f"); });
+  }
+  // The same in bytes for the byte histogram.
+  const Bad bad_bytes[] = {{"null buffer", &null, 0, 1},         {"count beyond the buffer", &in.buffer, 0, 4 * n + 1},
+                           {"offset + count beyond", &in.buffer, 4 * n - 1, 2}, {"offset beyond, count 0", &in.buffer, 4 * n + 1, 0},
+                           {"offset + count wraps size_t", &in.buffer, max, 2}, {"count wraps size_t", &in.buffer, 2, max}};
+  for (const Bad& b : bad_bytes) {
+    const std::string bad_case = b.what;
+    CAPTURE(bad_case);
+    refused("histogram", "histogram: bytes", [&] { clatomics::histogram(rt, *b.buffer, b.offset, b.count); });
+  }
+  // Weights and compaction output too short.
+  refused("histogram_even weights", "histogram_even: weights",
+          [&] { clatomics::histogram_even(rt, in.buffer, 0, n, 4, 0.0f, 1.0f, &other_in.buffer, 1); });
+  cl::Buffer short_out(rt.context(), CL_MEM_READ_WRITE, 4 * (n - 1));
+  refused("compact out", "compact: out", [&] { clatomics::compact<float>(rt, in.buffer, 0, n, short_out, "x > 0.0f"); });
+
+  // double where the device has no fp64: refused before the ranges are even looked at.
+  {
+    clatomics::Options options = clatomics::Options::from_env();
+    options.hide_fp64 = true;
+    clatomics::Runtime no_fp64(options);
+    const Poisoned d(no_fp64.context(), 2 * n);
+    refused("reduce<double>", "reduce<double>", [&] { clatomics::reduce<double>(no_fp64, d.buffer, 0, n, ReduceOp::sum); });
+    refused("dot<double>", "dot", [&] { clatomics::dot<double>(no_fp64, d.buffer, 0, d.buffer, 0, n); });
+    CHECK(d.untouched(no_fp64.queue()));
+  }
+
+  // count 0 is valid: identities and empty results, nothing written.
+  CHECK(clatomics::reduce<float>(rt, in.buffer, n, 0, ReduceOp::sum) == 0.0f);
+  CHECK(clatomics::dot<float>(rt, in.buffer, 0, other_in.buffer, n, 0) == 0.0f);
+  CHECK(clatomics::histogram(rt, in.buffer, 4 * n, 0) == std::vector<std::uint64_t>(256, 0));
+  CHECK(clatomics::compact<float>(rt, in.buffer, n, 0, out_buffer, "x > 0.0f") == 0);
+
+  CHECK(in.untouched());
+  CHECK(other_in.untouched());
+  CHECK(out.untouched());
+}
+
+// PoCL would run the kernel on the foreign buffer without complaint; other drivers fail in
+// clSetKernelArg/clEnqueue* after commands were enqueued: check_range refuses it first.
+TEST_CASE("algorithms: a buffer from another context is refused by name before anything runs") {
+  auto& rt = test::runtime();
+  constexpr std::size_t n = 64;
+  const Poisoned in(rt.context(), n), out(rt.context(), n);
+  const cl::Context foreign_context(rt.device());  // the same device, another context
+  const Poisoned foreign(foreign_context, n);
+  const cl::Buffer& f = foreign.buffer;
+  cl::Buffer out_buffer = out.buffer, foreign_out = foreign.buffer;
+  using clatomics::ReduceOp;
+  refused("reduce", "reduce: buffer", [&] { clatomics::reduce<float>(rt, f, 0, n, ReduceOp::sum); });
+  refused("dot a", "dot: a", [&] { clatomics::dot<float>(rt, f, 0, in.buffer, 0, n); });
+  refused("dot b", "dot: b", [&] { clatomics::dot<float>(rt, in.buffer, 0, f, 0, n); });
+  refused("histogram", "histogram: bytes", [&] { clatomics::histogram(rt, f, 0, 4 * n); });
+  refused("histogram_keys", "histogram_keys: keys", [&] { clatomics::histogram_keys(rt, f, 0, n, 16); });
+  refused("histogram_even", "histogram_even: values", [&] { clatomics::histogram_even(rt, f, 0, n, 4, 0.0f, 1.0f); });
+  refused("histogram_even weights", "histogram_even: weights", [&] { clatomics::histogram_even(rt, in.buffer, 0, n, 4, 0.0f, 1.0f, &f, 0); });
+  refused("compact in", "compact: in", [&] { clatomics::compact<float>(rt, f, 0, n, out_buffer, "x > 0.0f"); });
+  refused("compact out", "compact: out", [&] { clatomics::compact<float>(rt, in.buffer, 0, n, foreign_out, "x > 0.0f"); });
+  CHECK(in.untouched());
+  CHECK(out.untouched());
+  CHECK(foreign.untouched(cl::CommandQueue(foreign_context, rt.device())));
 }

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Runs the whole test suite once per OpenCL device present, each test executable in its own
+# process (a device fault poisons only that process), on the native paths and with every op
+# forced onto the CAS loop, then prints a table: device x op family x path -> pass/fail.
+# Exits 1 when anything failed.
+#
+#   scripts/device-matrix.sh [BUILD_DIR]      (default: $BUILD_DIR, else ./build)
+#
+# Environment:
+#   BUILD_DIR              a configured and built tree (tests/test_* and apps/clatomics)
+#   CLATOMICS_TEST_CL_DIR  the tests' kernel files (default: tests/cl beside this script)
+#   DEVICES                indices to run (default: every device `clatomics info` lists)
+#   PATHS                  default "native cas"
+#   HUGE=1                 include test_huge (2^32 + 17 bytes, ~4.5 GiB of host memory)
+#   TEST_TIMEOUT           seconds per executable (default 600)
+#   LOG_DIR                where each run's output goes (default BUILD_DIR/device-matrix)
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="$(cd "${1:-${BUILD_DIR:-$ROOT/build}}" && pwd)" || { echo "device-matrix: no build directory" >&2; exit 2; }
+export CLATOMICS_TEST_CL_DIR="${CLATOMICS_TEST_CL_DIR:-$ROOT/tests/cl}"
+LOG_DIR="${LOG_DIR:-$BUILD_DIR/device-matrix}"
+PATHS="${PATHS:-native cas}"
+TEST_TIMEOUT="${TEST_TIMEOUT:-600}"
+
+# Op family -> the test executables that cover it.
+FAMILIES=(float/double integer aggregated half/bf16 variants algorithms runtime)
+declare -A SUITES=(
+  [float/double]="real_ops special_values native_vs_cas"
+  [integer]="integer"
+  [aggregated]="aggregate"
+  [half/bf16]="half"
+  [variants]="variants backoff mutex"
+  [algorithms]="reduce dot histogram compact"
+  [runtime]="runtime native_checks bad_input threads"
+)
+if [ "${HUGE:-0}" = 1 ]; then
+  FAMILIES+=(huge)
+  SUITES[huge]="huge"
+fi
+
+# The devices: "index<TAB>name" from `clatomics info` (the indices CLATOMICS_DEVICE takes), else
+# counted from `clinfo -l` in the same platform order.
+list_devices() {
+  local cli="$BUILD_DIR/apps/clatomics"
+  if [ -x "$cli" ]; then
+    "$cli" info 2>/dev/null | sed -n 's/^  \[\([0-9][0-9]*\)\] \(.*\)$/\1\t\2/p'
+  elif command -v clinfo > /dev/null; then
+    clinfo -l | sed -n 's/.*Device #[0-9]*: *//p' | awk '{ printf "%d\t%s\n", NR - 1, $0 }'
+  fi
+}
+mapfile -t DEVICE_LINES < <(list_devices)
+if ((${#DEVICE_LINES[@]} == 0)); then
+  echo "device-matrix: no OpenCL device found (built apps/clatomics or clinfo needed)" >&2
+  exit 2
+fi
+
+mkdir -p "$LOG_DIR"
+declare -A RESULT   # "dev|family|path" -> "pass" or "FAIL: suites"
+declare -A NAME
+failed_logs=()
+any_fail=0
+start_all=$SECONDS
+
+for line in "${DEVICE_LINES[@]}"; do
+  dev="${line%%$'\t'*}"
+  NAME[$dev]="${line#*$'\t'}"
+  if [ -n "${DEVICES:-}" ] && [[ " $DEVICES " != *" $dev "* ]]; then continue; fi
+  echo "== device $dev: ${NAME[$dev]}"
+  cache="$(mktemp -d)"
+  for path in $PATHS; do
+    for family in "${FAMILIES[@]}"; do
+      passed=0 fails=""
+      for suite in ${SUITES[$family]}; do
+        exe="$BUILD_DIR/tests/test_$suite"
+        [ -x "$exe" ] || continue
+        log="$LOG_DIR/dev$dev.$suite.$path.log"
+        t0=$SECONDS
+        force=0
+        [ "$path" = cas ] && force=1
+        CLATOMICS_DEVICE="$dev" CLATOMICS_FORCE_CAS="$force" POCL_CACHE_DIR="$cache/$suite" \
+          timeout "$TEST_TIMEOUT" "$exe" > "$log" 2>&1
+        rc=$?
+        if [ $rc -eq 0 ]; then
+          passed=$((passed + 1))
+          printf '   %-6s %-15s pass  %4d s\n' "$path" "$suite" $((SECONDS - t0))
+        else
+          fails+="${fails:+,}$suite"
+          failed_logs+=("$log")
+          printf '   %-6s %-15s FAIL  %4d s (rc %d%s) %s\n' "$path" "$suite" $((SECONDS - t0)) $rc \
+            "$([ $rc -eq 124 ] && echo ', timed out')" "$log"
+        fi
+      done
+      if [ -n "$fails" ]; then
+        RESULT["$dev|$family|$path"]="FAIL: $fails"
+        any_fail=1
+      elif ((passed)); then
+        RESULT["$dev|$family|$path"]="pass ($passed)"
+      else
+        RESULT["$dev|$family|$path"]="not built"
+      fi
+    done
+  done
+  rm -rf "$cache"
+done
+
+echo
+echo "Device matrix ($(date -u +%Y-%m-%d), $((SECONDS - start_all)) s; pass (n): n executables passed)"
+echo
+header="| device | op family |"
+rule="|---|---|"
+for path in $PATHS; do header+=" $path |"; rule+="---|"; done
+echo "$header"
+echo "$rule"
+for line in "${DEVICE_LINES[@]}"; do
+  dev="${line%%$'\t'*}"
+  if [ -n "${DEVICES:-}" ] && [[ " $DEVICES " != *" $dev "* ]]; then continue; fi
+  for family in "${FAMILIES[@]}"; do
+    row="| [$dev] ${NAME[$dev]} | $family |"
+    for path in $PATHS; do row+=" ${RESULT["$dev|$family|$path"]} |"; done
+    echo "$row"
+  done
+done
+
+if ((any_fail)); then
+  echo
+  for log in "${failed_logs[@]}"; do
+    echo "---- $log (last 30 lines)"
+    tail -n 30 "$log"
+  done
+  exit 1
+fi

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The host library, the CLI and the tests under the sanitizers, on PoCL:
+#   1. build-asan (-DCLATOMICS_SANITIZE=ON): every CTest test under AddressSanitizer (with
+#      LeakSanitizer) and UndefinedBehaviorSanitizer, except the package tests (they build an
+#      unsanitized consumer against the sanitized library), the huge sizes and the cbs variants
+#      (the sanitizers see host code only; cbs changes only how PoCL runs kernels);
+#   2. build-tsan (-DCLATOMICS_TSAN=ON): test_threads (8 host threads on one Runtime) under
+#      ThreadSanitizer.
+# Reports from third-party code (ocl-icd, PoCL, LLVM) are suppressed one by one in
+# tests/sanitizers/*.supp, each with the reason. Extra arguments go to the ASan ctest run.
+# ASAN_DIR / TSAN_DIR override the build directories; SKIP_ASAN=1 or SKIP_TSAN=1 skip a half.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ASAN_DIR="${ASAN_DIR:-$ROOT/build-asan}"
+TSAN_DIR="${TSAN_DIR:-$ROOT/build-tsan}"
+SUPP="$ROOT/tests/sanitizers"
+# Sanitized code is built with optimisation and debug info: readable stacks, tolerable speed.
+COMMON="-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLATOMICS_INSTALL=OFF -DCLATOMICS_BUILD_EXAMPLES=OFF"
+
+if [ "${SKIP_ASAN:-0}" != 1 ]; then
+  start=$SECONDS
+  BUILD_DIR="$ASAN_DIR" CMAKE_ARGS="$COMMON -DCLATOMICS_SANITIZE=ON -DCLATOMICS_TSAN=OFF" "$ROOT/scripts/setup.sh"
+  echo "== ASan + UBSan: the suite on PoCL"
+  # detect_leaks: LSan runs at exit; the ICD loader and PoCL keep some allocations for the
+  # life of the process (lsan.supp says which). halt_on_error: a UBSan finding fails the test.
+  export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
+  export LSAN_OPTIONS="suppressions=$SUPP/lsan.supp:print_suppressions=0"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$SUPP/ubsan.supp"
+  (cd "$ASAN_DIR" && ctest --output-on-failure -j "$(nproc)" -LE 'package|huge' -E 'cbs' "$@")
+  echo "== ASan + UBSan: $((SECONDS - start)) s"
+fi
+
+if [ "${SKIP_TSAN:-0}" != 1 ]; then
+  start=$SECONDS
+  cmake -S "$ROOT" -B "$TSAN_DIR" -DCLATOMICS_WERROR=ON $COMMON -DCLATOMICS_TSAN=ON -DCLATOMICS_SANITIZE=OFF -DCLATOMICS_BUILD_APPS=OFF
+  cmake --build "$TSAN_DIR" -j "$(nproc)" --target test_threads
+  echo "== TSan: 8 host threads on one Runtime"
+  export TSAN_OPTIONS="suppressions=$SUPP/tsan.supp:halt_on_error=1:second_deadlock_stack=1:history_size=4"
+  (cd "$TSAN_DIR" && ctest --output-on-failure -R '^threads\.')
+  echo "== TSan: $((SECONDS - start)) s"
+fi
