@@ -75,9 +75,9 @@ for line in "${DEVICE_LINES[@]}"; do
         [ -x "$exe" ] || continue
         log="$LOG_DIR/dev$dev.$suite.$path.log"
         t0=$SECONDS
-        force=0
-        [ "$path" = cas ] && force=1
-        CLATOMICS_DEVICE="$dev" CLATOMICS_FORCE_CAS="$force" POCL_CACHE_DIR="$cache/$suite" \
+        force=()  # the native path: CLATOMICS_FORCE_CAS unset, as a user runs it
+        [ "$path" = cas ] && force=(CLATOMICS_FORCE_CAS=1)
+        env -u CLATOMICS_FORCE_CAS "${force[@]}" CLATOMICS_DEVICE="$dev" POCL_CACHE_DIR="$cache/$suite" \
           timeout "$TEST_TIMEOUT" "$exe" > "$log" 2>&1
         rc=$?
         if [ $rc -eq 0 ]; then

@@ -443,8 +443,9 @@ DeviceInfo compute_device_info(const cl::Device& device, const Options& options)
   info.caps = detect_capabilities(device);
   const auto& caps = info.caps;
   info.doubles = caps.fp64 && caps.int64_base_atomics && !options.hide_fp64;
-  // Sub-group aggregation needs the shuffles; their built-ins need OpenCL C 2.0 or later.
-  const bool subgroups = caps.subgroups && caps.subgroup_shuffle && caps.opencl_c_max >= 200;
+  // Sub-group aggregation (opt-in, see Options) needs the shuffles; they need OpenCL C 2.0 or later.
+  const bool subgroups =
+      options.subgroup_aggregation && caps.subgroups && caps.subgroup_shuffle && caps.opencl_c_max >= 200;
   std::string base;
   if (caps.opencl_c_max >= 300 && (caps.ext_float_atomics || subgroups))
     base += " -cl-std=CL3.0";
@@ -517,7 +518,8 @@ DeviceInfo compute_device_info(const cl::Device& device, const Options& options)
 const DeviceInfo& device_info(const cl::Device& device, const Options& options) {
   static std::mutex mutex;
   static std::map<std::pair<cl_device_id, std::string>, std::unique_ptr<DeviceInfo>> cache;
-  std::string key = std::to_string(options.force_cas) + std::to_string(options.hide_fp64);
+  std::string key = std::to_string(options.force_cas) + std::to_string(options.hide_fp64) +
+                    std::to_string(options.subgroup_aggregation);
   for (const auto& name : options.fail_checks) key += "," + name;
   std::lock_guard<std::mutex> lock(mutex);
   auto& entry = cache[{device(), key}];

@@ -19,6 +19,7 @@ Options Options::from_env() {
   if (const char* device = std::getenv("CLATOMICS_DEVICE")) options.device = device;
   options.force_cas = env_flag("CLATOMICS_FORCE_CAS");
   options.hide_fp64 = env_flag("CLATOMICS_HIDE_FP64");
+  options.subgroup_aggregation = env_flag("CLATOMICS_SUBGROUP_AGG");
   if (const char* checks = std::getenv("CLATOMICS_FAIL_CHECKS")) {
     std::istringstream in(checks);
     for (std::string slot; std::getline(in, slot, ',');)

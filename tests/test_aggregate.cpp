@@ -38,13 +38,7 @@ std::uint32_t mix(std::uint32_t x) {  // a fixed hash: "random" but reproducible
   return x;
 }
 
-// The options every program of this suite is built with: the sub-group path needs CLAT_SUBGROUPS
-// from the host, which passes it only where the device reports cl_khr_subgroups.
-std::string agg_options() {
-  return test::runtime().device_info().caps.subgroups ? "-DCLAT_SUBGROUPS" : "";
-}
-
-cl::Program agg_program() { return test::runtime().build(test::test_source("agg_ops.cl"), agg_options()); }
+cl::Program agg_program() { return test::runtime().build(test::test_source("agg_ops.cl")); }
 
 struct Probe {
   int path = 0, width = 1;
@@ -288,7 +282,7 @@ TEST_CASE("aggregation path") {
   MESSAGE(line.str());
   std::cerr << "[aggregate] " << line.str() << "\n";
   CHECK((p.path == path_warp || p.path == path_subgroup || p.path == 7));
-  if (std::getenv("CLATOMICS_FORCE_CAS")) CHECK(p.path == 7);
+  if (test::runtime().options().force_cas) CHECK(p.path == 7);
 }
 
 #define AGG_REAL_TEST(OP) \

@@ -358,8 +358,13 @@ TEST_CASE("an issue-9 check forced to fail moves its ops to the fallback, says w
     const clatomics::Runtime rt(options);
     const auto& info = rt.device_info();
     const Path now = variant_path(rt, slot);
-    CHECK(now != native);
-    CHECK(!owned(slot, now));
+    // A no-return add whose red check fails falls back to the returning add, on NVIDIA PTX atom:
+    // another instruction under the same path label, told apart by the macro and the note below.
+    const bool same_label = std::string(slot.family) == "no-return" && fallback(rt, slot) == native;
+    if (!same_label) {
+      CHECK(now != native);
+      CHECK(!owned(slot, now));
+    }
     if (std::string(slot.name) != "agg" || native == Path::subgroup) CHECK(now == fallback(rt, slot));
     for (const auto& p : info.variant_paths)
       if (p.family == slot.family && p.type == slot.type && p.space == "global" && (p.op == "add" || p.op == "sub")) {

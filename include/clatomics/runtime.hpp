@@ -36,7 +36,8 @@ class Runtime {
   // Builds user_source with the snippet library prepended (and #include "clatomics/..." lines
   // expanded), with build_options() plus extra_options. Cached: the same source and options
   // build once, also when several threads ask at the same time. A failed build throws Error
-  // with the whole log; user line numbers in it are the user's own.
+  // with the whole log; user line numbers in it are the user's own (except on NVIDIA, whose
+  // compiler does not honour #line: its numbers are its own count).
   cl::Program build(const std::string& user_source, const std::string& extra_options = {}) const;
 
   // Builds an embedded library kernel file ("kernels/reduce.cl"), cached like build().
