@@ -39,11 +39,20 @@ Paths read_paths(const Runtime& rt, const std::string& options) {
   });
 }
 
-// M ops/s of one kernel at naddr cells: a first launch with one op per work-item calibrates;
-// then each launch does up to target_ops ops but stops growing at max_ms (a contended CAS loop on
-// a GPU is thousands of times slower than an aggregated op); median of the timed launches.
-double measure(const Runtime& rt, const cl::Program& program, const std::string& name, std::size_t naddr, float init,
-               const Config& config) {
+// M ops/s of one kernel at naddr cells, and the work-items it ran. Contention grows with the
+// number of work-items in flight, so both kernels of a row run the same number: the yardstick is
+// sized first (items == 0) and the aggregated kernel gets its count. Sizing: from one work-group
+// per compute unit (every compute unit in the contest; never fewer) up to the full device
+// (2048 per compute unit on GPUs), as many as one-op launches fit in max_ms; then up to
+// target_ops ops per launch within max_ms (a contended CAS loop on a GPU is thousands of times
+// slower than an aggregated op); median of the timed launches.
+struct Measured {
+  double mops = 0;
+  std::size_t items = 0;
+};
+
+Measured measure(const Runtime& rt, const cl::Program& program, const std::string& name, std::size_t naddr, float init,
+                 const Config& config, std::size_t items = 0) {
   return checked(name.c_str(), [&] {
     cl::Kernel kernel(program, name.c_str());
     const auto& caps = rt.device_info().caps;
@@ -51,8 +60,9 @@ double measure(const Runtime& rt, const cl::Program& program, const std::string&
     const std::size_t limit = std::min<std::size_t>(256, kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device()));
     while (group * 2 <= limit) group *= 2;
     group = std::min(group, limit);
-    std::size_t items = std::max<std::size_t>(1, caps.compute_units) * (caps.is_gpu() ? 2048 : 4 * group) / group * group;
-    items = std::max(items, group);
+    const std::size_t units = std::max<std::size_t>(1, caps.compute_units);
+    const std::size_t floor_items = units * group;
+    const std::size_t full_items = std::max(floor_items, units * (caps.is_gpu() ? 2048 : 4 * group) / group * group);
     const std::uint64_t target_ops = caps.is_gpu() ? (config.quick ? (1u << 20) : (1u << 24)) : (config.quick ? (1u << 14) : (1u << 21));
     const double max_ms = caps.is_gpu() ? (config.quick ? 10 : 50) : (config.quick ? 10 : 100);
     cl::Buffer cells(rt.context(), CL_MEM_READ_WRITE, naddr * sizeof(float));
@@ -67,16 +77,22 @@ double measure(const Runtime& rt, const cl::Program& program, const std::string&
       rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(n), cl::NDRange(group), nullptr, &event);
       return event_ms(event);
     };
-    const double first = launch(items, 1);
-    cl_uint iters = 1;
-    if (first > max_ms) {
-      items = std::max<std::size_t>(1, std::size_t(double(items / group) * max_ms / first)) * group;
+    double first = 0;
+    if (items == 0) {
+      items = floor_items;
+      first = launch(items, 1);
+      if (first < max_ms && items < full_items) {
+        const auto groups = std::size_t(double(items / group) * max_ms / std::max(first, 1e-3));
+        items = std::clamp(groups * group, floor_items, full_items);
+        first = launch(items, 1);
+      }
     } else {
-      const double fit = max_ms / std::max(first, 1e-3);
-      iters = cl_uint(std::clamp<double>(std::min<double>(fit, double(target_ops / items)), 1, 1 << 20));
+      first = launch(items, 1);
     }
+    const double fit = max_ms / std::max(first, 1e-3);
+    const auto iters = cl_uint(std::clamp<double>(std::min<double>(fit, double(target_ops / items)), 1, 1 << 20));
     const double ms = median_ms(config, [&] { return launch(items, iters); });
-    return double(items) * iters / (ms * 1e3);
+    return Measured{double(items) * iters / (ms * 1e3), items};
   });
 }
 
@@ -96,6 +112,9 @@ std::vector<Row> run_variant_benchmarks(Runtime& rt, const Config& config) {
   const auto& info = rt.device_info();
   const std::string half_path = path_name(info.variant_path_of("16-bit", "add", "half", "global"));
   const std::string bf16_path = path_name(info.variant_path_of("16-bit", "add", "bf16", "global"));
+  // On NVIDIA also the opt-in scalar f16/bf16 atom (half.cl says why it is not the default).
+  cl::Program scalar;
+  if (half_path == "ptx") scalar = rt.build_embedded("kernels/bench_variants.cl", "-DCLAT_PTX_HALF_SCALAR");
 
   std::vector<Row> rows;
   for (std::size_t naddr : levels)
@@ -107,25 +126,31 @@ std::vector<Row> run_variant_benchmarks(Runtime& rt, const Config& config) {
         progress(config, "variants: " + op + " float, " + where + " (agg " + paths.agg + " | plain " + plain_path + ")");
         const float init = op == "add" ? 0.0f : 1.0f;
         Row row{"variants", op + " float agg", where + " " + paths.agg, 0, "M ops/s", "plain " + plain_path, 0};
-        row.value = measure(rt, program, "bench_" + op + "_agg_" + layout, naddr, init, config);
-        row.yardstick_value = measure(rt, program, "bench_" + op + "_plain_" + layout, naddr, init, config);
+        const Measured plain = measure(rt, program, "bench_" + op + "_plain_" + layout, naddr, init, config);
+        row.yardstick_value = plain.mops;
+        row.value = measure(rt, program, "bench_" + op + "_agg_" + layout, naddr, init, config, plain.items).mops;
         rows.push_back(row);
         if (op == "add") {
           // the device's own integer atomic_add, same layout: what one hardware atomic per call gives
           progress(config, "variants: add uint hardware atomic, " + where);
           Row hw = row;
           hw.yardstick = "hardware atomic_add uint";
-          hw.yardstick_value = measure(rt, program, std::string("bench_add_hw_") + layout, naddr, init, config);
+          hw.yardstick_value = measure(rt, program, std::string("bench_add_hw_") + layout, naddr, init, config, plain.items).mops;
           rows.push_back(hw);
           progress(config, "variants: add float no-return, " + where + " (" + paths.noret + ")");
           Row noret{"variants", "add float noret", where + " " + paths.noret, 0, "M ops/s", "returning add", row.yardstick_value};
-          noret.value = measure(rt, program, std::string("bench_add_noret_") + layout, naddr, init, config);
+          noret.value = measure(rt, program, std::string("bench_add_noret_") + layout, naddr, init, config, plain.items).mops;
           rows.push_back(noret);
           for (const auto& [type, path] : {std::pair<std::string, std::string>{"half", half_path}, {"bf16", bf16_path}}) {
             progress(config, "variants: add " + type + ", " + where + " (" + path + ")");
             Row r{"variants", "add " + type, where + " " + path, 0, "M ops/s", "add float plain " + paths.add, row.yardstick_value};
-            r.value = measure(rt, program, "bench_add_" + type + "_" + layout, naddr, init, config);
+            r.value = measure(rt, program, "bench_add_" + type + "_" + layout, naddr, init, config, plain.items).mops;
             rows.push_back(r);
+            if (scalar()) {
+              r.variant = where + " ptx scalar (opt-in)";
+              r.value = measure(rt, scalar, "bench_add_" + type + "_" + layout, naddr, init, config, plain.items).mops;
+              rows.push_back(r);
+            }
           }
         }
       }

@@ -1,7 +1,8 @@
 // half and bfloat16 (cl/clatomics/half.cl, bfloat16.cl): conversions against an independent
 // host reference (nearest value by search, ties to the even pattern), single ops on exact
 // rounding cases, every op under contention on one element, on both halves of one word and spread
-// beside untouched neighbours (NaN sentinels whose bits must survive), on __global and __local,
+// beside untouched neighbours (a NaN with a payload, -0.0 or a negative subnormal: bits that must
+// survive a packed add of -0.0 and the CAS loop alike), on __global and __local,
 // and the last element of an odd-length buffer (its padding bits must survive).
 #include <doctest/doctest.h>
 
@@ -288,7 +289,8 @@ void check_contention(const Format& f, Op op, bool local, Where where) {
     l.a.push_back(v);
     l.abits.push_back(f.round(v));
   }
-  l.mem.assign(total_cells, f.nan_sentinel);
+  const std::uint16_t sentinels[3] = {f.nan_sentinel, 0x8000u, 0x8001u};  // cell 1 (beside "one"): -0.0
+  for (std::size_t c = 0; c < total_cells; ++c) l.mem.push_back(sentinels[c % 3]);
   for (std::size_t c = 0; c < total_cells; ++c) {
     if (by_cell[c].empty()) continue;
     double start = 0;

@@ -7,8 +7,9 @@
  *   ushort clat_atomic_cmpxchg_bf16(p, ushort cmp, ushort v)   bitwise
  * and the same names ending in _local for __local pointers; each returns the old value. The
  * rules are half.cl's (same rounding, same neighbour guarantee, same ALLOCATION RULE: the
- * containing aligned 32-bit word must be allocated); on NVIDIA the global add/sub is the scalar
- * `atom.global.add.noftz.bf16` (sm_90) on the element itself.
+ * containing aligned 32-bit word must be allocated); on NVIDIA the global add/sub is the packed
+ * `atom.global.add.noftz.bf16x2` (sm_90) with half.cl's NaN-neighbour guard, or the scalar
+ * `.bf16` atom under CLAT_PTX_HALF_SCALAR.
  */
 #ifndef CLATOMICS_BFLOAT16_CL
 #define CLATOMICS_BFLOAT16_CL
@@ -24,7 +25,7 @@ CLAT_FN ushort clat_float_to_bf16(float f) {
 CLAT_DEFINE_SLOT_CAS_OPS(bf16, clat_bf16_to_float, clat_float_to_bf16, __global, )
 CLAT_DEFINE_SLOT_CAS_OPS(bf16, clat_bf16_to_float, clat_float_to_bf16, __local, _local)
 #if CLAT_PATH_ADD_BF16_GLOBAL == CLAT_PATH_PTX
-CLAT_DEFINE_SLOT_PTX_ADD(bf16, "bf16")
+CLAT_DEFINE_SLOT_PTX_ADD(bf16, "bf16", 0x7f80u)
 #endif
 CLAT_DEFINE_SLOT_PUBLIC_OPS(bf16, clat_bf16_to_float, clat_float_to_bf16, __global, ,
                             CLAT_PATH_ADD_BF16_GLOBAL)

@@ -14,11 +14,16 @@
  * to nearest even, so every path gives the correctly rounded half result. NaN payloads are not
  * kept by add/sub. A buffer of `half` works too: cast its pointer to ushort *.
  *
- * How: on NVIDIA (CLAT_NVIDIA_PTX, __global) add/sub are one scalar `atom.global.add.noftz.f16`
- * (.bf16) on the element itself, which never touches the neighbour. The packed `.f16x2` with the
- * neighbour's addend -0.0 (CLAT_PTX_HALF_PACKED) is no alternative: x + -0.0 keeps every number
- * and both zeros, but the H200 turns a NaN neighbour into the canonical NaN (measured), so the
- * neighbour's bits would change. Everywhere else a 16-bit atomic is a compare-exchange loop on
+ * How: on NVIDIA (CLAT_NVIDIA_PTX, __global) add/sub are the packed `atom.global.add.noftz.f16x2`
+ * (.bf16x2) on the containing word, the neighbour's addend -0.0: x + -0.0 keeps every number,
+ * both zeros, infinities and subnormals (noftz) bit for bit. It does not keep a NaN: the H200
+ * turns a NaN neighbour into the canonical NaN (measured). So the word is read first and a NaN
+ * neighbour sends the add to the CAS loop instead. The one case left: another work-item stores a
+ * NaN into the neighbour between that read and the packed add; the neighbour then holds the
+ * canonical NaN instead of the stored one (still NaN). -DCLAT_PTX_HALF_SCALAR takes the scalar
+ * `atom.global.add.noftz.f16` (.bf16) instead, which never touches the neighbour, but the H200
+ * runs it like a CAS loop: 0.5 vs 569 M ops/s into one address (bench/BENCHMARKS.md).
+ * Everywhere else a 16-bit atomic is a compare-exchange loop on
  * the aligned 32-bit word that contains it, writing the neighbour's bits back as they were. So
  * the neighbour never changes, and both halves of one word may be updated at the same time.
  *
@@ -125,13 +130,16 @@ CLAT_FN ushort clat_float_to_half(float f) {
     return TO_F(clat_cas_xchg_##NAME##SFX(p, FROM_F(v)));                                      \
   }
 
-/* NVIDIA: the scalar atom.global.add.noftz.f16 / .bf16 on the element itself; with
- * CLAT_PTX_HALF_PACKED the packed add on the containing word, neighbour's addend -0.0 (0x8000). */
-#ifdef CLAT_PTX_HALF_PACKED
-#define CLAT_DEFINE_SLOT_PTX_ADD(NAME, PTX_TYPE)                                               \
+/* NVIDIA: the packed atom.global.add.noftz.<PTX_TYPE>x2 on the containing word, neighbour's
+ * addend -0.0 (0x8000), unless the neighbour is a NaN (its 15 magnitude bits above NAN_ABOVE,
+ * the type's infinity): then the CAS loop, which keeps its bits. With CLAT_PTX_HALF_SCALAR the
+ * scalar atom on the element. Expanded after the type's CAS ops. */
+#ifndef CLAT_PTX_HALF_SCALAR
+#define CLAT_DEFINE_SLOT_PTX_ADD(NAME, PTX_TYPE, NAN_ABOVE)                                    \
   CLAT_FN ushort clat_ptx_add_##NAME(volatile __global ushort *p, ushort v) {                  \
     volatile __global uint *w = CLAT_SLOT_WORD(__global, p);                                   \
     const uint sh = CLAT_SLOT_SHIFT(p);                                                        \
+    if (((*w >> (16u - sh)) & 0x7fffu) > (NAN_ABOVE)) return clat_cas_add_##NAME(p, v);        \
     const uint addend = ((uint)v << sh) | (0x8000u << (16u - sh));                             \
     uint old;                                                                                  \
     asm volatile("atom.global.add.noftz." PTX_TYPE "x2 %0, [%1], %2;"                          \
@@ -139,7 +147,7 @@ CLAT_FN ushort clat_float_to_half(float f) {
     return (ushort)(old >> sh);                                                                \
   }
 #else
-#define CLAT_DEFINE_SLOT_PTX_ADD(NAME, PTX_TYPE)                                               \
+#define CLAT_DEFINE_SLOT_PTX_ADD(NAME, PTX_TYPE, NAN_ABOVE)                                    \
   CLAT_FN ushort clat_ptx_add_##NAME(volatile __global ushort *p, ushort v) {                  \
     ushort old;                                                                                \
     asm volatile("atom.global.add.noftz." PTX_TYPE " %0, [%1], %2;"                            \
@@ -151,7 +159,7 @@ CLAT_FN ushort clat_float_to_half(float f) {
 CLAT_DEFINE_SLOT_CAS_OPS(half, clat_half_to_float, clat_float_to_half, __global, )
 CLAT_DEFINE_SLOT_CAS_OPS(half, clat_half_to_float, clat_float_to_half, __local, _local)
 #if CLAT_PATH_ADD_HALF_GLOBAL == CLAT_PATH_PTX
-CLAT_DEFINE_SLOT_PTX_ADD(half, "f16")
+CLAT_DEFINE_SLOT_PTX_ADD(half, "f16", 0x7c00u)
 #endif
 CLAT_DEFINE_SLOT_PUBLIC_OPS(half, clat_half_to_float, clat_float_to_half, __global, ,
                             CLAT_PATH_ADD_HALF_GLOBAL)
