@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "clatomics/algorithms.hpp"
 #include "launch.hpp"
 
 namespace clatomics {
@@ -52,6 +53,7 @@ struct Plan {
   std::size_t fill_items = 0;  // when set: max_groups = fill_items / the group size the kernel allows
   std::size_t slots_cap = 256, copies = 1;  // private: counters per copy, copies per work-item
   const char* kernel = "clat_hist_global";
+  bool direct = false;  // groups add into the 64-bit totals themselves: no 32-bit counts, no merge
   std::string options;
 };
 
@@ -114,8 +116,11 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
       break;
   }
   plan.strategy = s;
+  plan.direct = caps.int64_base_atomics && !detail::stream_limits().merge_32bit;
   plan.options = detail::define("CLAT_HIST_KIND", int(setup.kind)) + detail::define("CLAT_HIST_WEIGHTED", setup.weighted ? 1 : 0) +
-                 detail::define("CLAT_CONTIGUOUS", gpu ? 0 : 1);
+                 detail::define("CLAT_CONTIGUOUS", gpu ? 0 : 1) + detail::define("CLAT_HIST_SHIFT", int(plan.shift)) +
+                 detail::define("CLAT_HIST_DIRECT", plan.direct ? 1 : 0);
+  if (gpu && plan.kernel == std::string("clat_hist_local")) plan.options += detail::define("CLAT_HIST_GROUP", (long long)plan.group);
   if (s == HistogramStrategy::private_per_item)
     plan.options += detail::define("CLAT_HIST_SLOTS", (long long)plan.slots_cap) + detail::define("CLAT_HIST_COPIES", (long long)plan.copies);
   return plan;
@@ -131,7 +136,7 @@ class Run {
       : rt_(rt), setup_(setup), plan_(make_plan(rt, setup, options.strategy)), slots_(setup.slots()) {
     const cl::Program program = rt.build_embedded("kernels/histogram.cl", plan_.options);
     kernel_ = detail::make_kernel(program, plan_.kernel);
-    merge_ = detail::make_kernel(program, "clat_hist_merge");
+    if (!plan_.direct) merge_ = detail::make_kernel(program, "clat_hist_merge");
     if (plan_.fill_items) {
       const std::size_t group = detail::make_grid(rt, kernel_, 1, plan_.group, 1).group;
       plan_.max_groups = std::max<std::size_t>(1, plan_.fill_items / group);
@@ -141,19 +146,27 @@ class Run {
   Run& operator=(const Run&) = delete;
 
   // Allocates and zeroes the counters: call after every check, right before the first add().
+  // Direct plans count into totals_ (and wtotals_) themselves: no counts_/wsums_ to merge.
   void start() {
-    counts_ = detail::make_buffer(rt_, slots_ * 4);
+    totals_ = detail::make_buffer(rt_, slots_ * 8);
+    detail::fill_zero(rt_, totals_, slots_ * 8);
+    counts_ = totals_;
+    if (!plan_.direct) {
+      counts_ = detail::make_buffer(rt_, slots_ * 4);
+      detail::fill_zero(rt_, counts_, slots_ * 4);
+    }
     // Only even bins read edges; the others get any valid buffer.
     edges_ = setup_.edges.empty() ? counts_
                                   : detail::make_buffer(rt_, setup_.edges.size() * sizeof(float), CL_MEM_READ_ONLY, setup_.edges.data());
-    totals_ = detail::make_buffer(rt_, slots_ * 8);
-    wsums_ = setup_.weighted ? detail::make_buffer(rt_, slots_ * 4) : counts_;
-    wtotals_ = setup_.weighted ? detail::make_buffer(rt_, slots_ * 4) : counts_;
-    detail::fill_zero(rt_, counts_, slots_ * 4);
-    detail::fill_zero(rt_, totals_, slots_ * 8);
+    wsums_ = wtotals_ = counts_;
     if (setup_.weighted) {
-      detail::fill_zero(rt_, wsums_, slots_ * 4);
+      wtotals_ = detail::make_buffer(rt_, slots_ * 4);
       detail::fill_zero(rt_, wtotals_, slots_ * 4);
+      wsums_ = wtotals_;
+      if (!plan_.direct) {
+        wsums_ = detail::make_buffer(rt_, slots_ * 4);
+        detail::fill_zero(rt_, wsums_, slots_ * 4);
+      }
     }
     checked("clSetKernelArg", [&] {
       kernel_.setArg(3, cl_uint(setup_.nbins));
@@ -163,11 +176,11 @@ class Run {
       kernel_.setArg(7, edges_);
       kernel_.setArg(10, counts_);
       kernel_.setArg(11, wsums_);
-      kernel_.setArg(12, cl_uint(plan_.shift));
       const bool local = plan_.kernel == std::string("clat_hist_local");
       const std::size_t local_slots = local ? slots_ << plan_.shift : 1;
-      kernel_.setArg(13, cl::Local(local_slots * 4));
-      kernel_.setArg(14, cl::Local((setup_.weighted ? local_slots : 1) * 4));
+      kernel_.setArg(12, cl::Local(local_slots * 4));
+      kernel_.setArg(13, cl::Local((setup_.weighted ? local_slots : 1) * 4));
+      if (plan_.direct) return;
       merge_.setArg(0, counts_);
       merge_.setArg(1, totals_);
       merge_.setArg(2, wsums_);
@@ -190,7 +203,7 @@ class Run {
         kernel_.setArg(9, cl_ulong(weights ? weights_offset + done : 0));
       });
       detail::launch(rt_, kernel_, grid);
-      detail::launch(rt_, merge_, detail::make_grid(rt_, merge_, slots_, 256, slots_));
+      if (!plan_.direct) detail::launch(rt_, merge_, detail::make_grid(rt_, merge_, slots_, 256, slots_));
       done += n;
     }
   }

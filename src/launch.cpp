@@ -15,14 +15,25 @@ namespace {
 
 std::atomic<std::size_t> chunk_bytes_override{0};
 std::atomic<std::uint64_t> launch_elements_override{0};
+std::atomic<bool> merge_32bit_override{false};
 
 cl::Event* event_if_profiling(cl::Event& event) { return ProfileScope::active() ? &event : nullptr; }
 
 }  // namespace
 
 void set_stream_limits(const StreamLimits& limits) {
+  // The kernels count a launch in 32 bits (histogram.cl's uint load loop, __local counts).
+  if (limits.launch_elements > (std::uint64_t(1) << 31))
+    throw std::invalid_argument("clatomics: StreamLimits::launch_elements must be at most 2^31");
   chunk_bytes_override = limits.chunk_bytes;
   launch_elements_override = limits.launch_elements;
+  merge_32bit_override = limits.merge_32bit;
+}
+
+const StreamLimits& stream_limits() {
+  thread_local StreamLimits now;
+  now = {chunk_bytes_override.load(), launch_elements_override.load(), merge_32bit_override.load()};
+  return now;
 }
 
 std::size_t buffer_bytes(const cl::Buffer& buffer) {
@@ -57,8 +68,13 @@ Grid make_grid(const Runtime& rt, const cl::Kernel& kernel, std::uint64_t units,
   const std::size_t kernel_max = checked("clGetKernelWorkGroupInfo", [&] {
     return kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device());
   });
+  // A kernel compiled for one size (reqd_work_group_size) runs at exactly that size.
+  const std::size_t compiled = checked("clGetKernelWorkGroupInfo", [&] {
+    return kernel.getWorkGroupInfo<CL_KERNEL_COMPILE_WORK_GROUP_SIZE>(rt.device())[0];
+  });
   Grid grid;
-  grid.group = floor_pow2(std::max<std::size_t>(1, std::min({group, kernel_max, rt.device_info().caps.max_work_group_size})));
+  grid.group = compiled ? compiled
+                        : floor_pow2(std::max<std::size_t>(1, std::min({group, kernel_max, rt.device_info().caps.max_work_group_size})));
   const std::uint64_t wanted = (units + grid.group - 1) / grid.group;
   grid.groups = std::size_t(std::max<std::uint64_t>(1, std::min<std::uint64_t>(wanted, std::max<std::size_t>(1, max_groups))));
   return grid;

@@ -281,7 +281,7 @@ TEST_CASE("weighted histograms with rounded float sums") {
   }
 }
 
-TEST_CASE("launches and streamed chunks add up in 64-bit totals") {
+TEST_CASE("launches and streamed chunks add up in 64-bit totals, directly and through 32-bit merges") {
   auto& rt = test::runtime();
   const auto bytes = random_bytes((std::size_t(1) << 20) + 77, 8);
   std::vector<cl_uint> keys(300007);
@@ -289,22 +289,26 @@ TEST_CASE("launches and streamed chunks add up in 64-bit totals") {
   const auto x = even_values(300007, 50, 0.0f, 10.0f, 9);
   const auto w = exact_weights(x.size(), 10);
   // Small chunks and launches, so that every merge path runs many times.
-  clatomics::detail::set_stream_limits({std::size_t(64) << 10, 10007});
-  for (const HistogramStrategy s : strategies) {
-    INFO(name_of(s));
-    const HistogramOptions options{s};
-    CHECK(clatomics::histogram(rt, bytes, options) == byte_reference(bytes, 0, bytes.size()));
-    CHECK(clatomics::histogram(rt, device(bytes), 1, bytes.size() - 1, options) == byte_reference(bytes, 1, bytes.size() - 1));
-    const auto hk = clatomics::histogram_keys(rt, keys, 256, options);
-    std::vector<std::uint64_t> counts(256);
-    std::uint64_t out = 0;
-    for (const cl_uint k : keys) k < 256 ? ++counts[k] : ++out;
-    CHECK(hk.counts == counts);
-    CHECK(hk.out_of_range == out);
-    check_even(clatomics::histogram_even(rt, x, 50, 0.0f, 10.0f, w, options), even_reference(x, 0, x.size(), 50, 0.0f, 10.0f, &w, 0),
-               true, true);
+  for (const bool merge_32bit : {false, true}) {
+    for (const HistogramStrategy s : strategies) {
+      clatomics::detail::set_stream_limits({std::size_t(64) << 10, 10007, merge_32bit});
+      INFO(name_of(s) << (merge_32bit ? ", 32-bit counts merged per launch" : ", 64-bit totals directly"));
+      const HistogramOptions options{s};
+      CHECK(clatomics::histogram(rt, bytes, options) == byte_reference(bytes, 0, bytes.size()));
+      CHECK(clatomics::histogram(rt, device(bytes), 1, bytes.size() - 1, options) == byte_reference(bytes, 1, bytes.size() - 1));
+      const auto hk = clatomics::histogram_keys(rt, keys, 256, options);
+      std::vector<std::uint64_t> counts(256);
+      std::uint64_t out = 0;
+      for (const cl_uint k : keys) k < 256 ? ++counts[k] : ++out;
+      CHECK(hk.counts == counts);
+      CHECK(hk.out_of_range == out);
+      check_even(clatomics::histogram_even(rt, x, 50, 0.0f, 10.0f, w, options), even_reference(x, 0, x.size(), 50, 0.0f, 10.0f, &w, 0),
+                 true, true);
+    }
   }
   clatomics::detail::set_stream_limits({});
+  // Launches count in 32 bits: a larger launch is refused.
+  CHECK_THROWS_AS(clatomics::detail::set_stream_limits({0, (std::uint64_t(1) << 31) + 1}), std::invalid_argument);
   // Empty host data: zeros.
   CHECK(clatomics::histogram(rt, std::vector<std::uint8_t>{}) == std::vector<std::uint64_t>(256));
   const auto empty = clatomics::histogram_even(rt, std::vector<float>{}, 3, 0.0f, 1.0f);

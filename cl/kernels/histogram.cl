@@ -8,17 +8,27 @@
  *   CLAT_HIST_COPIES    private copies per work-item in clat_hist_private, a power of two: the
  *                       lanes of a vector load count into different copies, which breaks the
  *                       chain of increments of one counter when many elements fall in one bin [1]
+ *   CLAT_HIST_SHIFT     clat_hist_local: 1 << CLAT_HIST_SHIFT copies (a constant: cheaper
+ *                       index math in the hot loop than a kernel argument) [0]
+ *   CLAT_HIST_DIRECT    1: count straight into the 64-bit totals with 64-bit atomics (needs
+ *                       cl_khr_int64_base_atomics; no 32-bit counts, no merge launch) [0]
+ *   CLAT_HIST_GROUP     clat_hist_local is compiled for exactly this work-group size
+ *                       (reqd_work_group_size; the host sets it on GPUs, where NVIDIA reports
+ *                       CL_KERNEL_WORK_GROUP_SIZE 256 for any kernel without it, while 1024-item
+ *                       groups with 32 copies are what reach the read-only pass) [unset]
  *   CLAT_CONTIGUOUS     see algo_common.cl [0]
  *
  * Slots: the nbins bins, then the tallies: keys: slot nbins counts keys >= nbins; even bins:
- * slot nbins below lo, nbins + 1 above hi, nbins + 2 NaN. Counts are 32-bit: the host keeps each
- * launch below 2^32 elements and adds the launch's counts into 64-bit totals (clat_hist_merge).
+ * slot nbins below lo, nbins + 1 above hi, nbins + 2 NaN. __local counts are 32-bit: the host
+ * keeps each launch below 2^32 elements. Each group adds its counts into the 64-bit totals
+ * directly (CLAT_HIST_DIRECT), or into 32-bit counts that clat_hist_merge adds into the totals
+ * after each launch.
  *
  * Kernels, all with the same arguments (CLAT_HIST_ARGS), each counting its share of
  * in[offset, offset + count) into counts[slot] (and weights into wsums[slot]):
  *   clat_hist_global   one global atomic per element
- *   clat_hist_local    (1 << shift) copies of the histogram in __local memory, bin-major
- *                      (lcounts[(slot << shift) + copy], copy = local id % copies: the 32 copies
+ *   clat_hist_local    (1 << CLAT_HIST_SHIFT) copies of the histogram in __local memory, bin-major
+ *                      (lcounts[(slot << CLAT_HIST_SHIFT) + copy], copy = local id % copies: the 32 copies
  *                      of a bin sit in 32 banks), merged with one global atomic per slot and group
  *   clat_hist_private  private counters per work-item, no atomics until the merge
  * clat_hist_merge: totals[s] += counts[s], counts[s] = 0 (and the same for the weights).
@@ -43,6 +53,21 @@
 #endif
 #ifndef CLAT_HIST_COPIES
 #define CLAT_HIST_COPIES 1
+#endif
+#ifndef CLAT_HIST_SHIFT
+#define CLAT_HIST_SHIFT 0
+#endif
+#ifndef CLAT_HIST_DIRECT
+#define CLAT_HIST_DIRECT 0
+#endif
+
+/* CLAT_HIST_ADD(s, n): a group's (or element's) n counts of slot s into the result. With
+ * CLAT_HIST_DIRECT `counts` is the ulong totals and `wsums` the float weight totals. */
+#if CLAT_HIST_DIRECT
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define CLAT_HIST_ADD(s, n) atom_add((volatile __global ulong *)counts + (s), (ulong)(n))
+#else
+#define CLAT_HIST_ADD(s, n) atomic_add(counts + (s), (n))
 #endif
 
 #if CLAT_HIST_WEIGHTED
@@ -117,11 +142,13 @@ CLAT_FN uint clat_slot(float x, uint nbins, float lo, float hi, float scale, __g
 #define CLAT_HIST_ARGS                                                                              \
   __global const CLAT_E *in, ulong offset, ulong count, uint nbins, float lo, float hi, float scale, \
       __global const float *edges,                                                                    \
-      __global const float *w, ulong w_offset, __global uint *counts, __global float *wsums, uint shift, \
+      __global const float *w, ulong w_offset, __global uint *counts, __global float *wsums,               \
       __local uint *lcounts, __local float *lweights
 
 /* PUT(slot, weight, lane) for every element of this work-item's share: whole 16-byte loads,
- * then the unaligned head and the tail one element at a time. */
+ * then the unaligned head and the tail one element at a time. The load loop counts in uint
+ * (cheaper than ulong on GPUs): a launch has < 2^32 elements and >= 4 per load, so nvec < 2^30
+ * and i + step cannot wrap. */
 #define CLAT_HIST_FOR_EACH(PUT)                                                            \
   {                                                                                        \
     const __global CLAT_E *p = in + offset;                                                \
@@ -130,31 +157,41 @@ CLAT_FN uint clat_slot(float x, uint nbins, float lo, float hi, float scale, __g
     const __global CLAT_LOAD *pv = (const __global CLAT_LOAD *)(p + head);                 \
     const __global float *wp = w + w_offset + head;                                        \
     const clat_share share = clat_item_share(nvec);                                        \
-    for (ulong i = share.begin; i < share.end; i += share.step) {                          \
+    const uint end = (uint)share.end, step = (uint)share.step;                             \
+    for (uint i = (uint)share.begin; i < end; i += step) {                                 \
       const CLAT_LOAD v = pv[i];                                                           \
       const float4 wv = CLAT_WEIGHTS_AT(i);                                                \
       CLAT_UNPACK(PUT, v, wv)                                                              \
     }                                                                                      \
+    /* The < 2 * CLAT_PER_LOAD leftovers (unaligned head, tail) in one loop with one PUT:      \
+     * less code beside the hot loop (two loops here cost the H200 12% of its throughput). */ \
     wp = w + w_offset;                                                                     \
-    const ulong id = get_global_id(0), items = get_global_size(0);                         \
-    for (ulong i = id; i < head; i += items) PUT(clat_slot(p[i], nbins, lo, hi, scale, edges), CLAT_WEIGHT(i), 0) \
-    for (ulong i = head + nvec * CLAT_PER_LOAD + id; i < count; i += items)                \
-      PUT(clat_slot(p[i], nbins, lo, hi, scale, edges), CLAT_WEIGHT(i), 0)                        \
+    const uint nhead = (uint)head, tail_at = (uint)(head + nvec * CLAT_PER_LOAD);           \
+    const uint nleft = nhead + (uint)count - tail_at;                                      \
+    for (uint k = (uint)get_global_id(0); k < nleft; k += (uint)get_global_size(0)) {      \
+      const uint i = k < nhead ? k : tail_at + (k - nhead);                                \
+      PUT(clat_slot(p[i], nbins, lo, hi, scale, edges), CLAT_WEIGHT(i), 0)                 \
+    }                                                                                      \
   }
 
 __kernel void clat_hist_global(CLAT_HIST_ARGS) {
 #define CLAT_PUT_GLOBAL(s, wt, j)                                       \
   {                                                                     \
     const uint slot_ = (s);                                             \
-    atomic_inc(counts + slot_);                                         \
+    CLAT_HIST_ADD(slot_, 1u);                                           \
     CLAT_IF_WEIGHTED(clat_atomic_add_float(wsums + slot_, (wt));)       \
   }
   CLAT_HIST_FOR_EACH(CLAT_PUT_GLOBAL)
 }
 
-__kernel void clat_hist_local(CLAT_HIST_ARGS) {
+#ifdef CLAT_HIST_GROUP
+#define CLAT_HIST_LOCAL_ATTR __attribute__((reqd_work_group_size(CLAT_HIST_GROUP, 1, 1)))
+#else
+#define CLAT_HIST_LOCAL_ATTR
+#endif
+__kernel CLAT_HIST_LOCAL_ATTR void clat_hist_local(CLAT_HIST_ARGS) {
   const uint lid = get_local_id(0), lsize = get_local_size(0);
-  const uint copies = 1u << shift, nslots = CLAT_NSLOTS(nbins);
+  const uint shift = CLAT_HIST_SHIFT, copies = 1u << shift, nslots = CLAT_NSLOTS(nbins);
   for (uint i = lid; i < (nslots << shift); i += lsize) {
     lcounts[i] = 0u;
     CLAT_IF_WEIGHTED(lweights[i] = 0.0f;)
@@ -179,7 +216,7 @@ __kernel void clat_hist_local(CLAT_HIST_ARGS) {
       CLAT_IF_WEIGHTED(weight += lweights[k];)
     }
     if (total) {
-      atomic_add(counts + s, total);
+      CLAT_HIST_ADD(s, total);
       CLAT_IF_WEIGHTED(clat_atomic_add_float(wsums + s, weight);)
     }
   }
@@ -205,7 +242,7 @@ __kernel void clat_hist_private(CLAT_HIST_ARGS) {
     uint total = 0u;
     for (uint c = 0; c < CLAT_HIST_COPIES; ++c) total += mine[c * CLAT_HIST_SLOTS + s];
     if (total) {
-      atomic_add(counts + s, total);
+      CLAT_HIST_ADD(s, total);
       CLAT_IF_WEIGHTED(clat_atomic_add_float(wsums + s, mine_w[s]);)
     }
   }
