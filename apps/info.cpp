@@ -121,7 +121,8 @@ std::string variant_why(const DeviceInfo& info, const Options& options, const Op
            (p.note.empty() ? ": " : "") + "the plain op, one atomic per call";
   }
   if (p.family == "16-bit") {
-    if (p.path == Path::ptx) return "PTX atom.global.add.noftz.f16/.bf16 on the element, checked on the device";
+    if (p.path == Path::ptx)
+      return "PTX atom.global.add.noftz.f16x2/.bf16x2 on the containing word (CAS when the neighbour is NaN), checked on the device";
     return failed + "a CAS loop on the containing 32-bit word" +
            ((p.op == "add" || p.op == "sub") && p.space == "global" && !info.caps.nvidia && p.note.empty() ? " (not NVIDIA)" : "");
   }

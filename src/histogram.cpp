@@ -148,25 +148,20 @@ class Run {
   // Allocates and zeroes the counters: call after every check, right before the first add().
   // Direct plans count into totals_ (and wtotals_) themselves: no counts_/wsums_ to merge.
   void start() {
-    totals_ = detail::make_buffer(rt_, slots_ * 8);
-    detail::fill_zero(rt_, totals_, slots_ * 8);
-    counts_ = totals_;
-    if (!plan_.direct) {
-      counts_ = detail::make_buffer(rt_, slots_ * 4);
-      detail::fill_zero(rt_, counts_, slots_ * 4);
-    }
+    const auto zeroed = [&](std::size_t bytes) {
+      cl::Buffer buffer = detail::make_buffer(rt_, bytes);
+      detail::fill_zero(rt_, buffer, bytes);
+      return buffer;
+    };
+    totals_ = zeroed(slots_ * 8);
+    counts_ = plan_.direct ? totals_ : zeroed(slots_ * 4);
     // Only even bins read edges; the others get any valid buffer.
     edges_ = setup_.edges.empty() ? counts_
                                   : detail::make_buffer(rt_, setup_.edges.size() * sizeof(float), CL_MEM_READ_ONLY, setup_.edges.data());
     wsums_ = wtotals_ = counts_;
     if (setup_.weighted) {
-      wtotals_ = detail::make_buffer(rt_, slots_ * 4);
-      detail::fill_zero(rt_, wtotals_, slots_ * 4);
-      wsums_ = wtotals_;
-      if (!plan_.direct) {
-        wsums_ = detail::make_buffer(rt_, slots_ * 4);
-        detail::fill_zero(rt_, wsums_, slots_ * 4);
-      }
+      wtotals_ = zeroed(slots_ * 4);
+      wsums_ = plan_.direct ? wtotals_ : zeroed(slots_ * 4);
     }
     checked("clSetKernelArg", [&] {
       kernel_.setArg(3, cl_uint(setup_.nbins));
