@@ -30,10 +30,8 @@ void set_stream_limits(const StreamLimits& limits) {
   merge_32bit_override = limits.merge_32bit;
 }
 
-const StreamLimits& stream_limits() {
-  thread_local StreamLimits now;
-  now = {chunk_bytes_override.load(), launch_elements_override.load(), merge_32bit_override.load()};
-  return now;
+StreamLimits stream_limits() {
+  return {chunk_bytes_override.load(), launch_elements_override.load(), merge_32bit_override.load()};
 }
 
 std::size_t buffer_bytes(const cl::Buffer& buffer) {

@@ -25,7 +25,7 @@ struct StreamLimits {
   std::uint64_t launch_elements = 0;
   bool merge_32bit = false;
 };
-const StreamLimits& stream_limits();
+StreamLimits stream_limits();
 void set_stream_limits(const StreamLimits& limits);
 
 }  // namespace clatomics::detail
