@@ -13,7 +13,7 @@
  *   CLAT_HIST_DIRECT    1: count straight into the 64-bit totals with 64-bit atomics (needs
  *                       cl_khr_int64_base_atomics; no 32-bit counts, no merge launch) [0]
  *   CLAT_HIST_GROUP     clat_hist_local is compiled for exactly this work-group size
- *                       (reqd_work_group_size; the host sets it on GPUs, where NVIDIA reports
+ *                       (reqd_work_group_size; the host sets it on NVIDIA, which reports
  *                       CL_KERNEL_WORK_GROUP_SIZE 256 for any kernel without it, while 1024-item
  *                       groups with 32 copies are what reach the read-only pass) [unset]
  *   CLAT_CONTIGUOUS     see algo_common.cl [0]
