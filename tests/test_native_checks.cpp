@@ -106,6 +106,13 @@ clatomics::Options base_options() {
   return options;
 }
 
+// The baseline's options with the named check (or "all") forced to fail.
+clatomics::Options failing_options(const std::string& check) {
+  auto options = base_options();
+  options.fail_checks = {check};
+  return options;
+}
+
 clatomics::Runtime& baseline() {
   static clatomics::Runtime rt(base_options());
   return rt;
@@ -268,9 +275,7 @@ TEST_CASE("a native check forced to fail moves its ops to the CAS loop, says why
     if (native == Path::cas) continue;  // nothing native to fail here
     ++tried;
     CAPTURE(slot.name);
-    auto options = base_options();
-    options.fail_checks = {slot.name};
-    const clatomics::Runtime rt(options);
+    const clatomics::Runtime rt(failing_options(slot.name));
     const auto& info = rt.device_info();
     for (const char* op : slot.ops) {
       CHECK(info.path_of(op, slot.type, slot.space) == Path::cas);
@@ -294,9 +299,7 @@ TEST_CASE("a native check forced to fail moves its ops to the CAS loop, says why
 }
 
 TEST_CASE("fail_checks = all leaves every op on the CAS loop or a plain hardware atomic") {
-  auto options = base_options();
-  options.fail_checks = {"all"};
-  const clatomics::Runtime rt(options);
+  const clatomics::Runtime rt(failing_options("all"));
   for (const auto& p : rt.device_info().paths) {
     const std::string op = p.op + " " + p.type + " " + p.space;
     CAPTURE(op);
@@ -353,9 +356,7 @@ TEST_CASE("an issue-9 check forced to fail moves its ops to the fallback, says w
     if (!owned(slot, native)) continue;  // nothing native to fail here
     ++tried;
     CAPTURE(slot.name);
-    auto options = base_options();
-    options.fail_checks = {slot.name};
-    const clatomics::Runtime rt(options);
+    const clatomics::Runtime rt(failing_options(slot.name));
     const auto& info = rt.device_info();
     const Path now = variant_path(rt, slot);
     // A no-return add whose red check fails falls back to the returning add, on NVIDIA PTX atom:
