@@ -15,6 +15,7 @@
 #include "clatomics/error.hpp"
 #include "clatomics/runtime.hpp"
 #include "clatomics/source.hpp"
+#include "launch.hpp"
 
 namespace clatomics {
 namespace {
@@ -181,8 +182,7 @@ std::string check_agg_add(const cl::Context& context, const cl::CommandQueue& qu
 // Aggregated add, mul, div and max on float, uint add on __local, double add where present.
 std::string check_agg(const cl::Context& context, const cl::CommandQueue& queue, const cl::Program& program,
                       std::size_t group, bool doubles) {
-  std::size_t g = 1;
-  while (g * 2 <= std::min<std::size_t>(64, group)) g *= 2;  // divides 128; <= 64 for the local cells
+  const std::size_t g = detail::floor_pow2(std::min<std::size_t>(64, group));  // divides 128; <= 64 for the local cells
   const std::size_t n = agg_items, c4 = agg_cells;
   std::vector<float> cells(4 * c4), olds(3 * n, -1.0f), vals(n);
   for (std::size_t c = 0; c < c4; ++c)
@@ -227,8 +227,7 @@ std::string check_add16(const cl::Context& context, const cl::CommandQueue& queu
   const std::uint16_t nan = half ? 0x7d01u : 0x7f81u, sixty_four = half ? 0x5400u : 0x4280u;
   std::vector<std::uint16_t> h = {0, 0, 0x8000u, 0, 0, nan, 0x8001u, 0};
   const std::vector<std::uint16_t> start = h;
-  std::size_t g = 1;
-  while (g * 2 <= std::min<std::size_t>(64, group)) g *= 2;
+  const std::size_t g = detail::floor_pow2(std::min<std::size_t>(64, group));
   const std::size_t n = 64;
   std::vector<float> olds(2 * n, -1.0f);
   cl::Buffer h_buf(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, h.size() * 2, h.data());
