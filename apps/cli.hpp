@@ -7,9 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "bench.hpp"
 #include "clatomics/clatomics.hpp"
 
 namespace clatomics::cli {
+
+using bench::checked;
 
 // Exit codes, as every --help documents them.
 constexpr int exit_ok = 0;

@@ -57,7 +57,7 @@ bool lesson_float_atomics(Runtime& rt, std::ostream& out) {
   const std::size_t group = std::min<std::size_t>(256, info.caps.max_work_group_size);
   const std::size_t n = info.caps.is_gpu() ? (std::size_t(1) << 20) : (std::size_t(1) << 16);
   const std::size_t per_cell_mul = std::min<std::size_t>(64, group);  // 2^64 stays far below FLT_MAX
-  const cl::Program program = rt.build_embedded("kernels/demo_float.cl");
+  const cl::Program program = build_demo_kernel(rt, "demo_float.cl");
   out << "  " << n << " work-items, " << group << " per work-group. add: +1 each into one cell; mul: x2 and div: /2, "
       << per_cell_mul << " per cell;\n  min/max: " << n << " integers from -1000000 to 1000000 into one cell. "
       << "Checked: every cell, and the old values returned.\n";

@@ -61,7 +61,7 @@ bool lesson_lost_update(Runtime& rt, std::ostream& out) {
   // threads' work-groups time to overlap.
   const cl_uint repeats = caps.is_gpu() ? 16 : 256;
   const double expected = double(n) * repeats + (broken("race") ? 1 : 0);
-  const cl::Program program = rt.build_embedded("kernels/demo_race.cl");
+  const cl::Program program = build_demo_kernel(rt, "demo_race.cl");
 
   struct Line {
     const char* method;

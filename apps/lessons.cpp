@@ -5,10 +5,20 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <stdexcept>
+#include <string_view>
 
 #include "report.hpp"
 
 namespace clatomics::cli {
+
+const std::string_view* embedded_file(std::string_view path);
+
+cl::Program build_demo_kernel(const Runtime& rt, const std::string& file) {
+  const std::string_view* text = embedded_file(file);
+  if (!text) throw std::invalid_argument("no demo kernel file " + file);
+  return rt.build(std::string(*text));
+}
 
 const std::vector<Lesson>& lessons() {
   static const std::vector<Lesson> all = {

@@ -9,9 +9,15 @@
 #include <utility>
 #include <vector>
 
+#include "bench.hpp"
 #include "clatomics/clatomics.hpp"
 
 namespace clatomics::cli {
+
+using bench::checked;
+
+// Builds one of apps/cl's kernel files (embedded in this program) with the snippet library.
+cl::Program build_demo_kernel(const Runtime& rt, const std::string& file);
 
 struct Lesson {
   std::string name;   // what --lesson takes

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <stdexcept>
+#include <string_view>
 #include <thread>
 
 namespace clatomics::bench {
@@ -24,8 +26,16 @@ double median_ms(const Config& config, const std::function<double()>& once_ms) {
   return times[times.size() / 2];
 }
 
+const std::string_view* embedded_file(std::string_view path);
+
+cl::Program build_bench_kernel(const Runtime& rt, const std::string& file, const std::string& options) {
+  const std::string_view* text = embedded_file(file);
+  if (!text) throw std::invalid_argument("no benchmark kernel file " + file);
+  return rt.build(std::string(*text), options);
+}
+
 double read_only_gbps(Runtime& rt, const cl::Buffer& buffer, std::size_t bytes, const Config& config) {
-  const cl::Program program = rt.build_embedded("kernels/read_only.cl");
+  const cl::Program program = build_bench_kernel(rt, "read_only.cl");
   cl::Kernel kernel(program, "clat_read_only");  // read_only is an OpenCL C keyword
   cl::Buffer sink(rt.context(), CL_MEM_WRITE_ONLY, sizeof(cl_uint));
   const cl_ulong n4 = bytes / 16;

@@ -11,6 +11,19 @@
 
 namespace clatomics::bench {
 
+// Runs f, turning a cl::Error from OpenCL-CLHPP (this program's setting) into clatomics::Error.
+template <class F>
+decltype(auto) checked(const char* call, F&& f) {
+  try {
+    return f();
+  } catch (const cl::Error& e) {
+    throw Error(e.err(), std::string(call) + " (" + e.what() + ")");
+  }
+}
+
+// Builds one of bench/cl's kernel files (embedded in this program) with the snippet library.
+cl::Program build_bench_kernel(const Runtime& rt, const std::string& file, const std::string& options = {});
+
 struct Config {
   std::size_t bytes = std::size_t(256) << 20;  // data size for the algorithm suites
   int warmup = 2;

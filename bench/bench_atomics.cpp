@@ -160,11 +160,11 @@ std::vector<Row> run_atomics_benchmarks(Runtime& rt, const Config& config) {
   if (!rt.supports_double()) progress(config, "atomics: no double on this device: float only");
   // CLATOMICS_BACKOFF_OPTIONS: e.g. "-DCLAT_BACKOFF_MIN_NS=64 -DCLAT_BACKOFF_MAX_NS=65536" to tune.
   const char* backoff_options = std::getenv("CLATOMICS_BACKOFF_OPTIONS");
-  const std::string file = "kernels/bench_atomics.cl",
+  const std::string file = "bench_atomics.cl",
                     options = std::string("-DCLAT_WITH_BACKOFF") + (backoff_options ? std::string(" ") + backoff_options : "");
   progress(config, "atomics: building the kernels (native paths and forced CAS)");
-  const cl::Program native = rt.build_embedded(file, options);
-  const cl::Program cas = cas_rt.build_embedded(file, options);
+  const cl::Program native = build_bench_kernel(rt, file, options);
+  const cl::Program cas = build_bench_kernel(cas_rt, file, options);
   const auto& info = rt.device_info();
 
   std::vector<Row> rows;

@@ -104,7 +104,7 @@ std::vector<Row> run_variant_benchmarks(Runtime& rt, const Config& config) {
   // build_options(device) already asks for sub-group aggregation where the device has it.
   const std::string options;
   progress(config, "variants: building the kernels");
-  const cl::Program program = rt.build_embedded("kernels/bench_variants.cl", options);
+  const cl::Program program = build_bench_kernel(rt, "bench_variants.cl", options);
   const Paths paths = read_paths(rt, options);
   const std::vector<std::size_t> levels =
       config.quick ? std::vector<std::size_t>{1, 1024} : std::vector<std::size_t>{1, 32, 1024, 65536};
@@ -114,7 +114,7 @@ std::vector<Row> run_variant_benchmarks(Runtime& rt, const Config& config) {
   const std::string bf16_path = path_name(info.variant_path_of("16-bit", "add", "bf16", "global"));
   // On NVIDIA also the opt-in scalar f16/bf16 atom (half.cl says why it is not the default).
   cl::Program scalar;
-  if (half_path == "ptx") scalar = rt.build_embedded("kernels/bench_variants.cl", "-DCLAT_PTX_HALF_SCALAR");
+  if (half_path == "ptx") scalar = build_bench_kernel(rt, "bench_variants.cl", "-DCLAT_PTX_HALF_SCALAR");
 
   std::vector<Row> rows;
   for (std::size_t naddr : levels)

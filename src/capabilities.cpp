@@ -5,22 +5,27 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "clatomics/error.hpp"
+#include "cl_handles.hpp"
 
 namespace clatomics {
 namespace {
+
+using detail::device_text;
+using detail::device_value;
+using detail::platform_text;
 
 bool contains(const std::string& text, const char* word) { return text.find(word) != std::string::npos; }
 
 // Highest OpenCL C version: CL_DEVICE_OPENCL_C_ALL_VERSIONS on OpenCL 3.0 devices (NVIDIA and
 // PoCL report "OpenCL C 1.2" in CL_DEVICE_OPENCL_C_VERSION yet accept 3.0), else that string.
-int max_opencl_c(const cl::Device& device, const std::string& c_version) {
+int max_opencl_c(cl_device_id device, const std::string& c_version) {
   try {
     int best = 0;
-    for (const auto& v : device.getInfo<CL_DEVICE_OPENCL_C_ALL_VERSIONS>())
+    for (const cl_name_version& v : detail::info_array<cl_name_version>(clGetDeviceInfo, device, CL_DEVICE_OPENCL_C_ALL_VERSIONS,
+                                                                        "clGetDeviceInfo"))
       best = std::max<int>(best, int(CL_VERSION_MAJOR(v.version) * 100 + CL_VERSION_MINOR(v.version) * 10));
     if (best > 0) return best;
-  } catch (const cl::Error&) {  // not an OpenCL 3.0 device: fall through
+  } catch (const Error&) {  // not an OpenCL 3.0 device: fall through
   }
   int major = 1, minor = 2;
   std::sscanf(c_version.c_str(), "OpenCL C %d.%d", &major, &minor);
@@ -33,37 +38,35 @@ bool Capabilities::has_extension(const std::string& name) const {
   return std::find(extensions.begin(), extensions.end(), name) != extensions.end();
 }
 
-Capabilities detect_capabilities(const cl::Device& device) {
-  return checked("reading device info", [&] {
-    Capabilities caps;
-    const cl::Platform platform(device.getInfo<CL_DEVICE_PLATFORM>());
-    caps.device_name = device.getInfo<CL_DEVICE_NAME>();
-    caps.device_vendor = device.getInfo<CL_DEVICE_VENDOR>();
-    caps.device_version = device.getInfo<CL_DEVICE_VERSION>();
-    caps.driver_version = device.getInfo<CL_DRIVER_VERSION>();
-    caps.opencl_c_version = device.getInfo<CL_DEVICE_OPENCL_C_VERSION>();
-    caps.platform_name = platform.getInfo<CL_PLATFORM_NAME>();
-    caps.platform_vendor = platform.getInfo<CL_PLATFORM_VENDOR>();
-    caps.platform_version = platform.getInfo<CL_PLATFORM_VERSION>();
-    caps.type = device.getInfo<CL_DEVICE_TYPE>();
-    caps.opencl_c_max = max_opencl_c(device, caps.opencl_c_version);
-    std::istringstream words(device.getInfo<CL_DEVICE_EXTENSIONS>());
-    for (std::string word; words >> word;) caps.extensions.push_back(word);
-    caps.fp64 = caps.has_extension("cl_khr_fp64");
-    caps.int64_base_atomics = caps.has_extension("cl_khr_int64_base_atomics");
-    caps.int64_extended_atomics = caps.has_extension("cl_khr_int64_extended_atomics");
-    caps.ext_float_atomics = caps.has_extension("cl_ext_float_atomics");
-    caps.subgroups = caps.has_extension("cl_khr_subgroups");
-    caps.subgroup_shuffle = caps.has_extension("cl_khr_subgroup_shuffle");
-    caps.nvidia = contains(caps.platform_name, "NVIDIA") || contains(caps.platform_vendor, "NVIDIA") ||
-                  contains(caps.device_vendor, "NVIDIA");
-    caps.local_mem_size = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
-    caps.global_mem_size = device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
-    caps.max_mem_alloc_size = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
-    caps.max_work_group_size = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
-    caps.compute_units = device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
-    return caps;
-  });
+Capabilities detect_capabilities(cl_device_id device) {
+  Capabilities caps;
+  const auto platform = device_value<cl_platform_id>(device, CL_DEVICE_PLATFORM);
+  caps.device_name = device_text(device, CL_DEVICE_NAME);
+  caps.device_vendor = device_text(device, CL_DEVICE_VENDOR);
+  caps.device_version = device_text(device, CL_DEVICE_VERSION);
+  caps.driver_version = device_text(device, CL_DRIVER_VERSION);
+  caps.opencl_c_version = device_text(device, CL_DEVICE_OPENCL_C_VERSION);
+  caps.platform_name = platform_text(platform, CL_PLATFORM_NAME);
+  caps.platform_vendor = platform_text(platform, CL_PLATFORM_VENDOR);
+  caps.platform_version = platform_text(platform, CL_PLATFORM_VERSION);
+  caps.type = device_value<cl_device_type>(device, CL_DEVICE_TYPE);
+  caps.opencl_c_max = max_opencl_c(device, caps.opencl_c_version);
+  std::istringstream words(device_text(device, CL_DEVICE_EXTENSIONS));
+  for (std::string word; words >> word;) caps.extensions.push_back(word);
+  caps.fp64 = caps.has_extension("cl_khr_fp64");
+  caps.int64_base_atomics = caps.has_extension("cl_khr_int64_base_atomics");
+  caps.int64_extended_atomics = caps.has_extension("cl_khr_int64_extended_atomics");
+  caps.ext_float_atomics = caps.has_extension("cl_ext_float_atomics");
+  caps.subgroups = caps.has_extension("cl_khr_subgroups");
+  caps.subgroup_shuffle = caps.has_extension("cl_khr_subgroup_shuffle");
+  caps.nvidia = contains(caps.platform_name, "NVIDIA") || contains(caps.platform_vendor, "NVIDIA") ||
+                contains(caps.device_vendor, "NVIDIA");
+  caps.local_mem_size = device_value<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE);
+  caps.global_mem_size = device_value<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE);
+  caps.max_mem_alloc_size = device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  caps.max_work_group_size = device_value<std::size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  caps.compute_units = device_value<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS);
+  return caps;
 }
 
 const char* path_name(Path path) {

@@ -5,7 +5,10 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "buffer_checks.hpp"
 #include "launch.hpp"
+#include "runtime_state.hpp"
+#include "source_text.hpp"
 
 namespace clatomics {
 namespace {
@@ -34,78 +37,57 @@ class Compactor {
     // #line: the compiler's messages about the predicate point at the predicate's own line 1.
     const std::string source = "#define CLAT_COMPACT_T " + name + "\n#define CLAT_COMPACT_USER_PREDICATE 1\n" +
                                "static inline bool clat_compact_keep(" + name + " x) {\n#line 1 \"predicate\"\n  return (" + predicate +
-                               ");\n}\n#include \"kernels/compact.cl\"\n";
-    program_ = rt.build(source, detail::define("CLAT_COMPACT_K", (long long)k_));
+                               ");\n}\n#line 1 \"kernels/compact.cl\"\n" + detail::embedded_source("kernels/compact.cl");
+    program_ = detail::build_cached(detail::state_of(rt), source, detail::define("CLAT_COMPACT_K", (long long)k_));
   }
 
   // Ranges already checked; returns the number kept, written to out from out_base.
-  std::size_t run(const cl::Buffer& in, std::size_t offset, std::size_t count, const cl::Buffer& out, bool stable) {
-    return stable ? run_stable(in, offset, count, out) : run_unstable(in, offset, count, out);
+  std::size_t run(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, bool stable) {
+    return stable ? run_stable(commands, in, offset, count, out) : run_unstable(commands, in, offset, count, out);
   }
 
  private:
-  std::size_t run_unstable(const cl::Buffer& in, std::size_t offset, std::size_t count, const cl::Buffer& out) {
-    cl::Kernel kernel = detail::make_kernel(program_, "clat_compact_unstable");
-    cl::Buffer counter = detail::make_buffer(rt_, sizeof(cl_uint));
+  std::size_t run_unstable(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out) {
+    const detail::Kernel kernel = detail::make_kernel(program_, "clat_compact_unstable");
+    const detail::Mem counter = detail::make_buffer(rt_, sizeof(cl_uint));
     std::size_t kept = 0;
     // The counter is 32-bit: launches stay below 2^32 elements.
     for (std::size_t done = 0; done < count;) {
       const std::size_t n = std::size_t(std::min<std::uint64_t>(detail::launch_elements(), count - done));
       const detail::Grid grid = detail::make_grid(rt_, kernel, blocks(n, group_), group_, groups());
-      detail::fill_zero(rt_, counter, sizeof(cl_uint));
-      checked("clSetKernelArg", [&] {
-        kernel.setArg(0, in);
-        kernel.setArg(1, cl_ulong(offset + done));
-        kernel.setArg(2, cl_ulong(n));
-        kernel.setArg(3, out);
-        kernel.setArg(4, cl_ulong(kept));
-        kernel.setArg(5, counter);
-        kernel.setArg(6, cl::Local(grid.group * sizeof(cl_uint)));
-      });
-      detail::launch(rt_, kernel, grid);
+      commands.fill_zero(counter.get(), sizeof(cl_uint));
+      detail::set_args(kernel, in, cl_ulong(offset + done), cl_ulong(n), out, cl_ulong(kept), counter,
+                       detail::LocalBytes{grid.group * sizeof(cl_uint)});
+      commands.launch(kernel, grid);
       cl_uint launch_kept = 0;
-      detail::read(rt_, counter, 0, sizeof launch_kept, &launch_kept);
+      commands.read(counter.get(), 0, sizeof launch_kept, &launch_kept);
       kept += launch_kept;
       done += n;
     }
     return kept;
   }
 
-  std::size_t run_stable(const cl::Buffer& in, std::size_t offset, std::size_t count, const cl::Buffer& out) {
-    cl::Kernel count_kernel = detail::make_kernel(program_, "clat_compact_count");
-    cl::Kernel scan_kernel = detail::make_kernel(program_, "clat_compact_scan");
-    cl::Kernel scatter_kernel = detail::make_kernel(program_, "clat_compact_scatter");
+  std::size_t run_stable(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out) {
+    const detail::Kernel count_kernel = detail::make_kernel(program_, "clat_compact_count");
+    const detail::Kernel scan_kernel = detail::make_kernel(program_, "clat_compact_scan");
+    const detail::Kernel scatter_kernel = detail::make_kernel(program_, "clat_compact_scatter");
     // Both passes must cut the same blocks: one work-group size for both.
     detail::Grid grid = detail::make_grid(rt_, count_kernel, 1, group_, 1);
     grid = detail::make_grid(rt_, scatter_kernel, 1, grid.group, 1);
     const std::size_t nblocks = blocks(count, grid.group);
     grid.groups = std::max<std::size_t>(1, std::min(nblocks, groups()));
     const detail::Grid one = detail::make_grid(rt_, scan_kernel, nblocks, 256, 1);
-    cl::Buffer block_counts = detail::make_buffer(rt_, nblocks * sizeof(cl_uint));
-    cl::Buffer block_offsets = detail::make_buffer(rt_, (nblocks + 1) * sizeof(cl_ulong));
-    checked("clSetKernelArg", [&] {
-      count_kernel.setArg(0, in);
-      count_kernel.setArg(1, cl_ulong(offset));
-      count_kernel.setArg(2, cl_ulong(count));
-      count_kernel.setArg(3, block_counts);
-      count_kernel.setArg(4, cl::Local(grid.group * sizeof(cl_uint)));
-      scan_kernel.setArg(0, block_counts);
-      scan_kernel.setArg(1, cl_ulong(nblocks));
-      scan_kernel.setArg(2, block_offsets);
-      scan_kernel.setArg(3, cl::Local(one.group * sizeof(cl_uint)));
-      scatter_kernel.setArg(0, in);
-      scatter_kernel.setArg(1, cl_ulong(offset));
-      scatter_kernel.setArg(2, cl_ulong(count));
-      scatter_kernel.setArg(3, out);
-      scatter_kernel.setArg(4, cl_ulong(0));
-      scatter_kernel.setArg(5, block_offsets);
-      scatter_kernel.setArg(6, cl::Local(grid.group * sizeof(cl_uint)));
-    });
-    detail::launch(rt_, count_kernel, grid);
-    detail::launch(rt_, scan_kernel, one);
-    detail::launch(rt_, scatter_kernel, grid);
+    const detail::Mem block_counts = detail::make_buffer(rt_, nblocks * sizeof(cl_uint));
+    const detail::Mem block_offsets = detail::make_buffer(rt_, (nblocks + 1) * sizeof(cl_ulong));
+    detail::set_args(count_kernel, in, cl_ulong(offset), cl_ulong(count), block_counts, detail::LocalBytes{grid.group * sizeof(cl_uint)});
+    detail::set_args(scan_kernel, block_counts, cl_ulong(nblocks), block_offsets, detail::LocalBytes{one.group * sizeof(cl_uint)});
+    detail::set_args(scatter_kernel, in, cl_ulong(offset), cl_ulong(count), out, cl_ulong(0), block_offsets,
+                     detail::LocalBytes{grid.group * sizeof(cl_uint)});
+    commands.launch(count_kernel, grid);
+    commands.launch(scan_kernel, one);
+    commands.launch(scatter_kernel, grid);
     cl_ulong kept = 0;
-    detail::read(rt_, block_offsets, nblocks * sizeof(cl_ulong), sizeof kept, &kept);
+    commands.read(block_offsets.get(), nblocks * sizeof(cl_ulong), sizeof kept, &kept);
     return std::size_t(kept);
   }
 
@@ -113,7 +95,7 @@ class Compactor {
   std::size_t groups() const { return cpu_ ? 4 * cu_ : 8 * cu_; }
 
   Runtime& rt_;
-  cl::Program program_;
+  detail::Program program_;
   bool cpu_ = false;
   std::size_t cu_ = 1, group_ = 1, k_ = 1;
 };
@@ -121,15 +103,18 @@ class Compactor {
 }  // namespace
 
 template <class T>
-std::size_t compact(Runtime& rt, const cl::Buffer& in, std::size_t offset, std::size_t count, cl::Buffer& out,
-                    const std::string& predicate, CompactOptions options) {
-  detail::check_range(rt, "compact: in", in, offset, count, sizeof(T));
-  detail::check_range(rt, "compact: out (must hold count elements)", out, 0, count, sizeof(T));
+std::size_t detail::compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out,
+                                    const std::string& predicate, CompactOptions options) {
+  const BufferRange input{"compact: in", in, offset, count, sizeof(T), Access::read};
+  const BufferRange output{"compact: out (must hold count elements)", out, 0, count, sizeof(T), Access::write};
+  check_range(rt, input);
+  check_range(rt, output);
   // Other work-groups would overwrite elements before they were read.
-  if (in() == out()) throw std::invalid_argument("clatomics: compact: out must not be the in buffer");
+  check_disjoint(output, input);
   Compactor<T> compactor(rt, predicate);  // a predicate that does not compile throws here
   if (count == 0) return 0;
-  return compactor.run(in, offset, count, out, options.stable);
+  Commands commands(rt);
+  return compactor.run(commands, in, offset, count, out, options.stable);
 }
 
 template <class T>
@@ -138,21 +123,22 @@ std::vector<T> compact(Runtime& rt, const std::vector<T>& in, const std::string&
   std::vector<T> kept;
   if (in.empty()) return kept;
   const std::size_t chunk = detail::chunk_elements(rt, in.size(), sizeof(T), 2);
-  cl::Buffer din = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_ONLY);
-  cl::Buffer dout = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_WRITE);
+  const detail::Mem din = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_ONLY);
+  const detail::Mem dout = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_WRITE);
+  detail::Commands commands(rt);
   for (std::size_t first = 0; first < in.size(); first += chunk) {
     const std::size_t n = std::min(chunk, in.size() - first);
-    detail::write(rt, din, 0, n * sizeof(T), in.data() + first);
-    const std::size_t m = compactor.run(din, 0, n, dout, options.stable);
+    commands.write(din.get(), 0, n * sizeof(T), in.data() + first);
+    const std::size_t m = compactor.run(commands, din.get(), 0, n, dout.get(), options.stable);
     kept.resize(kept.size() + m);
-    detail::read(rt, dout, 0, m * sizeof(T), kept.data() + kept.size() - m);
+    commands.read(dout.get(), 0, m * sizeof(T), kept.data() + kept.size() - m);
   }
   return kept;
 }
 
-#define CLATOMICS_COMPACT_INSTANTIATE(T)                                                                              \
-  template std::size_t compact<T>(Runtime&, const cl::Buffer&, std::size_t, std::size_t, cl::Buffer&, const std::string&, \
-                                  CompactOptions);                                                                    \
+#define CLATOMICS_COMPACT_INSTANTIATE(T)                                                                          \
+  template std::size_t detail::compact_buffers<T>(Runtime&, cl_mem, std::size_t, std::size_t, cl_mem, const std::string&, \
+                                                  CompactOptions);                                                        \
   template std::vector<T> compact<T>(Runtime&, const std::vector<T>&, const std::string&, CompactOptions);
 CLATOMICS_COMPACT_INSTANTIATE(float)
 CLATOMICS_COMPACT_INSTANTIATE(cl_int)

@@ -6,14 +6,24 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "clatomics/error.hpp"
+#include "cl_handles.hpp"
 
 namespace clatomics {
 namespace {
 
+using detail::device_text;
+using detail::device_value;
+using detail::platform_text;
+
 std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return char(std::tolower(c)); });
   return text;
+}
+
+std::string trim(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
 }
 
 std::string type_name(cl_device_type type) {
@@ -23,51 +33,42 @@ std::string type_name(cl_device_type type) {
   return "other";
 }
 
-std::string platform_of(const cl::Device& device) {
-  return cl::Platform(device.getInfo<CL_DEVICE_PLATFORM>()).getInfo<CL_PLATFORM_NAME>();
-}
+cl_platform_id platform_of(cl_device_id device) { return device_value<cl_platform_id>(device, CL_DEVICE_PLATFORM); }
 
 bool is_number(const std::string& text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 // The platform part matches the platform's name or vendor ("pocl" is only in PoCL's vendor).
-bool matches(const cl::Device& device, const std::string& selector) {
-  const cl::Platform p(device.getInfo<CL_DEVICE_PLATFORM>());
-  const std::string platform = lower(p.getInfo<CL_PLATFORM_NAME>() + " " + p.getInfo<CL_PLATFORM_VENDOR>());
-  const std::string name = lower(device.getInfo<CL_DEVICE_NAME>());
-  const std::string wanted = lower(selector);
-  const auto slash = wanted.find('/');
-  if (slash != std::string::npos) {
-    const auto trim = [](std::string s) {
-      s.erase(0, s.find_first_not_of(' '));
-      s.erase(s.find_last_not_of(' ') + 1);
-      return s;
-    };
-    return platform.find(trim(wanted.substr(0, slash))) != std::string::npos &&
-           name.find(trim(wanted.substr(slash + 1))) != std::string::npos;
-  }
-  return platform.find(wanted) != std::string::npos || name.find(wanted) != std::string::npos;
+bool matches(cl_device_id device, const std::string& wanted_platform, const std::string& wanted_device) {
+  const cl_platform_id p = platform_of(device);
+  const std::string platform = lower(platform_text(p, CL_PLATFORM_NAME) + " " + platform_text(p, CL_PLATFORM_VENDOR));
+  const std::string name = lower(device_text(device, CL_DEVICE_NAME));
+  return platform.find(wanted_platform) != std::string::npos && name.find(wanted_device) != std::string::npos;
+}
+
+[[noreturn]] void no_match(const std::string& selector, const std::string& why) {
+  throw std::invalid_argument("clatomics: no OpenCL device matches CLATOMICS_DEVICE / selector '" + selector + "': " + why +
+                              "; devices present:\n" + describe_devices());
 }
 
 }  // namespace
 
-std::vector<cl::Device> all_devices() {
-  std::vector<cl::Platform> platforms;
-  try {
-    cl::Platform::get(&platforms);
-  } catch (const cl::Error& e) {
-    if (e.err() == CL_PLATFORM_NOT_FOUND_KHR) return {};
-    throw Error(e.err(), "clGetPlatformIDs");
-  }
-  std::vector<cl::Device> devices;
-  for (const auto& platform : platforms) {
-    std::vector<cl::Device> some;
-    try {
-      platform.getDevices(CL_DEVICE_TYPE_ALL, &some);
-    } catch (const cl::Error& e) {
-      if (e.err() != CL_DEVICE_NOT_FOUND) throw Error(e.err(), "clGetDeviceIDs");
-    }
+std::vector<cl_device_id> all_device_ids() {
+  cl_uint count = 0;
+  const cl_int status = clGetPlatformIDs(0, nullptr, &count);
+  if (status == CL_PLATFORM_NOT_FOUND_KHR || count == 0) return {};
+  detail::check(status, "clGetPlatformIDs");
+  std::vector<cl_platform_id> platforms(count);
+  detail::check(clGetPlatformIDs(count, platforms.data(), nullptr), "clGetPlatformIDs");
+  std::vector<cl_device_id> devices;
+  for (const cl_platform_id platform : platforms) {
+    cl_uint n = 0;
+    const cl_int found = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &n);
+    if (found == CL_DEVICE_NOT_FOUND || n == 0) continue;
+    detail::check(found, "clGetDeviceIDs");
+    std::vector<cl_device_id> some(n);
+    detail::check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, some.data(), nullptr), "clGetDeviceIDs");
     devices.insert(devices.end(), some.begin(), some.end());
   }
   return devices;
@@ -75,10 +76,11 @@ std::vector<cl::Device> all_devices() {
 
 std::string describe_devices() {
   std::string text;
-  const auto devices = all_devices();
+  const auto devices = all_device_ids();
   for (std::size_t i = 0; i < devices.size(); ++i)
-    text += "  " + std::to_string(i) + ": " + platform_of(devices[i]) + " / " + devices[i].getInfo<CL_DEVICE_NAME>() +
-            " (" + type_name(devices[i].getInfo<CL_DEVICE_TYPE>()) + ")\n";
+    text += "  " + std::to_string(i) + ": " + platform_text(platform_of(devices[i]), CL_PLATFORM_NAME) + " / " +
+            device_text(devices[i], CL_DEVICE_NAME) + " (" + type_name(device_value<cl_device_type>(devices[i], CL_DEVICE_TYPE)) +
+            ")\n";
   return text.empty() ? "  (no OpenCL device found: is an ICD such as pocl-opencl-icd installed?)\n" : text;
 }
 
@@ -87,39 +89,46 @@ std::string device_selector_from_env() {
   return value ? value : "";
 }
 
-cl::Device select_device(const std::string& selector) {
-  const auto devices = all_devices();
+cl_device_id select_device_id(const std::string& selector) {
+  const auto devices = all_device_ids();
   if (devices.empty())
     throw Error(CL_DEVICE_NOT_FOUND, "select_device: no OpenCL platform or device (install an ICD, e.g. pocl-opencl-icd)");
-  const auto first_of = [&](cl_device_type type) -> const cl::Device* {
-    for (const auto& d : devices)
-      if (d.getInfo<CL_DEVICE_TYPE>() & type) return &d;
+  const auto first_of = [&](cl_device_type type) -> cl_device_id {
+    for (const cl_device_id d : devices)
+      if (device_value<cl_device_type>(d, CL_DEVICE_TYPE) & type) return d;
     return nullptr;
   };
-  const cl::Device* found = nullptr;
-  const std::string wanted = lower(selector);
-  if (wanted.empty()) {
-    found = first_of(CL_DEVICE_TYPE_GPU);
-    if (!found) found = first_of(CL_DEVICE_TYPE_CPU);
-    if (!found) found = &devices.front();
-  } else if (is_number(wanted)) {
-    const auto index = std::strtoull(wanted.c_str(), nullptr, 10);
-    if (index < devices.size()) found = &devices[index];
-  } else if (wanted == "gpu" || wanted == "cpu" || wanted == "accelerator") {
-    found = first_of(wanted == "gpu" ? CL_DEVICE_TYPE_GPU
-                     : wanted == "cpu" ? CL_DEVICE_TYPE_CPU
-                                       : CL_DEVICE_TYPE_ACCELERATOR);
-  } else {
-    for (const auto& d : devices)
-      if (matches(d, selector)) {
-        found = &d;
-        break;
-      }
+  if (selector.empty()) {
+    if (const cl_device_id gpu = first_of(CL_DEVICE_TYPE_GPU)) return gpu;
+    if (const cl_device_id cpu = first_of(CL_DEVICE_TYPE_CPU)) return cpu;
+    return devices.front();
   }
-  if (!found)
-    throw std::invalid_argument("clatomics: no OpenCL device matches CLATOMICS_DEVICE / selector '" + selector +
-                                "'; devices present:\n" + describe_devices());
-  return *found;
+  const std::string wanted = lower(trim(selector));
+  if (wanted.empty()) no_match(selector, "the selector is blank (leave it empty for the default device)");
+  cl_device_id found = nullptr;
+  if (is_number(wanted)) {
+    const auto index = std::strtoull(wanted.c_str(), nullptr, 10);
+    if (wanted.size() > 9 || index >= devices.size()) no_match(selector, "no device has that index");
+    return devices[index];
+  }
+  if (wanted == "gpu" || wanted == "cpu" || wanted == "accelerator") {
+    found = first_of(wanted == "gpu" ? CL_DEVICE_TYPE_GPU : wanted == "cpu" ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_ACCELERATOR);
+    if (!found) no_match(selector, "no device of that type");
+    return found;
+  }
+  std::string wanted_platform, wanted_device = wanted;
+  if (const auto slash = wanted.find('/'); slash != std::string::npos) {
+    wanted_platform = trim(wanted.substr(0, slash));
+    wanted_device = trim(wanted.substr(slash + 1));
+    if (wanted_platform.empty() || wanted_device.empty())
+      no_match(selector, "'platform/device' needs both parts");
+    for (const cl_device_id d : devices)
+      if (matches(d, wanted_platform, wanted_device)) return d;
+    no_match(selector, "no device matches");
+  }
+  for (const cl_device_id d : devices)
+    if (matches(d, wanted, "") || matches(d, "", wanted)) return d;
+  no_match(selector, "no platform, vendor or device name contains it");
 }
 
 }  // namespace clatomics

@@ -1,13 +1,18 @@
 // Histograms: a strategy per device (kernels/histogram.cl), 32-bit counts per launch merged
-// into 64-bit totals on the device.
+// into 64-bit totals on the device; sizes checked against the device's and the host's memory
+// before anything is allocated.
 #include "clatomics/histogram.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
-#include "clatomics/algorithms.hpp"
+#include <unistd.h>
+
+#include "buffer_checks.hpp"
 #include "launch.hpp"
+#include "runtime_state.hpp"
 
 namespace clatomics {
 namespace {
@@ -116,7 +121,7 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
       break;
   }
   plan.strategy = s;
-  plan.direct = caps.int64_base_atomics && !detail::stream_limits().merge_32bit;
+  plan.direct = caps.int64_base_atomics && !detail::merge_32bit();
   plan.options = detail::define("CLAT_HIST_KIND", int(setup.kind)) + detail::define("CLAT_HIST_WEIGHTED", setup.weighted ? 1 : 0) +
                  detail::define("CLAT_CONTIGUOUS", gpu ? 0 : 1) + detail::define("CLAT_HIST_SHIFT", int(plan.shift)) +
                  detail::define("CLAT_HIST_DIRECT", plan.direct ? 1 : 0);
@@ -133,12 +138,13 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
 std::size_t element_size(Kind kind) { return kind == Kind::bytes ? 1 : 4; }
 
 // One histogram being accumulated: every add() counts a range in launches below 2^32 elements,
-// each merged into the 64-bit totals on the device; results() reads them once.
+// each merged into the 64-bit totals on the device; totals() reads them once. Its commands are
+// one chain (detail::Commands), so the reads come after every launch on any queue.
 class Run {
  public:
   Run(Runtime& rt, const Setup& setup, HistogramOptions options)
-      : rt_(rt), setup_(setup), plan_(make_plan(rt, setup, options.strategy)), slots_(setup.slots()) {
-    const cl::Program program = rt.build_embedded("kernels/histogram.cl", plan_.options);
+      : rt_(rt), setup_(setup), plan_(make_plan(rt, setup, options.strategy)), slots_(setup.slots()), commands_(rt) {
+    const detail::Program program = detail::build_library_file(rt, "kernels/histogram.cl", plan_.options);
     kernel_ = detail::make_kernel(program, plan_.kernel);
     if (!plan_.direct) merge_ = detail::make_kernel(program, "clat_hist_merge");
     if (plan_.fill_items) {
@@ -153,8 +159,8 @@ class Run {
   // Direct plans count into totals_ (and wtotals_) themselves: no counts_/wsums_ to merge.
   void start() {
     const auto zeroed = [&](std::size_t bytes) {
-      cl::Buffer buffer = detail::make_buffer(rt_, bytes);
-      detail::fill_zero(rt_, buffer, bytes);
+      detail::Mem buffer = detail::make_buffer(rt_, bytes);
+      commands_.fill_zero(buffer.get(), bytes);
       return buffer;
     };
     totals_ = zeroed(slots_ * 8);
@@ -167,54 +173,41 @@ class Run {
       wtotals_ = zeroed(slots_ * 4);
       wsums_ = plan_.direct ? wtotals_ : zeroed(slots_ * 4);
     }
-    checked("clSetKernelArg", [&] {
-      kernel_.setArg(3, cl_uint(setup_.nbins));
-      kernel_.setArg(4, setup_.lo);
-      kernel_.setArg(5, setup_.hi);
-      kernel_.setArg(6, setup_.scale);
-      kernel_.setArg(7, edges_);
-      kernel_.setArg(10, counts_);
-      kernel_.setArg(11, wsums_);
-      const bool local = plan_.kernel == std::string("clat_hist_local");
-      const std::size_t local_slots = local ? slots_ << plan_.shift : 1;
-      kernel_.setArg(12, cl::Local(local_slots * 4));
-      kernel_.setArg(13, cl::Local((setup_.weighted ? local_slots : 1) * 4));
-      if (plan_.direct) return;
-      merge_.setArg(0, counts_);
-      merge_.setArg(1, totals_);
-      merge_.setArg(2, wsums_);
-      merge_.setArg(3, wtotals_);
-      merge_.setArg(4, cl_uint(slots_));
-    });
   }
 
-  void add(const cl::Buffer& values, std::size_t offset, std::size_t count, const cl::Buffer* weights, std::size_t weights_offset) {
+  void add(cl_mem values, std::size_t offset, std::size_t count, cl_mem weights, std::size_t weights_offset) {
     const std::uint64_t per_launch = detail::launch_elements();
+    const bool local = plan_.kernel == std::string("clat_hist_local");
+    const std::size_t local_slots = local ? slots_ << plan_.shift : 1;
     for (std::size_t done = 0; done < count;) {
       const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, count - done));
       const std::size_t units = n / (16 / element_size(setup_.kind)) + 1;
       const detail::Grid grid = detail::make_grid(rt_, kernel_, units, plan_.group, plan_.max_groups);
-      checked("clSetKernelArg", [&] {
-        kernel_.setArg(0, values);
-        kernel_.setArg(1, cl_ulong(offset + done));
-        kernel_.setArg(2, cl_ulong(n));
-        kernel_.setArg(8, weights ? *weights : counts_);
-        kernel_.setArg(9, cl_ulong(weights ? weights_offset + done : 0));
-      });
-      detail::launch(rt_, kernel_, grid);
-      if (!plan_.direct) detail::launch(rt_, merge_, detail::make_grid(rt_, merge_, slots_, 256, slots_));
+      // The arguments of CLAT_HIST_ARGS, in order.
+      detail::set_args(kernel_, values, cl_ulong(offset + done), cl_ulong(n), cl_uint(setup_.nbins), setup_.lo, setup_.hi,
+                       setup_.scale, edges_, weights ? weights : counts_.get(), cl_ulong(weights ? weights_offset + done : 0),
+                       counts_, wsums_, detail::LocalBytes{local_slots * 4},
+                       detail::LocalBytes{(setup_.weighted ? local_slots : 1) * 4});
+      commands_.launch(kernel_, grid);
+      if (!plan_.direct) {
+        detail::set_args(merge_, counts_, totals_, wsums_, wtotals_, cl_uint(slots_));
+        commands_.launch(merge_, detail::make_grid(rt_, merge_, slots_, 256, slots_));
+      }
       done += n;
     }
   }
 
-  std::vector<std::uint64_t> totals() const {
+  // Copies host data into a staging buffer, in this run's order of commands.
+  void write(cl_mem buffer, std::size_t bytes, const void* host) { commands_.write(buffer, 0, bytes, host); }
+
+  std::vector<std::uint64_t> totals() {
     std::vector<std::uint64_t> out(slots_);
-    detail::read(rt_, totals_, 0, slots_ * 8, out.data());
+    commands_.read(totals_.get(), 0, slots_ * 8, out.data());
     return out;
   }
-  std::vector<float> weight_totals() const {
+  std::vector<float> weight_totals() {
     std::vector<float> out(setup_.nbins);
-    detail::read(rt_, wtotals_, 0, setup_.nbins * 4, out.data());
+    commands_.read(wtotals_.get(), 0, setup_.nbins * 4, out.data());
     return out;
   }
 
@@ -223,17 +216,42 @@ class Run {
   Setup setup_;
   Plan plan_;
   std::size_t slots_;
-  cl::Kernel kernel_, merge_;
-  cl::Buffer counts_, totals_, wsums_, wtotals_, edges_;
+  detail::Commands commands_;
+  detail::Kernel kernel_, merge_;
+  detail::Mem counts_, totals_, wsums_, wtotals_, edges_;
 };
 
-void check_nbins(std::size_t nbins) {
-  if (nbins == 0) throw std::invalid_argument("clatomics: histogram: nbins must be at least 1");
-  if (nbins > max_nbins) throw std::invalid_argument("clatomics: histogram: nbins must be at most 2^32 - 4");
+std::string to_text(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g GiB", bytes / double(std::size_t(1) << 30));
+  return text;
 }
 
-Setup even_setup(std::size_t nbins, float lo, float hi, bool weighted) {
-  check_nbins(nbins);
+// nbins in range, and the memory its counts take on the device and the host within bounds:
+// checked before anything (edges included) is allocated.
+void check_nbins(const Runtime& rt, const char* what, std::size_t nbins, std::size_t slots, bool even, bool weighted) {
+  if (nbins == 0) throw std::invalid_argument(std::string("clatomics: ") + what + ": nbins must be at least 1");
+  if (nbins > max_nbins) throw std::invalid_argument(std::string("clatomics: ") + what + ": nbins must be at most 2^32 - 4");
+  const auto& caps = rt.device_info().caps;
+  const double largest = double(slots) * 8;  // the 64-bit totals: the largest buffer
+  const double device = largest + double(slots) * 4 + (even ? double(nbins + 1) * 4 : 0) + (weighted ? double(slots) * 8 : 0);
+  const double host = double(nbins) * 8 + (even ? double(nbins + 1) * 4 : 0) + (weighted ? double(nbins) * 4 : 0);
+  const double host_memory = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+  const auto refuse = [&](const std::string& why) {
+    throw std::invalid_argument(std::string("clatomics: ") + what + ": nbins = " + std::to_string(nbins) + " is too many: " + why);
+  };
+  if (largest > double(caps.max_mem_alloc_size))
+    refuse("its 64-bit counts take " + to_text(largest) + ", more than one buffer may hold on this device (CL_DEVICE_MAX_MEM_ALLOC_SIZE " +
+           to_text(double(caps.max_mem_alloc_size)) + ")");
+  if (device > double(caps.global_mem_size) / 2)
+    refuse("its buffers take " + to_text(device) + ", more than half the device's memory (CL_DEVICE_GLOBAL_MEM_SIZE " +
+           to_text(double(caps.global_mem_size)) + ")");
+  if (host_memory > 0 && host > host_memory / 2)
+    refuse("its results take " + to_text(host) + " of host memory, more than half of the host's " + to_text(host_memory));
+}
+
+Setup even_setup(const Runtime& rt, std::size_t nbins, float lo, float hi, bool weighted) {
+  check_nbins(rt, "histogram_even", nbins, nbins + 3, true, weighted);
   if (!std::isfinite(lo)) throw std::invalid_argument("clatomics: histogram_even: lo is not finite");
   if (!std::isfinite(hi)) throw std::invalid_argument("clatomics: histogram_even: hi is not finite");
   if (!(lo < hi)) throw std::invalid_argument("clatomics: histogram_even: lo must be below hi");
@@ -252,6 +270,15 @@ Setup even_setup(std::size_t nbins, float lo, float hi, bool weighted) {
   setup.edges.resize(nbins + 1);
   for (std::size_t k = 0; k < nbins; ++k) setup.edges[k] = float(double(k) * step + double(lo));
   setup.edges[nbins] = hi;
+  // Bins of no width in float: the range has fewer floats than bins (NumPy refuses these too:
+  // "Too many bins for data range").
+  for (std::size_t k = 0; k < nbins; ++k)
+    if (!(setup.edges[k] < setup.edges[k + 1])) {
+      char text[96];
+      std::snprintf(text, sizeof text, "edges %zu and %zu are both %.9g", k, k + 1, double(setup.edges[k]));
+      throw std::invalid_argument("clatomics: histogram_even: too many bins for the range [lo, hi]: in float, " + std::string(text) +
+                                  " (fewer floats than bins)");
+    }
   return setup;
 }
 
@@ -262,7 +289,7 @@ KeyHistogram key_result(const std::vector<std::uint64_t>& totals, std::size_t nb
   return h;
 }
 
-EvenHistogram even_result(const Run& run, const Setup& setup) {
+EvenHistogram even_result(Run& run, const Setup& setup) {
   const auto totals = run.totals();
   EvenHistogram h;
   h.counts.assign(totals.begin(), totals.begin() + std::ptrdiff_t(setup.nbins));
@@ -279,21 +306,29 @@ void add_host(Runtime& rt, Run& run, const std::vector<T>& values, const std::ve
   run.start();
   if (values.empty()) return;
   const std::size_t chunk = detail::chunk_elements(rt, values.size(), sizeof(T), weights ? 2 : 1);
-  cl::Buffer buffer = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_ONLY);
-  cl::Buffer wbuffer = weights ? detail::make_buffer(rt, chunk * sizeof(float), CL_MEM_READ_ONLY) : cl::Buffer();
+  const detail::Mem buffer = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_ONLY);
+  const detail::Mem wbuffer = weights ? detail::make_buffer(rt, chunk * sizeof(float), CL_MEM_READ_ONLY) : detail::Mem();
   for (std::size_t first = 0; first < values.size(); first += chunk) {
     const std::size_t n = std::min(chunk, values.size() - first);
-    detail::write(rt, buffer, 0, n * sizeof(T), values.data() + first);
-    if (weights) detail::write(rt, wbuffer, 0, n * sizeof(float), weights->data() + first);
-    run.add(buffer, 0, n, weights ? &wbuffer : nullptr, 0);
+    run.write(buffer.get(), n * sizeof(T), values.data() + first);
+    if (weights) run.write(wbuffer.get(), n * sizeof(float), weights->data() + first);
+    run.add(buffer.get(), 0, n, wbuffer.get(), 0);
   }
+}
+
+Setup key_setup(const Runtime& rt, std::size_t nbins) {
+  check_nbins(rt, "histogram_keys", nbins, nbins + 1, false, false);
+  Setup setup;
+  setup.kind = Kind::keys;
+  setup.nbins = nbins;
+  return setup;
 }
 
 }  // namespace
 
-std::vector<std::uint64_t> histogram(Runtime& rt, const cl::Buffer& bytes, std::size_t offset, std::size_t count,
-                                     HistogramOptions options) {
-  detail::check_range(rt, "histogram: bytes", bytes, offset, count, 1);
+std::vector<std::uint64_t> detail::histogram_buffer(Runtime& rt, cl_mem bytes, std::size_t offset, std::size_t count,
+                                                    HistogramOptions options) {
+  check_range(rt, {"histogram: bytes", bytes, offset, count, 1, Access::read});
   Run run(rt, Setup{}, options);
   run.start();
   run.add(bytes, offset, count, nullptr, 0);
@@ -306,13 +341,10 @@ std::vector<std::uint64_t> histogram(Runtime& rt, const std::vector<std::uint8_t
   return run.totals();
 }
 
-KeyHistogram histogram_keys(Runtime& rt, const cl::Buffer& keys, std::size_t offset, std::size_t count, std::size_t nbins,
-                            HistogramOptions options) {
-  detail::check_range(rt, "histogram_keys: keys", keys, offset, count, sizeof(cl_uint));
-  check_nbins(nbins);
-  Setup setup;
-  setup.kind = Kind::keys;
-  setup.nbins = nbins;
+KeyHistogram detail::histogram_keys_buffer(Runtime& rt, cl_mem keys, std::size_t offset, std::size_t count, std::size_t nbins,
+                                           HistogramOptions options) {
+  check_range(rt, {"histogram_keys: keys", keys, offset, count, sizeof(cl_uint), Access::read});
+  const Setup setup = key_setup(rt, nbins);
   Run run(rt, setup, options);
   run.start();
   run.add(keys, offset, count, nullptr, 0);
@@ -320,20 +352,18 @@ KeyHistogram histogram_keys(Runtime& rt, const cl::Buffer& keys, std::size_t off
 }
 
 KeyHistogram histogram_keys(Runtime& rt, const std::vector<cl_uint>& keys, std::size_t nbins, HistogramOptions options) {
-  check_nbins(nbins);
-  Setup setup;
-  setup.kind = Kind::keys;
-  setup.nbins = nbins;
+  const Setup setup = key_setup(rt, nbins);
   Run run(rt, setup, options);
   add_host(rt, run, keys, nullptr);
   return key_result(run.totals(), nbins);
 }
 
-EvenHistogram histogram_even(Runtime& rt, const cl::Buffer& values, std::size_t offset, std::size_t count, std::size_t nbins,
-                             float lo, float hi, const cl::Buffer* weights, std::size_t weights_offset, HistogramOptions options) {
-  detail::check_range(rt, "histogram_even: values", values, offset, count, sizeof(float));
-  if (weights) detail::check_range(rt, "histogram_even: weights", *weights, weights_offset, count, sizeof(float));
-  const Setup setup = even_setup(nbins, lo, hi, weights != nullptr);
+EvenHistogram detail::histogram_even_buffer(Runtime& rt, cl_mem values, std::size_t offset, std::size_t count, std::size_t nbins,
+                                            float lo, float hi, cl_mem weights, std::size_t weights_offset,
+                                            HistogramOptions options) {
+  check_range(rt, {"histogram_even: values", values, offset, count, sizeof(float), Access::read});
+  if (weights) check_range(rt, {"histogram_even: weights", weights, weights_offset, count, sizeof(float), Access::read});
+  const Setup setup = even_setup(rt, nbins, lo, hi, weights != nullptr);
   Run run(rt, setup, options);
   run.start();
   run.add(values, offset, count, weights, weights_offset);
@@ -345,7 +375,7 @@ EvenHistogram histogram_even(Runtime& rt, const std::vector<float>& values, std:
   if (!weights.empty() && weights.size() != values.size())
     throw std::invalid_argument("clatomics: histogram_even: weights has " + std::to_string(weights.size()) + " elements, values has " +
                                 std::to_string(values.size()));
-  const Setup setup = even_setup(nbins, lo, hi, !weights.empty());
+  const Setup setup = even_setup(rt, nbins, lo, hi, !weights.empty());
   Run run(rt, setup, options);
   add_host(rt, run, values, weights.empty() ? nullptr : &weights);
   return even_result(run, setup);

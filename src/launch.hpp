@@ -1,24 +1,15 @@
-// What the algorithms share on the host: argument checks, launch shapes, enqueueing with
-// profiling, and streaming host data larger than one device buffer.
+// What the algorithms share on the host: launch shapes, their commands ordered by events,
+// device buffers, and streaming host data larger than one device buffer.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include "clatomics/error.hpp"
-#include "clatomics/opencl.hpp"
+#include "cl_handles.hpp"
 #include "clatomics/runtime.hpp"
 
 namespace clatomics::detail {
-
-// The size of a buffer in bytes (CL_MEM_SIZE).
-std::size_t buffer_bytes(const cl::Buffer& buffer);
-
-// Throws std::invalid_argument naming `what` when buffer is null, belongs to another context than
-// rt's, when offset + count overflows, or when elements [offset, offset + count) of element_size
-// bytes lie beyond the buffer.
-void check_range(const Runtime& rt, const char* what, const cl::Buffer& buffer, std::size_t offset, std::size_t count, std::size_t element_size);
 
 // Largest power of two <= n (n >= 1).
 std::size_t floor_pow2(std::size_t n);
@@ -30,30 +21,49 @@ struct Grid {
 };
 
 // group: the wanted work-group size, capped by the device and the kernel, rounded down to a
-// power of two. groups: enough to cover `units` with one unit per work-item, at most max_groups.
-Grid make_grid(const Runtime& rt, const cl::Kernel& kernel, std::uint64_t units, std::size_t group, std::size_t max_groups);
+// power of two (or the size the kernel was compiled for). groups: enough to cover `units` with
+// one unit per work-item, at most max_groups.
+Grid make_grid(const Runtime& rt, const Kernel& kernel, std::uint64_t units, std::size_t group, std::size_t max_groups);
 
-cl::Kernel make_kernel(const cl::Program& program, const std::string& name);
+// The commands of one library call on the runtime's queue. Each waits for the one before it,
+// and the first for every command enqueued on the queue before the call: the call is correct on
+// out-of-order queues and sees the caller's earlier commands done. Each is recorded by an
+// active ProfileScope. Reads and writes block until done.
+class Commands {
+ public:
+  explicit Commands(const Runtime& rt);
+  void launch(const Kernel& kernel, const Grid& grid);
+  void write(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, const void* host);
+  void read(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, void* host);
+  void fill_zero(cl_mem buffer, std::size_t bytes);
 
-// Enqueues a 1-D kernel on rt's queue (recorded by an active ProfileScope).
-void launch(const Runtime& rt, const cl::Kernel& kernel, const Grid& grid);
+ private:
+  // The wait list for the next command: the previous one, if any.
+  cl_uint waits() const { return last_ ? 1u : 0u; }
+  const cl_event* wait_list() const { return last_ ? &last_event_ : nullptr; }
+  void done(cl_event event);
+
+  cl_command_queue queue_;
+  Event last_;
+  cl_event last_event_ = nullptr;
+};
 
 // A device buffer of `bytes` (at least 1); copy_from, when given, is copied in at creation.
-cl::Buffer make_buffer(const Runtime& rt, std::size_t bytes, cl_mem_flags flags = CL_MEM_READ_WRITE, const void* copy_from = nullptr);
-
-// Blocking copies between a buffer and host memory (recorded by an active ProfileScope).
-void write(const Runtime& rt, const cl::Buffer& buffer, std::size_t offset_bytes, std::size_t bytes, const void* host);
-void read(const Runtime& rt, const cl::Buffer& buffer, std::size_t offset_bytes, std::size_t bytes, void* host);
-void fill_zero(const Runtime& rt, const cl::Buffer& buffer, std::size_t bytes);
+Mem make_buffer(const Runtime& rt, std::size_t bytes, cl_mem_flags flags = CL_MEM_READ_WRITE, const void* copy_from = nullptr);
 
 // How many elements of element_size one device buffer may hold when streaming host data:
 // everything when the device allows it in one buffer, else chunks below
 // CL_DEVICE_MAX_MEM_ALLOC_SIZE (at most 256 MiB each). `buffers`: how many such buffers the
-// caller holds at once. A multiple of 64 elements. Tests may lower it (stream_limits).
-std::size_t chunk_elements(const Runtime& rt, std::size_t n, std::size_t element_size, std::size_t buffers = 1);
+// caller holds at once. A multiple of `multiple` elements (a power of two, at least 64).
+std::size_t chunk_elements(const Runtime& rt, std::size_t n, std::size_t element_size, std::size_t buffers = 1,
+                           std::size_t multiple = 64);
 
-// Most elements one launch may count into 32-bit counters (below 2^32; tests may lower it).
+// Most elements one launch may count into 32-bit counters (below 2^32).
 std::uint64_t launch_elements();
+
+// Whether histograms must count each launch in 32-bit counters merged afterwards (as on a
+// device without 64-bit atomics) even where 64-bit atomics exist.
+bool merge_32bit();
 
 // A -D build option.
 std::string define(const char* name, long long value);

@@ -1,30 +1,45 @@
-// Options from the environment.
+// Options from the environment, parsed strictly: a flag that says "false" must never turn
+// something on, and a typo must not pass silently.
 #include "clatomics/options.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
-#include <sstream>
+#include <stdexcept>
 
 namespace clatomics {
 namespace {
 
-bool env_flag(const char* name) {
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return text;
+}
+
+// Unset: fallback. 1/0, true/false, yes/no, on/off in any case; anything else throws.
+bool env_flag(const char* name, bool fallback) {
   const char* value = std::getenv(name);
-  return value && *value && std::string(value) != "0";
+  if (!value) return fallback;
+  const std::string v = lower(value);
+  if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
+  if (v == "0" || v == "false" || v == "no" || v == "off") return false;
+  throw std::invalid_argument(std::string("clatomics: environment variable ") + name + "='" + value +
+                              "' is not a boolean (1/0, true/false, yes/no, on/off)");
 }
 
 }  // namespace
 
 Options Options::from_env() {
   Options options;
-  if (const char* device = std::getenv("CLATOMICS_DEVICE")) options.device = device;
-  options.force_cas = env_flag("CLATOMICS_FORCE_CAS");
-  options.hide_fp64 = env_flag("CLATOMICS_HIDE_FP64");
-  options.subgroup_aggregation = env_flag("CLATOMICS_SUBGROUP_AGG");
-  if (const char* checks = std::getenv("CLATOMICS_FAIL_CHECKS")) {
-    std::istringstream in(checks);
-    for (std::string slot; std::getline(in, slot, ',');)
-      if (!slot.empty()) options.fail_checks.push_back(slot);
+  if (const char* device = std::getenv("CLATOMICS_DEVICE")) {
+    const std::string selector = device;
+    if (selector.find_first_not_of(" \t") == std::string::npos)
+      throw std::invalid_argument("clatomics: environment variable CLATOMICS_DEVICE is set but blank; unset it for the default device");
+    options.device = selector;
   }
+  options.force_cas = env_flag("CLATOMICS_FORCE_CAS", options.force_cas);
+  options.hide_fp64 = env_flag("CLATOMICS_HIDE_FP64", options.hide_fp64);
+  options.subgroup_aggregation = env_flag("CLATOMICS_SUBGROUP_AGG", options.subgroup_aggregation);
+  options.exact_subnormals = env_flag("CLATOMICS_EXACT_SUBNORMALS", options.exact_subnormals);
   return options;
 }
 

@@ -6,7 +6,9 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "buffer_checks.hpp"
 #include "launch.hpp"
+#include "runtime_state.hpp"
 
 namespace clatomics {
 namespace {
@@ -80,12 +82,13 @@ T atomic_start(ReduceOp op) {
 
 template <class T>
 void check_type(Runtime& rt) {
-  if constexpr (std::is_same_v<T, double>) rt.require_double("reduce<double>");
+  if constexpr (std::is_same_v<T, double>) detail::require_double(rt, "reduce<double>");
 }
 
 // One range of one buffer, already checked; count > 0.
 template <class T>
-T reduce_range(Runtime& rt, const cl::Buffer& buffer, std::size_t offset, std::size_t count, ReduceOp op, bool deterministic) {
+T reduce_range(Runtime& rt, detail::Commands& commands, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op,
+               bool deterministic) {
   const auto& caps = rt.device_info().caps;
   const bool cpu = !caps.is_gpu();
   // CPUs: 64-byte vectors over one contiguous chunk per work-item, a few work-items per core.
@@ -93,9 +96,9 @@ T reduce_range(Runtime& rt, const cl::Buffer& buffer, std::size_t offset, std::s
   const int vec = int((cpu ? 64 : 16) / sizeof(T));
   const std::string options = detail::define("CLAT_REDUCE_TYPE", type_code<T>()) + detail::define("CLAT_VEC", vec) +
                               detail::define("CLAT_CONTIGUOUS", cpu ? 1 : 0);
-  const cl::Program program = rt.build_embedded("kernels/reduce.cl", options);
+  const detail::Program program = detail::build_library_file(rt, "kernels/reduce.cl", options);
   const std::string name = std::string("clat_reduce_") + op_name(op);
-  cl::Kernel kernel = detail::make_kernel(program, name);
+  const detail::Kernel kernel = detail::make_kernel(program, name.c_str());
   const std::size_t units = count / std::size_t(vec) + 1;
   const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
   const detail::Grid grid = cpu ? detail::make_grid(rt, kernel, units, 1, 4 * cu) : detail::make_grid(rt, kernel, units, 256, 8 * cu);
@@ -103,42 +106,32 @@ T reduce_range(Runtime& rt, const cl::Buffer& buffer, std::size_t offset, std::s
   const bool two_pass = deterministic || (sizeof(T) == 8 && !std::is_floating_point_v<T> && !caps.int64_base_atomics);
 
   const T start = atomic_start<T>(op);
-  cl::Buffer out = detail::make_buffer(rt, sizeof(T), CL_MEM_READ_WRITE, &start);
-  cl::Buffer partials = two_pass ? detail::make_buffer(rt, grid.groups * sizeof(T)) : out;
-  checked("clSetKernelArg", [&] {
-    kernel.setArg(0, buffer);
-    kernel.setArg(1, cl_ulong(offset));
-    kernel.setArg(2, cl_ulong(count));
-    kernel.setArg(3, partials);
-    kernel.setArg(4, cl_uint(two_pass ? 1 : 0));
-    kernel.setArg(5, cl::Local(grid.group * sizeof(T)));
-  });
-  detail::launch(rt, kernel, grid);
+  const detail::Mem out = detail::make_buffer(rt, sizeof(T), CL_MEM_READ_WRITE, &start);
+  const detail::Mem partials = two_pass ? detail::make_buffer(rt, grid.groups * sizeof(T)) : out;
+  detail::set_args(kernel, buffer, cl_ulong(offset), cl_ulong(count), partials, cl_uint(two_pass ? 1 : 0),
+                   detail::LocalBytes{grid.group * sizeof(T)});
+  commands.launch(kernel, grid);
   if (two_pass) {
-    cl::Kernel final_kernel = detail::make_kernel(program, name + "_final");
+    const detail::Kernel final_kernel = detail::make_kernel(program, (name + "_final").c_str());
     const detail::Grid one = detail::make_grid(rt, final_kernel, grid.groups, cpu ? 1 : 256, 1);
-    checked("clSetKernelArg", [&] {
-      final_kernel.setArg(0, partials);
-      final_kernel.setArg(1, cl_uint(grid.groups));
-      final_kernel.setArg(2, out);
-      final_kernel.setArg(3, cl::Local(one.group * sizeof(T)));
-    });
-    detail::launch(rt, final_kernel, one);
+    detail::set_args(final_kernel, partials, cl_uint(grid.groups), out, detail::LocalBytes{one.group * sizeof(T)});
+    commands.launch(final_kernel, one);
   }
   T result{};
-  detail::read(rt, out, 0, sizeof(T), &result);
+  commands.read(out.get(), 0, sizeof(T), &result);
   return result;
 }
 
 }  // namespace
 
 template <class T>
-T reduce(Runtime& rt, const cl::Buffer& buffer, std::size_t offset, std::size_t count, ReduceOp op, ReduceOptions options) {
+T detail::reduce_buffer(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op, ReduceOptions options) {
   op_name(op);
   check_type<T>(rt);
-  detail::check_range(rt, "reduce: buffer", buffer, offset, count, sizeof(T));
+  detail::check_range(rt, {"reduce: buffer", buffer, offset, count, sizeof(T), detail::Access::read});
   if (count == 0) return identity<T>(op);
-  return reduce_range<T>(rt, buffer, offset, count, op, options.deterministic);
+  detail::Commands commands(rt);
+  return reduce_range<T>(rt, commands, buffer, offset, count, op, options.deterministic);
 }
 
 template <class T>
@@ -147,19 +140,20 @@ T reduce(Runtime& rt, const std::vector<T>& data, ReduceOp op, ReduceOptions opt
   check_type<T>(rt);
   if (data.empty()) return identity<T>(op);
   const std::size_t chunk = detail::chunk_elements(rt, data.size(), sizeof(T));
-  cl::Buffer buffer = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_ONLY);
+  const detail::Mem buffer = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_ONLY);
+  detail::Commands commands(rt);
   T result{};
   for (std::size_t first = 0; first < data.size(); first += chunk) {
     const std::size_t n = std::min(chunk, data.size() - first);
-    detail::write(rt, buffer, 0, n * sizeof(T), data.data() + first);
-    const T part = reduce_range<T>(rt, buffer, 0, n, op, options.deterministic);
+    commands.write(buffer.get(), 0, n * sizeof(T), data.data() + first);
+    const T part = reduce_range<T>(rt, commands, buffer.get(), 0, n, op, options.deterministic);
     result = first == 0 ? part : combine(op, result, part);
   }
   return result;
 }
 
-#define CLATOMICS_REDUCE_INSTANTIATE(T)                                                                  \
-  template T reduce<T>(Runtime&, const cl::Buffer&, std::size_t, std::size_t, ReduceOp, ReduceOptions); \
+#define CLATOMICS_REDUCE_INSTANTIATE(T)                                                                       \
+  template T detail::reduce_buffer<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, ReduceOptions); \
   template T reduce<T>(Runtime&, const std::vector<T>&, ReduceOp, ReduceOptions);
 CLATOMICS_REDUCE_INSTANTIATE(float)
 CLATOMICS_REDUCE_INSTANTIATE(double)

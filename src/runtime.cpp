@@ -1,91 +1,159 @@
-// Runtime: context, queue, and the program cache.
+// Runtime: context, queue, the device's checked paths, and the program cache.
 #include "clatomics/runtime.hpp"
 
 #include <stdexcept>
 
 #include "clatomics/device.hpp"
-#include "clatomics/error.hpp"
 #include "clatomics/source.hpp"
+#include "device_info_cache.hpp"
+#include "runtime_state.hpp"
+#include "source_text.hpp"
 
 namespace clatomics {
 
-cl::Program build_program(const cl::Context& context, const cl::Device& device, const std::string& source,
-                          const std::string& options) {
-  cl::Program program = checked("clCreateProgramWithSource", [&] { return cl::Program(context, source); });
-  // Built explicitly: CLHPP's auto-building constructor would force -cl-std=CL2.0.
-  const cl_int status = clBuildProgram(program(), 1, &device(), options.c_str(), nullptr, nullptr);
+cl_program build_program_handle(cl_context context, cl_device_id device, const std::string& source, const std::string& options) {
+  const char* text = source.c_str();
+  const std::size_t length = source.size();
+  cl_int status = CL_SUCCESS;
+  detail::Program program = detail::Program::adopt(clCreateProgramWithSource(context, 1, &text, &length, &status));
+  detail::check(status, "clCreateProgramWithSource");
+  status = clBuildProgram(program.get(), 1, &device, options.c_str(), nullptr, nullptr);
   if (status != CL_SUCCESS) {
     std::string log;
     try {
-      log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
-    } catch (const cl::Error&) {
+      log = detail::info_text(
+          [device](cl_program p, cl_program_build_info param, std::size_t size, void* value, std::size_t* size_ret) {
+            return clGetProgramBuildInfo(p, device, param, size, value, size_ret);
+          },
+          program.get(), CL_PROGRAM_BUILD_LOG, "clGetProgramBuildInfo");
+    } catch (const Error&) {
       log = "(no build log available)";
     }
     throw Error(status, "clBuildProgram", log.empty() ? "(empty build log)" : log, options.empty() ? "(none)" : options);
   }
-  return program;
+  return program.release();
 }
+
+namespace detail {
+
+RuntimeState::RuntimeState(Options options_in, cl_device_id device_in, Context context_in, Queue queue_in,
+                           const std::vector<std::string>& failing_checks)
+    : options(std::move(options_in)),
+      device(device_in),
+      context(std::move(context_in)),
+      queue(std::move(queue_in)),
+      cache(options.program_cache_entries, options.program_cache_bytes) {
+  const auto properties = detail::info<cl_command_queue_properties>(clGetCommandQueueInfo, queue.get(), CL_QUEUE_PROPERTIES,
+                                                            "clGetCommandQueueInfo");
+  out_of_order = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+  info = &cached_device_info(device, options, failing_checks);
+}
+
+const RuntimeState& state_of(const Runtime& rt) { return *rt.state_; }
+
+Program build_cached(const RuntimeState& state, const std::string& full_source, const std::string& extra_options) {
+  const std::string& base = state.info->build_options;
+  const std::string options = extra_options.empty() ? base : base + " " + extra_options;
+  return state.cache.get(options + '\0' + full_source, [&] {
+    return Program::adopt(build_program_handle(state.context.get(), state.device, full_source, options));
+  });
+}
+
+Program build_library_file(const Runtime& rt, const std::string& path, const std::string& extra_options) {
+  return build_cached(state_of(rt), embedded_source(path), extra_options);
+}
+
+Kernel make_kernel(const Program& program, const char* name) {
+  cl_int status = CL_SUCCESS;
+  Kernel kernel = Kernel::adopt(clCreateKernel(program.get(), name, &status));
+  check(status, "clCreateKernel");
+  return kernel;
+}
+
+void require_double(const Runtime& rt, const char* what) {
+  if (!rt.supports_double())
+    throw std::invalid_argument(std::string("clatomics: ") + what + ": double needs cl_khr_fp64 and cl_khr_int64_base_atomics, which " +
+                                rt.device_info().caps.device_name +
+                                (rt.options().hide_fp64 ? " hides (Options::hide_fp64)" : " lacks"));
+}
+
+namespace {
+
+Context context_for(cl_device_id device) {
+  cl_int status = CL_SUCCESS;
+  Context context = Context::adopt(clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status));
+  check(status, "clCreateContext");
+  return context;
+}
+
+Queue profiling_queue(const Context& context, cl_device_id device) {
+  cl_int status = CL_SUCCESS;
+  Queue queue = Queue::adopt(clCreateCommandQueue(context.get(), device, CL_QUEUE_PROFILING_ENABLE, &status));
+  check(status, "clCreateCommandQueue");
+  return queue;
+}
+
+// The adopted objects must belong together: commands on a queue of another context or device
+// would fail only later, inside an algorithm, or run on the wrong device.
+void check_adopted(cl_context context, cl_device_id device, cl_command_queue queue) {
+  if (!context || !device || !queue) throw std::invalid_argument("clatomics::Runtime: null context, device or queue");
+  const auto devices = info_array<cl_device_id>(clGetContextInfo, context, CL_CONTEXT_DEVICES, "clGetContextInfo");
+  bool in_context = false;
+  for (const cl_device_id d : devices) in_context = in_context || d == device;
+  if (!in_context) throw std::invalid_argument("clatomics::Runtime: the device is not one of the context's devices");
+  if (info<cl_context>(clGetCommandQueueInfo, queue, CL_QUEUE_CONTEXT, "clGetCommandQueueInfo") != context)
+    throw std::invalid_argument("clatomics::Runtime: the queue belongs to another OpenCL context than the one given");
+  if (info<cl_device_id>(clGetCommandQueueInfo, queue, CL_QUEUE_DEVICE, "clGetCommandQueueInfo") != device)
+    throw std::invalid_argument("clatomics::Runtime: the queue belongs to another device than the one given");
+}
+
+}  // namespace
+
+std::unique_ptr<RuntimeState> make_state(Options options, const std::vector<std::string>& failing_checks) {
+  if (options.device.empty()) options.device = device_selector_from_env();
+  const cl_device_id device = select_device_id(options.device);
+  Context context = context_for(device);
+  Queue queue = profiling_queue(context, device);
+  return std::make_unique<RuntimeState>(std::move(options), device, std::move(context), std::move(queue), failing_checks);
+}
+
+}  // namespace detail
 
 Runtime::Runtime() : Runtime(Options::from_env()) {}
 
-Runtime::Runtime(Options options) : options_(std::move(options)) {
-  if (options_.device.empty()) options_.device = device_selector_from_env();
-  device_ = select_device(options_.device);
-  context_ = checked("clCreateContext", [&] { return cl::Context(device_); });
-  queue_ = checked("clCreateCommandQueue", [&] { return cl::CommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE); });
-  info_ = &clatomics::device_info(device_, options_);
+Runtime::Runtime(Options options) : state_(detail::make_state(std::move(options), {})) {}
+
+Runtime::Runtime(cl_context context, cl_device_id device, cl_command_queue queue, Options options) {
+  detail::check_adopted(context, device, queue);
+  state_ = std::make_unique<detail::RuntimeState>(std::move(options), device, detail::Context::share(context),
+                                                  detail::Queue::share(queue));
 }
 
-Runtime::Runtime(cl::Context context, cl::Device device, cl::CommandQueue queue, Options options)
-    : options_(std::move(options)), device_(std::move(device)), context_(std::move(context)), queue_(std::move(queue)) {
-  if (!context_() || !device_() || !queue_()) throw std::invalid_argument("clatomics::Runtime: null context, device or queue");
-  info_ = &clatomics::device_info(device_, options_);
+Runtime::Runtime(std::unique_ptr<detail::RuntimeState> state) : state_(std::move(state)) {}
+
+std::unique_ptr<Runtime> detail::runtime_from_state(std::unique_ptr<RuntimeState> state) {
+  return std::unique_ptr<Runtime>(new Runtime(std::move(state)));
 }
 
-cl::Program Runtime::build(const std::string& user_source, const std::string& extra_options) const {
+Runtime::~Runtime() = default;
+
+cl_context Runtime::context_handle() const { return state_->context.get(); }
+cl_device_id Runtime::device_handle() const { return state_->device; }
+cl_command_queue Runtime::queue_handle() const { return state_->queue.get(); }
+const Options& Runtime::options() const { return state_->options; }
+const DeviceInfo& Runtime::device_info() const { return *state_->info; }
+const std::string& Runtime::build_options() const { return state_->info->build_options; }
+bool Runtime::supports_double() const { return state_->info->doubles; }
+
+cl_program Runtime::build_handle(const std::string& user_source, const std::string& extra_options) const {
   // #line makes the compiler count the user's lines from 1, so its log points into user code.
-  return build_cached(source() + "#line 1\n" + expand_includes(user_source), extra_options);
+  return detail::build_cached(*state_, source() + "#line 1\n" + detail::blank_library_includes(user_source), extra_options)
+      .release();
 }
 
-cl::Program Runtime::build_embedded(const std::string& path, const std::string& extra_options) const {
-  return build_cached(embedded_source(path), extra_options);
-}
-
-cl::Program Runtime::build_cached(const std::string& full_source, const std::string& extra_options) const {
-  const std::string options = extra_options.empty() ? build_options() : build_options() + " " + extra_options;
-  const std::string key = options + '\0' + full_source;
-  std::promise<cl::Program> promise;
-  std::shared_future<cl::Program> future;
-  bool builder = false;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = cache_.find(key);
-    builder = it == cache_.end();
-    future = builder ? cache_.emplace(key, promise.get_future().share()).first->second : it->second;
-  }
-  if (!builder) return future.get();  // built, or being built by another thread: wait, unlocked
-  try {
-    ++builds_;
-    promise.set_value(build_program(context_, device_, full_source, options));
-  } catch (...) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      cache_.erase(key);  // a failed build is not cached: the next call tries again
-    }
-    promise.set_exception(std::current_exception());
-  }
-  return future.get();
-}
-
-void Runtime::clear_cache() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  cache_.clear();
-}
-
-void Runtime::require_double(const char* what) const {
-  if (!supports_double())
-    throw std::invalid_argument(std::string("clatomics: ") + what + ": double needs cl_khr_fp64 and cl_khr_int64_base_atomics, which " +
-                                device_info().caps.device_name + (options_.hide_fp64 ? " hides (Options::hide_fp64)" : " lacks"));
-}
+std::size_t Runtime::build_count() const { return state_->cache.builds(); }
+std::size_t Runtime::cache_entries() const { return state_->cache.entries(); }
+std::size_t Runtime::cache_bytes() const { return state_->cache.bytes(); }
+void Runtime::clear_cache() { state_->cache.clear(); }
 
 }  // namespace clatomics

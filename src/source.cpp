@@ -1,71 +1,79 @@
-// Serves the embedded cl/ files, expanding their #include "..." lines.
+// Serves the embedded cl/ files: the snippet library, and the library's kernels with their
+// #include "..." lines expanded.
 #include "clatomics/source.hpp"
 
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
-#include "embedded_files.hpp"
+#include "source_text.hpp"
 
 namespace clatomics {
+namespace detail {
 namespace {
 
-const detail::EmbeddedFile* find_embedded(const std::string& path) {
-  for (std::size_t i = 0; i < detail::embedded_file_count; ++i)
-    if (path == detail::embedded_files[i].path) return &detail::embedded_files[i];
-  return nullptr;
-}
-
-// The path inside #include "path", if the line is such a directive naming an embedded file.
-const detail::EmbeddedFile* included_file(const std::string& line) {
-  const auto hash = line.find_first_not_of(" \t");
-  if (hash == std::string::npos || line[hash] != '#') return nullptr;
+// Where `#include "path"` (or <path>) sits on the line: [hash, end) and the path; false when the
+// line is no such directive.
+bool find_include(const std::string& line, std::size_t& hash, std::size_t& end, std::string& path) {
+  hash = line.find_first_not_of(" \t");
+  if (hash == std::string::npos || line[hash] != '#') return false;
   const auto word = line.find_first_not_of(" \t", hash + 1);
-  if (word == std::string::npos || line.compare(word, 7, "include") != 0) return nullptr;
-  const auto open = line.find('"', word + 7);
-  const auto close = open == std::string::npos ? open : line.find('"', open + 1);
-  if (close == std::string::npos) return nullptr;
-  return find_embedded(line.substr(open + 1, close - open - 1));
+  if (word == std::string::npos || line.compare(word, 7, "include") != 0) return false;
+  const auto open = line.find_first_not_of(" \t", word + 7);
+  if (open == std::string::npos || (line[open] != '"' && line[open] != '<')) return false;
+  const auto close = line.find(line[open] == '"' ? '"' : '>', open + 1);
+  if (close == std::string::npos) return false;
+  path = line.substr(open + 1, close - open - 1);
+  end = close + 1;
+  return true;
 }
 
-void expand_into(std::ostringstream& out, const std::string& text, std::set<std::string>& seen) {
-  std::istringstream in(text);
-  std::string line;
+void expand_into(std::ostringstream& out, std::string_view text, std::set<std::string>& seen) {
+  std::istringstream in{std::string(text)};
+  std::string line, path;
+  std::size_t hash = 0, end = 0;
   while (std::getline(in, line)) {
-    if (const auto* file = included_file(line)) {
-      if (seen.insert(file->path).second) expand_into(out, std::string(file->text, file->size), seen);
-      continue;
+    if (find_include(line, hash, end, path)) {
+      if (const auto* file = embedded_file(path)) {
+        if (seen.insert(path).second) expand_into(out, *file, seen);
+        continue;
+      }
     }
     out << line << '\n';
   }
 }
 
-std::string expand(const std::string& text) {
+}  // namespace
+
+std::string embedded_source(const std::string& path) {
+  const auto* file = embedded_file(path);
+  if (!file) throw std::invalid_argument("clatomics: no embedded OpenCL file '" + path + "'");
   std::ostringstream out;
-  std::set<std::string> seen;
-  expand_into(out, text, seen);
+  std::set<std::string> seen{path};
+  expand_into(out, *file, seen);
   return out.str();
 }
 
-}  // namespace
-
-std::string expand_includes(const std::string& text) { return expand(text); }
-
-std::string embedded_source(const std::string& path) {
-  const auto* file = find_embedded(path);
-  if (!file) throw std::invalid_argument("clatomics: no embedded OpenCL file '" + path + "'");
-  return expand(std::string(file->text, file->size));
-}
-
-std::string source() {
-  static const std::string text = embedded_source("clatomics/atomics.cl");
+std::string blank_library_includes(const std::string& user_source) {
+  std::string text = user_source;
+  std::string path;
+  std::size_t hash = 0, end = 0;
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t stop = text.find('\n', start);
+    if (stop == std::string::npos) stop = text.size();
+    const std::string line = text.substr(start, stop - start);
+    if (find_include(line, hash, end, path) && path.rfind("clatomics/", 0) == 0 && embedded_file(path))
+      text.replace(start + hash, end - hash, end - hash, ' ');
+    start = stop + 1;
+  }
   return text;
 }
 
-std::vector<std::string> embedded_paths() {
-  std::vector<std::string> paths;
-  for (std::size_t i = 0; i < detail::embedded_file_count; ++i) paths.emplace_back(detail::embedded_files[i].path);
-  return paths;
+}  // namespace detail
+
+const std::string& source() {
+  static const std::string text = detail::embedded_source("clatomics/atomics.cl");
+  return text;
 }
 
 }  // namespace clatomics

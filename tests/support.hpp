@@ -1,17 +1,21 @@
 // Shared by the test suites: one Runtime per process, test kernel sources, buffer helpers.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "clatomics/clatomics.hpp"
+#include "testing.hpp"
 
 namespace test {
+
+// The kernels of tests/cl, embedded at build time (cmake/Embed.cmake).
+const std::string_view* embedded_file(std::string_view path);
 
 // The process's runtime, from the environment (CLATOMICS_DEVICE, CLATOMICS_FORCE_CAS, ...).
 // Made on first use, never at static initialisation.
@@ -20,15 +24,11 @@ inline clatomics::Runtime& runtime() {
   return rt;
 }
 
-// A file under tests/cl/.
-// The directory is compiled in; CLATOMICS_TEST_CL_DIR overrides it (a build run elsewhere).
+// A file of tests/cl/.
 inline std::string test_source(const std::string& name) {
-  const char* dir = std::getenv("CLATOMICS_TEST_CL_DIR");
-  std::ifstream in(std::string(dir ? dir : CLATOMICS_TEST_CL_DIR) + "/" + name);
-  if (!in) throw std::runtime_error("missing test kernel file " + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  const std::string_view* text = embedded_file(name);
+  if (!text) throw std::runtime_error("no test kernel file " + name);
+  return std::string(*text);
 }
 
 template <class T>
@@ -57,6 +57,23 @@ T from_bits(std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t> u) 
   T value;
   std::memcpy(&value, &u, sizeof value);
   return value;
+}
+
+// The min/max every path of the library computes (cl/clatomics/order.cl): NaN is missing data,
+// -0.0 orders below +0.0.
+template <class T>
+T ref_min(T a, T b) {
+  if (std::isnan(b)) return a;
+  if (std::isnan(a)) return b;
+  if (a == b) return std::signbit(a) ? a : b;
+  return b < a ? b : a;
+}
+template <class T>
+T ref_max(T a, T b) {
+  if (std::isnan(b)) return a;
+  if (std::isnan(a)) return b;
+  if (a == b) return std::signbit(a) ? b : a;
+  return b > a ? b : a;
 }
 
 // The work-group size the tests use: 256, or less where the device allows less.

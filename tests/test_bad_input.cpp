@@ -114,10 +114,10 @@ TEST_CASE("a Runtime from a null context, device or queue throws invalid_argumen
 }
 
 TEST_CASE("an unknown embedded file throws invalid_argument naming it") {
-  const auto what = message_of<std::invalid_argument>([] { clatomics::embedded_source("kernels/no_such_file.cl"); });
+  const auto what = message_of<std::invalid_argument>([] { clatomics::testing::embedded_source("kernels/no_such_file.cl"); });
   CHECK(contains(what, "kernels/no_such_file.cl"));
-  CHECK_THROWS_AS(test::runtime().build_embedded("kernels/no_such_file.cl"), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::embedded_source(""), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::testing::build_library_file(test::runtime(), "kernels/no_such_file.cl"), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::testing::embedded_source(""), std::invalid_argument);
 }
 
 TEST_CASE("a user kernel that does not compile: Error with the code, whole log, options, user's line") {
@@ -170,9 +170,10 @@ TEST_CASE("the build cache: a source builds once, a failed build is never cached
 TEST_CASE("double ops on a device without fp64 (Options::hide_fp64) are refused clearly") {
   clatomics::Options options = clatomics::Options::from_env();
   options.hide_fp64 = true;
-  const clatomics::Runtime rt(options);
+  clatomics::Runtime rt(options);
   CHECK_FALSE(rt.supports_double());
-  const auto what = message_of<std::invalid_argument>([&] { rt.require_double("reduce<double>"); });
+  const cl::Buffer one(rt.context(), CL_MEM_READ_WRITE, sizeof(double));
+  const auto what = message_of<std::invalid_argument>([&] { clatomics::reduce<double>(rt, one, 0, 1, clatomics::ReduceOp::sum); });
   CHECK(contains(what, "reduce<double>"));
   CHECK(contains(what, "hide_fp64"));
   CHECK(contains(rt.build_options(), "-DCLAT_NO_FP64"));

@@ -128,11 +128,11 @@ TEST_CASE("many launches and streamed chunks") {
   const auto x = compact_data<cl_int>(300007, 11);
   const auto ref = reference(x, 0, x.size());
   // Small launches (the unstable counter restarts per launch) and small streamed chunks.
-  clatomics::detail::set_stream_limits({std::size_t(64) << 10, 10007});
+  clatomics::testing::set_stream_limits({std::size_t(64) << 10, 10007});
   const auto unstable_dev = device_compact(x, 1, x.size() - 1, false);
   const auto unstable_host = clatomics::compact<cl_int>(rt, x, predicate<cl_int>());
   const auto stable_host = clatomics::compact<cl_int>(rt, x, predicate<cl_int>(), CompactOptions{true});
-  clatomics::detail::set_stream_limits({});
+  clatomics::testing::set_stream_limits({});
   CHECK(sorted(unstable_dev) == sorted(reference(x, 1, x.size() - 1)));
   CHECK(sorted(unstable_host) == sorted(ref));
   CHECK(stable_host == ref);

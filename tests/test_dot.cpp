@@ -80,10 +80,10 @@ TEST_CASE("host vectors stream through the device in chunks") {
   for (std::size_t i = 0; i < a.size(); ++i) ref += double(a[i]) * double(b[i]);
   for (const std::size_t chunk_bytes : {std::size_t(0), std::size_t(64) << 10}) {
     INFO("chunk bytes ", chunk_bytes);
-    clatomics::detail::set_stream_limits({chunk_bytes, 0});
+    clatomics::testing::set_stream_limits({chunk_bytes, 0});
     CHECK(clatomics::dot(rt, a, b) == float(ref));
   }
-  clatomics::detail::set_stream_limits({});
+  clatomics::testing::set_stream_limits({});
   CHECK(clatomics::dot(rt, std::vector<float>{}, std::vector<float>{}) == 0.0f);
   CHECK_THROWS_AS(clatomics::dot(rt, a, std::vector<float>(a.size() - 1)), std::invalid_argument);
 }

@@ -291,7 +291,7 @@ TEST_CASE("launches and streamed chunks add up in 64-bit totals, directly and th
   // Small chunks and launches, so that every merge path runs many times.
   for (const bool merge_32bit : {false, true}) {
     for (const HistogramStrategy s : strategies) {
-      clatomics::detail::set_stream_limits({std::size_t(64) << 10, 10007, merge_32bit});
+      clatomics::testing::set_stream_limits({std::size_t(64) << 10, 10007, merge_32bit});
       INFO(name_of(s) << (merge_32bit ? ", 32-bit counts merged per launch" : ", 64-bit totals directly"));
       const HistogramOptions options{s};
       CHECK(clatomics::histogram(rt, bytes, options) == byte_reference(bytes, 0, bytes.size()));
@@ -306,9 +306,9 @@ TEST_CASE("launches and streamed chunks add up in 64-bit totals, directly and th
                  true, true);
     }
   }
-  clatomics::detail::set_stream_limits({});
+  clatomics::testing::set_stream_limits({});
   // Launches count in 32 bits: a larger launch is refused.
-  CHECK_THROWS_AS(clatomics::detail::set_stream_limits({0, (std::uint64_t(1) << 31) + 1}), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::testing::set_stream_limits({0, (std::uint64_t(1) << 31) + 1}), std::invalid_argument);
   // Empty host data: zeros.
   CHECK(clatomics::histogram(rt, std::vector<std::uint8_t>{}) == std::vector<std::uint64_t>(256));
   const auto empty = clatomics::histogram_even(rt, std::vector<float>{}, 3, 0.0f, 1.0f);

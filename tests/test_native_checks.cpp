@@ -1,14 +1,15 @@
 // Trust, then verify: a native path is used only after its check kernel passed on the device.
-// Forcing a check to fail (Options::fail_checks / CLATOMICS_FAIL_CHECKS) must move that op to
-// the CAS loop, say why in the op's note and in describe(), add the CLAT_NO_<PATH>_<SLOT> macro
-// to the build options (so kernels really compile the loop: a probe kernel reads the path
-// macros back), leave the other slots alone, and the ops must stay exact.
+// Every slot of the native-path table (cl/kernels/native_paths.def, through the testing hooks)
+// is covered: the library's own probe kernel agrees with device_info() on every op of the slot;
+// a check forced to fail moves the slot's ops to the next path, says why in the ops' notes and in
+// describe(), adds the CLAT_NO_<PATH>_<SLOT> option (so kernels really compile the other path),
+// leaves the other slots alone, and the ops stay exact. Subnormal adds are exact wherever
+// Options::exact_subnormals asks for it.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 
 #include "support.hpp"
@@ -16,80 +17,7 @@
 namespace {
 
 using clatomics::Path;
-
-struct Slot {
-  const char* name;
-  const char* macro;  // CLAT_NO_<PATH>_<macro>
-  const char* ops[2];
-  const char* type;
-  const char* space;
-};
-// The slots in the order the probe kernel reports them (as cl/kernels/native_checks.cl).
-const Slot slots[] = {
-    {"add_float_global", "ADD_FLOAT_GLOBAL", {"add", "sub"}, "float", "global"},
-    {"add_float_local", "ADD_FLOAT_LOCAL", {"add", "sub"}, "float", "local"},
-    {"add_double_global", "ADD_DOUBLE_GLOBAL", {"add", "sub"}, "double", "global"},
-    {"add_double_local", "ADD_DOUBLE_LOCAL", {"add", "sub"}, "double", "local"},
-    {"minmax_float_global", "MINMAX_FLOAT_GLOBAL", {"min", "max"}, "float", "global"},
-    {"minmax_float_local", "MINMAX_FLOAT_LOCAL", {"min", "max"}, "float", "local"},
-    {"minmax_double_global", "MINMAX_DOUBLE_GLOBAL", {"min", "max"}, "double", "global"},
-    {"minmax_double_local", "MINMAX_DOUBLE_LOCAL", {"min", "max"}, "double", "local"},
-};
-
-// probe: the path each slot compiles to. fam_*: add/sub (minmax = 0) or min/max (minmax = 1)
-// by every work-item on two cells (global: cells 0 and 1; local: two per work-group).
-const char* kernels = R"CLC(
-#ifdef CLAT_HAS_DOUBLE
-#define DOUBLE_PATH(x) (x)
-#else
-#define DOUBLE_PATH(x) (-1)
-#endif
-kernel void probe(global int *out) {
-  out[0] = CLAT_PATH_ADD_FLOAT_GLOBAL;
-  out[1] = CLAT_PATH_ADD_FLOAT_LOCAL;
-  out[2] = DOUBLE_PATH(CLAT_PATH_ADD_DOUBLE_GLOBAL);
-  out[3] = DOUBLE_PATH(CLAT_PATH_ADD_DOUBLE_LOCAL);
-  out[4] = CLAT_PATH_MINMAX_FLOAT_GLOBAL;
-  out[5] = CLAT_PATH_MINMAX_FLOAT_LOCAL;
-  out[6] = DOUBLE_PATH(CLAT_PATH_MINMAX_DOUBLE_GLOBAL);
-  out[7] = DOUBLE_PATH(CLAT_PATH_MINMAX_DOUBLE_LOCAL);
-  out[8] = CLAT_PATH_AGG;
-  out[9] = CLAT_PATH_ADD_HALF_GLOBAL;
-  out[10] = CLAT_PATH_ADD_BF16_GLOBAL;
-  out[11] = CLAT_PATH_NORET_ADD_FLOAT_GLOBAL;
-  out[12] = DOUBLE_PATH(CLAT_PATH_NORET_ADD_DOUBLE_GLOBAL);
-}
-#define FAM(T)                                                                          \
-  kernel void fam_##T##_global(global T *cells, global T *olds, global const T *v, uint minmax) { \
-    size_t i = get_global_id(0);                                                        \
-    if (minmax) {                                                                       \
-      clat_atomic_min_##T(cells, v[i]);                                                 \
-      clat_atomic_max_##T(cells + 1, v[i]);                                             \
-    } else {                                                                            \
-      olds[i] = clat_atomic_add_##T(cells, (T)1);                                       \
-      clat_atomic_sub_##T(cells + 1, (T)1);                                             \
-    }                                                                                   \
-  }                                                                                     \
-  kernel void fam_##T##_local(global T *cells, global T *olds, global const T *v, uint minmax) { \
-    local T l[2];                                                                       \
-    size_t i = get_global_id(0), lid = get_local_id(0), g = get_group_id(0);            \
-    if (lid < 2) l[lid] = cells[2 * g + lid];                                           \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                       \
-    if (minmax) {                                                                       \
-      clat_atomic_min_##T##_local(l, v[i]);                                             \
-      clat_atomic_max_##T##_local(l + 1, v[i]);                                         \
-    } else {                                                                            \
-      olds[i] = clat_atomic_add_##T##_local(l, (T)1);                                   \
-      clat_atomic_sub_##T##_local(l + 1, (T)1);                                         \
-    }                                                                                   \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                       \
-    if (lid < 2) cells[2 * g + lid] = l[lid];                                           \
-  }
-FAM(float)
-#ifdef CLAT_HAS_DOUBLE
-FAM(double)
-#endif
-)CLC";
+using clatomics::testing::NativeSlot;
 
 std::string upper(std::string text) {
   for (auto& c : text) c = char(std::toupper(static_cast<unsigned char>(c)));
@@ -98,18 +26,10 @@ std::string upper(std::string text) {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-// The environment's options, with native paths on and no check failed: the baseline.
+// The environment's options, with native paths on: the baseline.
 clatomics::Options base_options() {
   auto options = clatomics::Options::from_env();
   options.force_cas = false;
-  options.fail_checks.clear();
-  return options;
-}
-
-// The baseline's options with the named check (or "all") forced to fail.
-clatomics::Options failing_options(const std::string& check) {
-  auto options = base_options();
-  options.fail_checks = {check};
   return options;
 }
 
@@ -118,88 +38,63 @@ clatomics::Runtime& baseline() {
   return rt;
 }
 
-// The issue-9 slots (probe outputs 8..12): aggregation, packed 16-bit add, PTX red.
-struct VariantSlot {
-  const char* name;
-  const char* macro;   // CLAT_NO_<PATH>_<macro>
-  const char* family;  // where device_info() lists its ops (variant_paths)
-  const char* op;
-  const char* type;
-  bool doubles;        // needs double
-};
-const VariantSlot variant_slots[] = {
-    {"agg", "AGG", "aggregated", "add", "float", false},
-    {"add_half_global", "ADD_HALF_GLOBAL", "16-bit", "add", "half", false},
-    {"add_bf16_global", "ADD_BF16_GLOBAL", "16-bit", "add", "bf16", false},
-    {"noret_add_float_global", "RED_FLOAT_GLOBAL", "no-return", "add", "float", false},
-    {"noret_add_double_global", "RED_DOUBLE_GLOBAL", "no-return", "add", "double", true},
-};
-constexpr std::size_t probe_count = sizeof(slots) / sizeof(slots[0]) + sizeof(variant_slots) / sizeof(variant_slots[0]);
+std::unique_ptr<clatomics::Runtime> failing(const std::string& check) {
+  return clatomics::testing::runtime_with_failing_checks(base_options(), {check});
+}
 
-// What the probe kernel, built by rt, says each slot compiles to.
+bool present(const clatomics::Runtime& rt, const NativeSlot& slot) { return slot.type != "double" || rt.supports_double(); }
+
+// Every op device_info() says the slot decides.
+std::vector<clatomics::OpPath> ops_of(const clatomics::Runtime& rt, const NativeSlot& slot) {
+  std::vector<clatomics::OpPath> ops;
+  for (const auto* list : {&rt.device_info().paths, &rt.device_info().variant_paths})
+    for (const auto& p : *list)
+      if (p.slot == slot.name) ops.push_back(p);
+  return ops;
+}
+
+// The path the slot's ops take on rt (they all agree).
+Path path_of(const clatomics::Runtime& rt, const NativeSlot& slot) {
+  const auto ops = ops_of(rt, slot);
+  REQUIRE_FALSE(ops.empty());
+  for (const auto& p : ops) CHECK(p.path == ops.front().path);
+  return ops.front().path;
+}
+
+bool is_native(const NativeSlot& slot, Path path) {
+  return std::find(slot.natives.begin(), slot.natives.end(), path) != slot.natives.end();
+}
+
+// What the library's probe kernel, built by rt, says each slot compiles to.
 std::vector<int> probed_paths(const clatomics::Runtime& rt) {
-  const cl::Program program = rt.build(kernels);
-  cl::Kernel probe(program, "probe");
-  cl::Buffer out(rt.context(), CL_MEM_WRITE_ONLY, probe_count * sizeof(cl_int));
+  const cl::Program program(clatomics::testing::build_library_file(rt, "kernels/native_checks.cl"), false);
+  const std::size_t count = clatomics::testing::native_slots().size();
+  cl::Kernel probe(program, "clat_probe_paths");
+  cl::Buffer out(rt.context(), CL_MEM_WRITE_ONLY, count * sizeof(cl_int));
   probe.setArg(0, out);
   rt.queue().enqueueNDRangeKernel(probe, cl::NullRange, cl::NDRange(1), cl::NullRange);
-  return test::to_host<cl_int>(rt, out, probe_count);
+  return test::to_host<cl_int>(rt, out, count);
 }
 
-// The native paths a variant slot's own check covers (as src/device_info.cpp).
-bool owned(const VariantSlot& slot, Path path) {
-  if (std::string(slot.name) == "agg") return path == Path::warp || path == Path::subgroup;
-  return path == Path::ptx;
-}
-Path variant_path(const clatomics::Runtime& rt, const VariantSlot& slot, const char* op = nullptr) {
-  return rt.device_info().variant_path_of(slot.family, op ? op : slot.op, slot.type, "global");
-}
-// The path a variant slot's ops take once its own native path is off.
-Path fallback(const clatomics::Runtime& rt, const VariantSlot& slot) {
-  if (std::string(slot.name) == "agg") return Path::plain;
-  if (std::string(slot.family) == "no-return") return rt.device_info().path_of("add", slot.type, "global");
-  return Path::cas;
-}
-
-// The probe agrees with device_info() for every slot present.
+// The probe agrees with device_info() for every slot present, and every such slot has ops.
 void check_probe_agrees(const clatomics::Runtime& rt) {
   const auto codes = probed_paths(rt);
-  for (std::size_t s = 0; s < sizeof(slots) / sizeof(slots[0]); ++s) {
-    if (codes[s] < 0) continue;  // double hidden or absent
+  const auto slots = clatomics::testing::native_slots();
+  for (std::size_t s = 0; s < slots.size(); ++s) {
     CAPTURE(slots[s].name);
-    CHECK(codes[s] == int(rt.device_info().path_of(slots[s].ops[0], slots[s].type, slots[s].space)));
-  }
-  const std::size_t first = sizeof(slots) / sizeof(slots[0]);
-  for (std::size_t v = 0; v < sizeof(variant_slots) / sizeof(variant_slots[0]); ++v) {
-    const auto& slot = variant_slots[v];
-    if (codes[first + v] < 0) continue;
-    CAPTURE(slot.name);
-    // A no-return add off PTX red compiles to the returning add's path, and is listed so.
-    CHECK(codes[first + v] == int(variant_path(rt, slot)));
-    CHECK(codes[first + v] == int(variant_path(rt, slot, "sub")));
+    CHECK((codes[s] < 0) == !present(rt, slots[s]));
+    if (codes[s] < 0) continue;
+    const auto ops = ops_of(rt, slots[s]);
+    CHECK_FALSE(ops.empty());
+    for (const auto& p : ops) CHECK(codes[s] == int(p.path));
   }
 }
 
+// The add and min/max slots' ops under full contention give exact results: add/sub counts with
+// olds exactly 0..m-1; min/max of values with NaNs and ±0 (from NaN) are the exact reference bits.
 template <class T>
-T ref_min(T a, T b) {  // cl/clatomics/order.cl
-  if (std::isnan(b)) return a;
-  if (std::isnan(a)) return b;
-  if (a == b) return std::signbit(a) ? a : b;
-  return b < a ? b : a;
-}
-template <class T>
-T ref_max(T a, T b) {
-  if (std::isnan(b)) return a;
-  if (std::isnan(a)) return b;
-  if (a == b) return std::signbit(a) ? b : a;
-  return b > a ? b : a;
-}
-
-// The slot's ops under full contention give exact results: add/sub counts with olds exactly
-// 0..m-1; min/max of values with NaNs and ±0 (from NaN) are the exact reference bits.
-template <class T>
-void check_exact(const clatomics::Runtime& rt, const Slot& slot) {
-  const bool local = std::string(slot.space) == "local", minmax = std::string(slot.ops[0]) == "min";
+void check_exact(const clatomics::Runtime& rt, const NativeSlot& slot) {
+  const bool local = slot.space == "local", minmax = slot.check == "minmax";
   const std::size_t group = std::min<std::size_t>(256, rt.device_info().caps.max_work_group_size);
   const std::size_t n = local ? 4 * group : 16 * group, m = local ? group : n, cells = n / m;
   std::vector<T> values(n);
@@ -214,7 +109,7 @@ void check_exact(const clatomics::Runtime& rt, const Slot& slot) {
   }
   cl::Buffer cells_buf = test::to_device(rt, start), values_buf = test::to_device(rt, values);
   cl::Buffer olds_buf(rt.context(), CL_MEM_READ_WRITE, n * sizeof(T));
-  cl::Kernel kernel(rt.build(kernels), (std::string("fam_") + slot.type + "_" + slot.space).c_str());
+  cl::Kernel kernel(rt.build(test::test_source("slot_ops.cl")), ("fam_" + slot.type + "_" + slot.space).c_str());
   kernel.setArg(0, cells_buf);
   kernel.setArg(1, olds_buf);
   kernel.setArg(2, values_buf);
@@ -226,7 +121,7 @@ void check_exact(const clatomics::Runtime& rt, const Slot& slot) {
     CAPTURE(c);
     if (minmax) {
       T lo = start[2 * c], hi = start[2 * c + 1];
-      for (std::size_t i = c * m; i < (c + 1) * m; ++i) lo = ref_min(lo, values[i]), hi = ref_max(hi, values[i]);
+      for (std::size_t i = c * m; i < (c + 1) * m; ++i) lo = test::ref_min(lo, values[i]), hi = test::ref_max(hi, values[i]);
       CHECK(test::bits(got[2 * c]) == test::bits(lo));
       CHECK(test::bits(got[2 * c + 1]) == test::bits(hi));
     } else {
@@ -241,102 +136,94 @@ void check_exact(const clatomics::Runtime& rt, const Slot& slot) {
   }
 }
 
-void check_exact(const clatomics::Runtime& rt, const Slot& slot) {
-  if (std::string(slot.type) == "double") {
-    if (rt.supports_double()) check_exact<double>(rt, slot);
-  } else {
-    check_exact<float>(rt, slot);
+// The slot's ops are exact on rt: through the contention kernels above for add and min/max, and
+// through the slot's own check (whose expectations are exact) for every slot.
+void check_exact(const clatomics::Runtime& rt, const NativeSlot& slot) {
+  if (!present(rt, slot)) return;
+  CAPTURE(slot.name);
+  if (slot.check == "add" || slot.check == "minmax") {
+    if (slot.type == "double") check_exact<double>(rt, slot);
+    else check_exact<float>(rt, slot);
   }
-}
-
-bool present(const clatomics::Runtime& rt, const Slot& slot) {
-  return std::string(slot.type) == "float" || rt.supports_double();
+  const auto outcome = clatomics::testing::run_native_check(rt, slot.name);
+  CHECK(outcome.why == "");
 }
 
 }  // namespace
 
-TEST_CASE("the baseline: native paths as checked, the probe agrees, ops exact") {
+TEST_CASE("the baseline: every slot's probe agrees with device_info, ops exact") {
   const auto& rt = baseline();
   MESSAGE(rt.device_info().describe());
   check_probe_agrees(rt);
-  for (const auto& slot : slots)
-    if (present(rt, slot)) {
-      CAPTURE(slot.name);
-      check_exact(rt, slot);
-    }
+  for (const auto& slot : clatomics::testing::native_slots()) check_exact(rt, slot);
 }
 
-TEST_CASE("a native check forced to fail moves its ops to the CAS loop, says why, stays exact") {
-  const auto& base = baseline().device_info();
+TEST_CASE("every check passes on the path this device builds and forced onto the CAS loop") {
+  // The checks' exact expectations hold for the fallbacks too: a failing check on a device means
+  // the native path is wrong there, not the check.
+  const auto& rt = baseline();
+  for (const auto& slot : clatomics::testing::native_slots()) {
+    if (!present(rt, slot)) continue;
+    CAPTURE(slot.name);
+    CHECK(clatomics::testing::run_native_check(rt, slot.name).why == "");
+    const auto cas = clatomics::testing::run_native_check(rt, slot.name, "-DCLAT_FORCE_CAS");
+    CHECK(cas.why == "");
+    CHECK_FALSE(cas.flushes_subnormals);  // the CAS loop adds in IEEE arithmetic
+  }
+  CHECK_THROWS_AS(clatomics::testing::run_native_check(rt, "no_such_slot"), std::invalid_argument);
+}
+
+TEST_CASE("a native check forced to fail moves its ops to the next path, says why, stays exact") {
+  const auto& base = baseline();
   std::size_t tried = 0;
-  for (const auto& slot : slots) {
-    if (!present(baseline(), slot)) continue;
-    const Path native = base.path_of(slot.ops[0], slot.type, slot.space);
-    if (native == Path::cas) continue;  // nothing native to fail here
+  for (const auto& slot : clatomics::testing::native_slots()) {
+    if (!present(base, slot)) continue;
+    const Path native = path_of(base, slot);
+    if (!is_native(slot, native)) continue;  // nothing native to fail here
     ++tried;
     CAPTURE(slot.name);
-    const clatomics::Runtime rt(failing_options(slot.name));
-    const auto& info = rt.device_info();
-    for (const char* op : slot.ops) {
-      CHECK(info.path_of(op, slot.type, slot.space) == Path::cas);
-      for (const auto& p : info.paths)
-        if (p.op == op && p.type == slot.type && p.space == slot.space) {
-          CHECK(contains(p.note, std::string(clatomics::path_name(native)) + " check failed"));
-          CHECK(contains(p.note, "on purpose"));
-        }
+    const auto rt = failing(slot.name);
+    const auto& info = rt->device_info();
+    const Path now = path_of(*rt, slot);
+    CHECK(now != native);
+    CHECK(!is_native(slot, now));  // every native path of the slot was forced to fail
+    CHECK(now == slot.fallback);
+    for (const auto& p : ops_of(*rt, slot)) {
+      CHECK(contains(p.note, std::string(clatomics::path_name(native)) + " check failed"));
+      CHECK(contains(p.note, "on purpose"));
     }
-    const std::string described = info.describe();
-    CHECK(contains(described, std::string("check ") + slot.name + " (" + clatomics::path_name(native) + "): FAILED"));
-    CHECK(contains(described, "on purpose"));
+    CHECK(contains(info.describe(), "check " + slot.name + " (" + clatomics::path_name(native) + "): FAILED"));
     CHECK(contains(info.build_options, "-DCLAT_NO_" + upper(clatomics::path_name(native)) + "_" + slot.macro));
-    for (const auto& other : slots)  // the other slots keep their paths
-      if (&other != &slot && present(rt, other))
-        for (const char* op : other.ops) CHECK(info.path_of(op, other.type, other.space) == base.path_of(op, other.type, other.space));
-    check_probe_agrees(rt);
-    check_exact(rt, slot);
+    for (const auto& other : clatomics::testing::native_slots())  // the other slots keep their paths
+      if (other.name != slot.name && present(*rt, other)) CHECK(path_of(*rt, other) == path_of(base, other));
+    check_probe_agrees(*rt);
+    check_exact(*rt, slot);
   }
-  if (tried == 0) MESSAGE(("no native path on " + base.caps.device_name + ": nothing to fail"));
+  if (tried == 0) MESSAGE(("no native path on " + base.device_info().caps.device_name + ": nothing to fail"));
 }
 
-TEST_CASE("fail_checks = all leaves every op on the CAS loop or a plain hardware atomic") {
-  const clatomics::Runtime rt(failing_options("all"));
-  for (const auto& p : rt.device_info().paths) {
-    const std::string op = p.op + " " + p.type + " " + p.space;
-    CAPTURE(op);
-    CHECK((p.path == Path::cas || p.path == Path::hardware));
-    CHECK(((p.op == "xchg" || p.op == "cmpxchg") == (p.path == Path::hardware)));
-  }
-  for (const auto& c : rt.device_info().checks) {
+TEST_CASE("every check failing leaves each op on its fallback, exact") {
+  const auto rt = failing("all");
+  for (const auto& c : rt->device_info().checks) {
     CAPTURE(c.slot);
     CHECK_FALSE(c.passed);
   }
-  for (const auto& p : rt.device_info().variant_paths) {
-    const std::string op = p.family + " " + p.op + " " + p.type + " " + p.space;
-    CAPTURE(op);
-    if (p.family == "aggregated") CHECK(p.path == Path::plain);
-    else CHECK((p.path == Path::cas || p.path == Path::hardware));
-  }
-  check_probe_agrees(rt);
-  for (const auto& slot : slots)
-    if (present(rt, slot)) {
+  for (const auto& slot : clatomics::testing::native_slots())
+    if (present(*rt, slot)) {
       CAPTURE(slot.name);
-      check_exact(rt, slot);
+      CHECK(path_of(*rt, slot) == slot.fallback);
     }
+  for (const auto& p : rt->device_info().paths) {
+    const std::string op = p.op + " " + p.type + " " + p.space;
+    CAPTURE(op);
+    CHECK((p.path == Path::cas || p.path == Path::hardware));
+  }
+  check_probe_agrees(*rt);
+  for (const auto& slot : clatomics::testing::native_slots()) check_exact(*rt, slot);
 }
 
-TEST_CASE("the issue-9 checks pass on every path this device builds, and list their ops") {
-  const auto& rt = baseline();
-  for (const auto& slot : variant_slots) {
-    if (slot.doubles && !rt.supports_double()) continue;
-    CAPTURE(slot.name);
-    // On the paths device_info() chose (where native, the check it already ran), and forced onto
-    // the fallbacks: the checks' exact expectations hold for the fallback too, so a failing
-    // check on a device means the native path is wrong there, not the check.
-    CHECK(clatomics::run_native_check(rt, slot.name) == "");
-    CHECK(clatomics::run_native_check(rt, slot.name, "-DCLAT_FORCE_CAS") == "");
-  }
-  CHECK_THROWS_AS(clatomics::run_native_check(rt, "no_such_slot"), std::invalid_argument);
-  const auto& info = rt.device_info();
+TEST_CASE("device_info lists every op family") {
+  const auto& info = baseline().device_info();
   for (const char* family : {"aggregated", "16-bit", "no-return", "saturating", "float2"}) {
     CAPTURE(family);
     CHECK(std::any_of(info.variant_paths.begin(), info.variant_paths.end(), [&](const auto& p) { return p.family == family; }));
@@ -347,50 +234,55 @@ TEST_CASE("the issue-9 checks pass on every path this device builds, and list th
   CHECK(contains(info.describe(), "aggregated float global:"));
 }
 
-TEST_CASE("an issue-9 check forced to fail moves its ops to the fallback, says why, stays exact") {
-  const auto& base = baseline();
-  std::size_t tried = 0;
-  for (const auto& slot : variant_slots) {
-    if (slot.doubles && !base.supports_double()) continue;
-    const Path native = variant_path(base, slot);
-    if (!owned(slot, native)) continue;  // nothing native to fail here
-    ++tried;
-    CAPTURE(slot.name);
-    const clatomics::Runtime rt(failing_options(slot.name));
-    const auto& info = rt.device_info();
-    const Path now = variant_path(rt, slot);
-    // A no-return add whose red check fails falls back to the returning add, on NVIDIA PTX atom:
-    // another instruction under the same path label, told apart by the macro and the note below.
-    const bool same_label = std::string(slot.family) == "no-return" && fallback(rt, slot) == native;
-    if (!same_label) {
-      CHECK(now != native);
-      CHECK(!owned(slot, now));
-    }
-    if (std::string(slot.name) != "agg" || native == Path::subgroup) CHECK(now == fallback(rt, slot));
-    for (const auto& p : info.variant_paths)
-      if (p.family == slot.family && p.type == slot.type && p.space == "global" && (p.op == "add" || p.op == "sub")) {
-        CHECK(contains(p.note, std::string(clatomics::path_name(native)) + " check failed"));
-        CHECK(contains(p.note, "on purpose"));
-      }
-    CHECK(contains(info.describe(), std::string("check ") + slot.name + " (" + clatomics::path_name(native) + "): FAILED"));
-    CHECK(contains(info.build_options, "-DCLAT_NO_" + upper(clatomics::path_name(native)) + "_" + slot.macro));
-    for (const auto& other : slots)  // the core slots keep their paths
-      if (present(rt, other))
-        for (const char* op : other.ops) CHECK(info.path_of(op, other.type, other.space) == base.device_info().path_of(op, other.type, other.space));
-    check_probe_agrees(rt);
-    CHECK(clatomics::run_native_check(rt, slot.name) == "");  // the fallback is exact
+// Subnormal operands and results through the public add: -0 + tiny, 4 tiny - tiny, min - tiny.
+template <class T>
+void check_subnormal_adds(const clatomics::Runtime& rt, const std::string& space) {
+  using L = std::numeric_limits<T>;
+  const T tiny = L::denorm_min();
+  const std::vector<T> start = {T(-0.0), T(4) * tiny, L::min()}, v = {tiny, -tiny, -tiny};
+  cl::Buffer cells = test::to_device(rt, start), values = test::to_device(rt, v);
+  cl::Kernel kernel(rt.build(test::test_source("slot_ops.cl")), ("subnormal_" + std::string(sizeof(T) == 4 ? "float" : "double") + "_" + space).c_str());
+  kernel.setArg(0, cells);
+  kernel.setArg(1, values);
+  rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
+  const auto got = test::to_host<T>(rt, cells, 3);
+  for (std::size_t k = 0; k < 3; ++k) {
+    CAPTURE(k);
+    CHECK(test::bits(got[k]) == test::bits(T(start[k] + v[k])));
   }
-  if (tried == 0) MESSAGE(("no issue-9 native path on " + base.device_info().caps.device_name + ": nothing to fail"));
 }
 
-TEST_CASE("CLATOMICS_FAIL_CHECKS is read from the environment") {
-  const char* previous = std::getenv("CLATOMICS_FAIL_CHECKS");
-  const std::string saved = previous ? previous : "";
-  ::setenv("CLATOMICS_FAIL_CHECKS", "minmax_float_global,,add_float_local", 1);
-  const auto options = clatomics::Options::from_env();
-  if (previous)
-    ::setenv("CLATOMICS_FAIL_CHECKS", saved.c_str(), 1);
-  else
-    ::unsetenv("CLATOMICS_FAIL_CHECKS");
-  CHECK(options.fail_checks == std::vector<std::string>{"minmax_float_global", "add_float_local"});
+TEST_CASE("Options::exact_subnormals: every add keeps subnormals, and no op path flushes them") {
+  auto options = base_options();
+  options.exact_subnormals = true;
+  const clatomics::Runtime rt(options);
+  for (const auto* list : {&rt.device_info().paths, &rt.device_info().variant_paths})
+    for (const auto& p : *list) {
+      const std::string op = p.family + " " + p.op + " " + p.type + " " + p.space;
+      CAPTURE(op);
+      CHECK_FALSE(p.flushes_subnormals);
+    }
+  for (const std::string space : {"global", "local"}) {
+    CAPTURE(space);
+    check_subnormal_adds<float>(rt, space);
+    if (rt.supports_double()) check_subnormal_adds<double>(rt, space);
+  }
+  // Where the baseline's path flushes, the exact runtime took another path and says why.
+  const auto& base = baseline().device_info();
+  for (std::size_t i = 0; i < base.paths.size(); ++i)
+    if (base.paths[i].flushes_subnormals) {
+      CAPTURE(base.paths[i].slot);
+      CHECK(rt.device_info().paths[i].path != base.paths[i].path);
+      CHECK(contains(rt.device_info().paths[i].note, "exact_subnormals"));
+    }
+}
+
+TEST_CASE("a path that flushes subnormals says so") {
+  const auto& info = baseline().device_info();
+  for (const auto& p : info.paths) {
+    const std::string op = p.op + " " + p.type + " " + p.space;
+    CAPTURE(op);
+    CHECK(p.flushes_subnormals == contains(p.note, "flushes subnormals"));
+    if (p.path == Path::cas) CHECK_FALSE(p.flushes_subnormals);
+  }
 }

@@ -217,7 +217,7 @@ TEST_CASE("host vectors stream through the device in chunks") {
   const auto reals = exact_data<float>(300007, ReduceOp::sum, 5);
   for (const std::size_t chunk_bytes : {std::size_t(0), std::size_t(64) << 10}) {
     INFO("chunk bytes ", chunk_bytes);
-    clatomics::detail::set_stream_limits({chunk_bytes, 0});
+    clatomics::testing::set_stream_limits({chunk_bytes, 0});
     for (const bool deterministic : {false, true}) {
       const clatomics::ReduceOptions options{deterministic};
       CHECK(clatomics::reduce(rt, ints, ReduceOp::sum, options) == host_reduce(ints, 0, ints.size(), ReduceOp::sum));
@@ -227,7 +227,7 @@ TEST_CASE("host vectors stream through the device in chunks") {
       CHECK(clatomics::reduce(rt, reals, ReduceOp::max, options) == host_reduce(reals, 0, reals.size(), ReduceOp::max));
     }
   }
-  clatomics::detail::set_stream_limits({});
+  clatomics::testing::set_stream_limits({});
 }
 
 TEST_CASE("bad input is refused before anything runs") {

@@ -2,7 +2,11 @@
 // by -I, OpenCL C 1.2 compatibility, the program cache, and the path table.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "support.hpp"
@@ -36,9 +40,9 @@ TEST_CASE("source() holds the whole snippet library, includes expanded") {
                             "CLATOMICS_DOUBLE_CL", "CLATOMICS_INTEGER_CL", "CLATOMICS_MINMAX_BITS_CL"})
     CHECK(src.find(std::string("#define ") + guard) != std::string::npos);
   CHECK(src.find("CLATOMICS_CONFIG_CL") < src.find("CLATOMICS_CAS_CL"));
-  const auto paths = clatomics::embedded_paths();
+  const auto paths = clatomics::testing::embedded_paths();
   CHECK(std::find(paths.begin(), paths.end(), "clatomics/atomics.cl") != paths.end());
-  CHECK_THROWS_AS(clatomics::embedded_source("clatomics/nope.cl"), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::testing::embedded_source("clatomics/nope.cl"), std::invalid_argument);
 }
 
 TEST_CASE("a user kernel prepended through Runtime::build runs with exact results") {
@@ -68,10 +72,23 @@ TEST_CASE("the cache builds each (source, options) once") {
   CHECK(rt.build_count() == before + 2);
 }
 
+// The snippet files as installed: clatomics/*.cl in a directory of their own, for -I.
+std::string snippet_directory() {
+  namespace fs = std::filesystem;
+  static const std::string dir = [] {
+    const fs::path root = fs::temp_directory_path() / ("clatomics-snippets-" + std::to_string(::getpid()));
+    fs::create_directories(root / "clatomics");
+    for (const auto& path : clatomics::testing::embedded_paths())
+      if (path.rfind("clatomics/", 0) == 0) std::ofstream(root / path, std::ios::binary) << clatomics::testing::embedded_file_text(path);
+    return root.string();
+  }();
+  return dir;
+}
+
 TEST_CASE("the snippets compile with -I and #include, and as OpenCL C 1.2") {
   auto& rt = test::runtime();
   const std::string by_include = std::string("#include \"clatomics/atomics.cl\"\n") + user_kernel;
-  const std::string include_dir = std::string(CLATOMICS_TEST_CL_DIR) + "/../../cl";
+  const std::string include_dir = snippet_directory();
   CHECK_NOTHROW(clatomics::build_program(rt.context(), rt.device(), by_include,
                                          rt.build_options() + " -I " + include_dir));
   CHECK_NOTHROW(clatomics::build_program(rt.context(), rt.device(), clatomics::source() + user_kernel,
@@ -81,8 +98,8 @@ TEST_CASE("the snippets compile with -I and #include, and as OpenCL C 1.2") {
 TEST_CASE("every snippet file compiles on its own after atomics.cl") {
   auto& rt = test::runtime();
   std::string all;
-  for (const auto& path : clatomics::embedded_paths())
-    if (path.rfind("clatomics/", 0) == 0) all += clatomics::embedded_source(path);
+  for (const auto& path : clatomics::testing::embedded_paths())
+    if (path.rfind("clatomics/", 0) == 0) all += clatomics::testing::embedded_source(path);
   CHECK_NOTHROW(clatomics::build_program(rt.context(), rt.device(), clatomics::source() + all, rt.build_options()));
 }
 

@@ -4,7 +4,8 @@
  *   CLAT_FORCE_CAS       every op on the portable compare-exchange loop (tests use it)
  *   CLAT_NVIDIA_PTX      the device is NVIDIA: inline PTX atomics may be used
  *   CLAT_NO_FP64         hide the double ops even where the device has fp64
- *   CLAT_NO_<PATH>       a native path whose check run on this device failed (see below)
+ *   CLAT_NO_<PATH>_<OP>  a native path whose check run on this device failed: the slots of
+ *                        kernels/native_paths.def, e.g. CLAT_NO_PTX_ADD_FLOAT_GLOBAL
  * Without any -D the snippets still compile on any OpenCL C 1.2 device, using the native
  * cl_ext_float_atomics paths the compiler announces and the CAS loop for everything else.
  *
@@ -109,10 +110,10 @@
  *   CLAT_NO_WARP_AGG        no NVIDIA warp aggregation (the plain op instead)
  *   CLAT_NO_SUBGROUP_AGG    no sub-group aggregation
  *   CLAT_NO_PTX_ADD_HALF_GLOBAL, CLAT_NO_PTX_ADD_BF16_GLOBAL   no PTX f16/bf16 atom add
- *   CLAT_NO_PTX_RED_FLOAT_GLOBAL, CLAT_NO_PTX_RED_DOUBLE_GLOBAL no PTX red for the no-return add */
+ *   CLAT_NO_PTX_NORET_ADD_FLOAT_GLOBAL, _DOUBLE_GLOBAL         no PTX red for the no-return add */
 #define CLAT_PATH_WARP 5     /* NVIDIA warp aggregation: match.any.sync + shfl.sync inline PTX */
 #define CLAT_PATH_SUBGROUP 6 /* sub-group aggregation: cl_khr_subgroups + cl_khr_subgroup_shuffle */
-#define CLAT_PATH_PLAIN 7    /* no aggregation: the plain op, on its own path */
+#define CLAT_PATH_PLAIN 7    /* the plain op, on its own path: no aggregation, or a returning add */
 
 /* Aggregation. The sub-group path needs the generic shuffle too (mul/div have no built-in scan). */
 #if !defined(CLAT_FORCE_CAS) && defined(CLAT_NVIDIA_PTX) && !defined(CLAT_NO_WARP_AGG)
@@ -123,8 +124,6 @@
 #else
 #define CLAT_PATH_AGG CLAT_PATH_PLAIN
 #endif
-#define CLAT_PATH_AGG_GLOBAL CLAT_PATH_AGG
-#define CLAT_PATH_AGG_LOCAL CLAT_PATH_AGG
 
 /* Rounds of the sub-group path: each serves one distinct address; the rest go plain. */
 #ifndef CLAT_AGG_MAX_ROUNDS
@@ -145,19 +144,18 @@
 #endif
 #define CLAT_PATH_ADD_BF16_LOCAL CLAT_PATH_CAS
 
-/* No-return add: PTX red where the returning add is PTX atom; else the add's own path. */
-#if CLAT_PATH_ADD_FLOAT_GLOBAL == CLAT_PATH_PTX && !defined(CLAT_NO_PTX_RED_FLOAT_GLOBAL)
+/* No-return add: PTX red where the returning add is PTX atom; else plain: the returning add, on
+ * its own path. */
+#if CLAT_PATH_ADD_FLOAT_GLOBAL == CLAT_PATH_PTX && !defined(CLAT_NO_PTX_NORET_ADD_FLOAT_GLOBAL)
 #define CLAT_PATH_NORET_ADD_FLOAT_GLOBAL CLAT_PATH_PTX
 #else
-#define CLAT_PATH_NORET_ADD_FLOAT_GLOBAL CLAT_PATH_ADD_FLOAT_GLOBAL
+#define CLAT_PATH_NORET_ADD_FLOAT_GLOBAL CLAT_PATH_PLAIN
 #endif
-#if CLAT_PATH_ADD_DOUBLE_GLOBAL == CLAT_PATH_PTX && !defined(CLAT_NO_PTX_RED_DOUBLE_GLOBAL)
+#if CLAT_PATH_ADD_DOUBLE_GLOBAL == CLAT_PATH_PTX && !defined(CLAT_NO_PTX_NORET_ADD_DOUBLE_GLOBAL)
 #define CLAT_PATH_NORET_ADD_DOUBLE_GLOBAL CLAT_PATH_PTX
 #else
-#define CLAT_PATH_NORET_ADD_DOUBLE_GLOBAL CLAT_PATH_ADD_DOUBLE_GLOBAL
+#define CLAT_PATH_NORET_ADD_DOUBLE_GLOBAL CLAT_PATH_PLAIN
 #endif
-#define CLAT_PATH_NORET_ADD_FLOAT_LOCAL CLAT_PATH_ADD_FLOAT_LOCAL
-#define CLAT_PATH_NORET_ADD_DOUBLE_LOCAL CLAT_PATH_ADD_DOUBLE_LOCAL
 /* ==== end of the aggregated, half/bfloat16 and no-return section ==== */
 
 #endif /* CLATOMICS_CONFIG_CL */

@@ -1,32 +1,31 @@
 /* kernels/native_checks.cl — tiny kernels the host runs before trusting a native path.
  * clat_probe_paths reports the path config.cl chose for each slot (as the compiler saw the
- * macros); check_<slot> exercises that slot with results the host knows exactly. */
+ * macros); check_<slot> exercises that slot with results the host knows exactly. The slots are
+ * those of kernels/native_paths.def. */
 #include "clatomics/atomics.cl"
 
+/* The path config.cl chose for each slot of the table, as the compiler saw the macros, in the
+ * table's order; -1 for a double slot where double is not available. */
 #ifdef CLAT_HAS_DOUBLE
-#define CLAT_DOUBLE_PATH(x) (x)
+#define CLAT_PROBE_double(code) (code)
 #else
-#define CLAT_DOUBLE_PATH(x) (-1)
+#define CLAT_PROBE_double(code) (-1)
 #endif
-
+#define CLAT_PROBE_float(code) (code)
+#define CLAT_PROBE_half(code) (code)
+#define CLAT_PROBE_bf16(code) (code)
+#define CLAT_PROBE_all(code) (code)
 kernel void clat_probe_paths(global int *out) {
-  out[0] = CLAT_PATH_ADD_FLOAT_GLOBAL;
-  out[1] = CLAT_PATH_ADD_FLOAT_LOCAL;
-  out[2] = CLAT_DOUBLE_PATH(CLAT_PATH_ADD_DOUBLE_GLOBAL);
-  out[3] = CLAT_DOUBLE_PATH(CLAT_PATH_ADD_DOUBLE_LOCAL);
-  out[4] = CLAT_PATH_MINMAX_FLOAT_GLOBAL;
-  out[5] = CLAT_PATH_MINMAX_FLOAT_LOCAL;
-  out[6] = CLAT_DOUBLE_PATH(CLAT_PATH_MINMAX_DOUBLE_GLOBAL);
-  out[7] = CLAT_DOUBLE_PATH(CLAT_PATH_MINMAX_DOUBLE_LOCAL);
-  out[8] = CLAT_PATH_AGG;
-  out[9] = CLAT_PATH_ADD_HALF_GLOBAL;
-  out[10] = CLAT_PATH_ADD_BF16_GLOBAL;
-  out[11] = CLAT_PATH_NORET_ADD_FLOAT_GLOBAL;
-  out[12] = CLAT_DOUBLE_PATH(CLAT_PATH_NORET_ADD_DOUBLE_GLOBAL);
+  int k = 0;
+#define CLAT_NATIVE_SLOT(slot, MACRO, check, type, space, FALLBACK, FIRST, SECOND) out[k++] = CLAT_PROBE_##type(CLAT_PATH_##MACRO);
+#include "kernels/native_paths.def"
+#undef CLAT_NATIVE_SLOT
 }
 
-/* add: every work-item adds 1 to one cell (per group for local); olds must be 0..n-1. */
-/* minmax: six cells get min/max of vals (and of +-0) from NaN and zero starting values. */
+/* add: every work-item adds 1 to one cell (per group for local); olds must be 0..n-1.
+ * subnormal_add: work-item 0 adds vals[k] to cells[k], k < 3 (the host picks subnormal operands
+ * and results: a path that flushes them to zero gives other bits than the host's IEEE adds).
+ * minmax: six cells get min/max of vals (and of +-0) from NaN and zero starting values. */
 #define CLAT_DEFINE_CHECKS(T)                                                                 \
   kernel void check_add_##T##_global(global T *cell, global T *olds) {                        \
     olds[get_global_id(0)] = clat_atomic_add_##T(cell, (T)1);                                 \
@@ -38,6 +37,18 @@ kernel void clat_probe_paths(global int *out) {
     olds[get_global_id(0)] = clat_atomic_add_##T##_local(&sum, (T)1);                         \
     barrier(CLK_LOCAL_MEM_FENCE);                                                             \
     if (get_local_id(0) == 0) cell[get_group_id(0)] = sum;                                    \
+  }                                                                                           \
+  kernel void check_subnormal_add_##T##_global(global T *cells, global const T *vals) {       \
+    if (get_global_id(0) == 0)                                                                \
+      for (int k = 0; k < 3; ++k) clat_atomic_add_##T(cells + k, vals[k]);                    \
+  }                                                                                           \
+  kernel void check_subnormal_add_##T##_local(global T *cells, global const T *vals) {        \
+    local T l[3];                                                                             \
+    if (get_local_id(0) == 0) {                                                               \
+      for (int k = 0; k < 3; ++k) l[k] = cells[k];                                            \
+      for (int k = 0; k < 3; ++k) clat_atomic_add_##T##_local(l + k, vals[k]);                \
+      for (int k = 0; k < 3; ++k) cells[k] = l[k];                                            \
+    }                                                                                         \
   }                                                                                           \
   kernel void check_minmax_##T##_global(global T *cells, global const T *vals, uint nvals) {  \
     size_t i = get_global_id(0);                                                              \
@@ -132,6 +143,10 @@ CLAT_CHECK_ADD16(bf16)
     clat_atomic_add_##T##_noret(cells, (T)1);                                                 \
     clat_atomic_sub_##T##_noret(cells + 1, (T)1);                                             \
     clat_atomic_add_##T##_noret(cells + 2 + i % 7, (T)0.5);                                   \
+  }                                                                                           \
+  kernel void check_subnormal_noret_add_##T##_global(global T *cells, global const T *vals) { \
+    if (get_global_id(0) == 0)                                                                \
+      for (int k = 0; k < 3; ++k) clat_atomic_add_##T##_noret(cells + k, vals[k]);           \
   }
 CLAT_CHECK_NORET(float)
 #ifdef CLAT_HAS_DOUBLE

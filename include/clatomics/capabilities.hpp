@@ -1,15 +1,15 @@
 // clatomics/capabilities.hpp — what a device can do, and which path each atomic op takes there.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
-#include "clatomics/opencl.hpp"
+#include <CL/opencl.hpp>
+
 #include "clatomics/options.hpp"
 
 namespace clatomics {
-
-class Runtime;
 
 // Read from the device's info queries; nothing is run.
 struct Capabilities {
@@ -33,23 +33,27 @@ struct Capabilities {
   bool is_cpu() const { return (type & CL_DEVICE_TYPE_CPU) != 0; }
 };
 
-Capabilities detect_capabilities(const cl::Device& device);
+Capabilities detect_capabilities(cl_device_id device);
+inline Capabilities detect_capabilities(const cl::Device& device) { return detect_capabilities(device()); }
 
 // How an op runs. cas: the compare-exchange loop; ext: cl_ext_float_atomics; ptx: NVIDIA inline
 // PTX (for a no-return add: PTX red; for half/bf16 add: the packed f16x2/bf16x2 atom); bits:
 // integer min/max on the bit pattern; hardware: a plain OpenCL atomic (xchg, cmpxchg). For the
 // aggregated ops: warp (NVIDIA match/shfl/vote PTX), subgroup (cl_khr_subgroups shuffles), plain
-// (no aggregation: each call is the plain op on that op's own path). Same codes as config.cl.
+// (no aggregation: each call is the plain op on that op's own path; for a no-return op, the
+// returning op on its own path). Same codes as config.cl.
 enum class Path { cas = 0, ext = 1, ptx = 2, bits = 3, hardware = 4, warp = 5, subgroup = 6, plain = 7 };
 const char* path_name(Path path);
 
 // One native path's check on the device: a tiny kernel with an exact expected result.
 struct NativeCheck {
-  std::string slot;  // "add_float_global", "minmax_double_local", "agg", "add_half_global",
-                     // "add_bf16_global", "noret_add_float_global", "noret_add_double_global"
+  std::string slot;  // "add_float_global", "minmax_double_local", "agg", "add_half_global", ...
   Path path = Path::cas;
   bool passed = false;
   std::string why;  // what failed, when it did
+  // The path gives exact results on normal numbers but flushes subnormal operands or results to
+  // zero (measured by the check). Such a path is used unless Options::exact_subnormals.
+  bool flushes_subnormals = false;
 };
 
 struct OpPath {
@@ -57,12 +61,14 @@ struct OpPath {
   std::string type;   // float, double (variants: also int, uint, long, ulong, half, bf16, float2)
   std::string space;  // global, local
   Path path = Path::cas;
-  std::string note;   // why a native path is not taken, when one was tried
+  std::string note;   // why a native path is not taken, when one was tried; or what it flushes
   // "atomic" (DeviceInfo::paths: clat_atomic_<op>_<type>) or, in DeviceInfo::variant_paths,
   // "aggregated" (clat_atomic_<op>_<type>_agg), "16-bit" (clat_atomic_<op>_half / _bf16),
   // "no-return" (clat_atomic_<op>_<type>_noret), "saturating" (clat_atomic_<op>_<type>, op
   // inc_sat/dec_sat), "float2" (clat_atomic_<op>_float2).
   std::string family = "atomic";
+  bool flushes_subnormals = false;  // this op's path flushes subnormals to zero (see NativeCheck)
+  std::string slot;  // the native check (NativeCheck::slot) that decides this op's path; "" if none
 };
 
 struct DeviceInfo {
@@ -84,17 +90,16 @@ struct DeviceInfo {
 
 // Probes the device (capabilities, then a check run of each native path in a context of its
 // own) and returns the result; cached per device and options, so only the first call costs.
-const DeviceInfo& device_info(const cl::Device& device, const Options& options = {});
-
-// Runs the check kernel of one slot (a NativeCheck::slot name) on rt's device, built with rt's
-// build options plus extra_options, on whatever path that build gives the slot: "" when every
-// result is exactly the expected one, else what differed. device_info() runs these before it
-// trusts a native path; tests also run them on the fallback paths, to check the checks. Throws
-// std::invalid_argument for an unknown slot, or a double slot where double is not available.
-std::string run_native_check(const Runtime& rt, const std::string& slot, const std::string& extra_options = {});
+const DeviceInfo& device_info(cl_device_id device, const Options& options = {});
+inline const DeviceInfo& device_info(const cl::Device& device, const Options& options = {}) {
+  return device_info(device(), options);
+}
 
 // The options to build the snippets with on this device: -cl-std where native atomics need it,
 // -D macros for the native paths that passed their checks (see cl/clatomics/config.cl).
-std::string build_options(const cl::Device& device, const Options& options = {});
+std::string build_options(cl_device_id device, const Options& options = {});
+inline std::string build_options(const cl::Device& device, const Options& options = {}) {
+  return build_options(device(), options);
+}
 
 }  // namespace clatomics

@@ -4,12 +4,17 @@
 #include <string>
 #include <vector>
 
-#include "clatomics/opencl.hpp"
+#include <CL/opencl.hpp>
 
 namespace clatomics {
 
 // Every device of every platform, in platform order: the index CLATOMICS_DEVICE refers to.
-std::vector<cl::Device> all_devices();
+std::vector<cl_device_id> all_device_ids();
+inline std::vector<cl::Device> all_devices() {
+  std::vector<cl::Device> devices;
+  for (const cl_device_id id : all_device_ids()) devices.emplace_back(id, true);
+  return devices;
+}
 
 // A line per device: "index: platform / device (type)".
 std::string describe_devices();
@@ -17,9 +22,11 @@ std::string describe_devices();
 // Picks a device. selector: empty -> the first GPU, else the first CPU, else the first device;
 // a number -> that index of all_devices(); "gpu", "cpu", "accelerator" -> the first of that type;
 // otherwise a case-insensitive substring of the platform's name or vendor, or of the device's
-// name ("pocl", "NVIDIA", "H200"; "pocl/skylake": a '/' splits platform and device parts). Throws std::invalid_argument that
-// lists every device when nothing matches, Error when OpenCL has no platform at all.
-cl::Device select_device(const std::string& selector = {});
+// name ("pocl", "NVIDIA", "H200"; "pocl/skylake": a '/' splits platform and device parts, both
+// non-empty). Throws std::invalid_argument that lists every device when nothing matches or the
+// selector is blank, Error when OpenCL has no platform at all.
+cl_device_id select_device_id(const std::string& selector = {});
+inline cl::Device select_device(const std::string& selector = {}) { return cl::Device(select_device_id(selector), true); }
 
 // The selector from the environment variable CLATOMICS_DEVICE (empty if unset).
 std::string device_selector_from_env();

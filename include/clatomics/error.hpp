@@ -4,15 +4,16 @@
 #include <stdexcept>
 #include <string>
 
-#include "clatomics/opencl.hpp"
+#include <CL/opencl.hpp>
 
 namespace clatomics {
 
 // The name of an OpenCL error code ("CL_OUT_OF_RESOURCES"), or "CL error <n>" if unknown.
 std::string error_name(cl_int code);
 
-// Thrown for every OpenCL failure. what() says the call, the code's name and, for a failed
-// program build, the options used and the whole build log.
+// Thrown for every OpenCL failure, whatever OpenCL-CLHPP's exception setting in your code.
+// what() says the call, the code's name and, for a failed program build, the options used and
+// the whole build log.
 class Error : public std::runtime_error {
  public:
   Error(cl_int code, std::string call, std::string build_log = {}, std::string options = {});
@@ -26,15 +27,5 @@ class Error : public std::runtime_error {
   cl_int code_;
   std::string call_, build_log_, options_;
 };
-
-// Runs f, turning a cl::Error from CLHPP into clatomics::Error.
-template <class F>
-decltype(auto) checked(const char* call, F&& f) {
-  try {
-    return f();
-  } catch (const cl::Error& e) {
-    throw Error(e.err(), std::string(call) + " (" + e.what() + ")");
-  }
-}
 
 }  // namespace clatomics

@@ -1,28 +1,36 @@
 // clatomics/options.hpp — what a Runtime (and build_options) may be told.
 #pragma once
 
+#include <cstddef>
 #include <string>
-#include <vector>
 
 namespace clatomics {
 
 struct Options {
   // Which device; see select_device(). Environment: CLATOMICS_DEVICE.
   std::string device;
-  // Every op on the portable CAS loop, no native path. Environment: CLATOMICS_FORCE_CAS=1.
+  // Every op on the portable CAS loop, no native path. Environment: CLATOMICS_FORCE_CAS.
   bool force_cas = false;
-  // Behave as a device without fp64: double ops are refused. Environment: CLATOMICS_HIDE_FP64=1.
+  // Behave as a device without fp64: double ops are refused. Environment: CLATOMICS_HIDE_FP64.
   bool hide_fp64 = false;
   // Try sub-group aggregation (the _agg ops) on devices with cl_khr_subgroups + shuffles. Off by
   // default: no device we could test runs it (PoCL 5.0 crashes in the check, measured), and a
   // compiler crash cannot be caught by a check. NVIDIA's warp path does not need it.
-  // Environment: CLATOMICS_SUBGROUP_AGG=1.
+  // Environment: CLATOMICS_SUBGROUP_AGG.
   bool subgroup_aggregation = false;
-  // For testing the fallback: native checks to fail on purpose, by slot name ("add_float_global",
-  // "minmax_double_local", ...) or "all". Environment: CLATOMICS_FAIL_CHECKS=a,b.
-  std::vector<std::string> fail_checks;
+  // Float and double adds keep subnormal operands and results exactly (IEEE), on every path:
+  // a native add whose check shows it flushes subnormals to zero (NVIDIA's global float atom and
+  // red, like CUDA's atomicAdd) is not used, and those adds take the next exact path (the CAS
+  // loop there). Environment: CLATOMICS_EXACT_SUBNORMALS.
+  bool exact_subnormals = false;
+  // The Runtime's cache of built programs keeps at most this many programs and this many bytes
+  // (their source and binaries); the least recently used go first. 0: no limit.
+  std::size_t program_cache_entries = 64;
+  std::size_t program_cache_bytes = std::size_t(256) << 20;
 
-  // Defaults overridden by the environment variables above.
+  // The defaults, overridden by the environment variables above. Booleans are 1/0, true/false,
+  // yes/no, on/off in any case; anything else (and an empty or blank CLATOMICS_DEVICE) throws
+  // std::invalid_argument naming the variable.
   static Options from_env();
 };
 

@@ -2,16 +2,21 @@
 #pragma once
 
 #include <cstddef>
-#include <vector>
-
-#include "clatomics/opencl.hpp"
+#include <memory>
 
 namespace clatomics {
 
+namespace detail {
+struct ProfileRecord;
+}
+
 // While a ProfileScope lives, every command that reduce, dot, histogram and compact enqueue on
-// this thread is recorded, so that device_ms() can sum their durations (from the queue's
-// profiling, which Runtime enables): device time without the host's launch and wait overheads.
-// Scopes nest; the innermost one records.
+// the thread that made it is recorded, so that device_ms() can sum their durations (from the
+// queue's profiling: a Runtime's own queue has it; an adopted queue needs
+// CL_QUEUE_PROFILING_ENABLE, else device_ms() throws Error with CL_PROFILING_INFO_NOT_AVAILABLE):
+// device time without the host's launch and wait overheads. Scopes nest; the innermost live
+// one records. Scopes may end in any order and on any thread: a scope that has ended records
+// nothing more.
 class ProfileScope {
  public:
   ProfileScope();
@@ -21,15 +26,11 @@ class ProfileScope {
 
   // Sum of the recorded commands' durations in milliseconds; waits for them to finish.
   double device_ms() const;
-  std::size_t commands() const { return events_.size(); }
-
-  // Called by the algorithms; a no-op when no scope is active on this thread.
-  static void record(const cl::Event& event);
-  static bool active();
+  // How many commands were recorded.
+  std::size_t commands() const;
 
  private:
-  std::vector<cl::Event> events_;
-  ProfileScope* outer_;
+  std::shared_ptr<detail::ProfileRecord> record_;
 };
 
 }  // namespace clatomics

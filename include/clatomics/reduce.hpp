@@ -4,7 +4,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "clatomics/opencl.hpp"
+#include <CL/opencl.hpp>
+
 #include "clatomics/runtime.hpp"
 
 namespace clatomics {
@@ -14,10 +15,17 @@ enum class ReduceOp { sum, min, max, prod };
 struct ReduceOptions {
   // false: each work-group combines its share in __local memory and adds it to the result with
   // one atomic (the order of the groups varies, so float results may differ in the last bits).
-  // true: two passes in a fixed order (per-group partials, then one work-group combines them):
-  // bit-identical results on every run for the same device, type, op and count.
+  // true: a fixed reduction tree over the elements' positions in the range (tiles of 16384
+  // elements, then the tiles' results): bit-identical results for the same values and count on
+  // every run, whatever the buffer's offset or alignment and however the host-data overload
+  // chunks the data.
   bool deterministic = false;
 };
+
+namespace detail {
+template <class T>
+T reduce_buffer(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op, ReduceOptions options);
+}
 
 // Reduces elements [offset, offset + count) of buffer (elements of T) on rt's queue.
 // T: float, double, cl_int, cl_uint, cl_long, cl_ulong.
@@ -26,18 +34,21 @@ struct ReduceOptions {
 //   element is NaN; -0.0 orders below +0.0. A NaN in a sum or product propagates.
 // - count == 0 gives the identity: 0, 1, +inf / the largest value (min), -inf / the lowest (max).
 // - 64-bit integers use the two-pass path where the device lacks cl_khr_int64_base_atomics.
-// Throws std::invalid_argument (before anything is enqueued) for a null buffer, a range beyond
-// the buffer or overflowing size_t, an op outside ReduceOp, double on a device without fp64.
+// Throws std::invalid_argument (before anything is enqueued) for a null buffer or one the
+// device cannot read (see README, "Contracts"), a range beyond the buffer or overflowing size_t,
+// an op outside ReduceOp, double on a device without fp64.
 template <class T>
-T reduce(Runtime& rt, const cl::Buffer& buffer, std::size_t offset, std::size_t count, ReduceOp op, ReduceOptions options = {});
+T reduce(Runtime& rt, const cl::Buffer& buffer, std::size_t offset, std::size_t count, ReduceOp op, ReduceOptions options = {}) {
+  return detail::reduce_buffer<T>(rt, buffer(), offset, count, op, options);
+}
 
 // The same over host data, streamed through the device in chunks when it is larger than one
 // device buffer may be (chunk results combined on the host, in order).
 template <class T>
 T reduce(Runtime& rt, const std::vector<T>& data, ReduceOp op, ReduceOptions options = {});
 
-#define CLATOMICS_REDUCE_EXTERN(T)                                                                              \
-  extern template T reduce<T>(Runtime&, const cl::Buffer&, std::size_t, std::size_t, ReduceOp, ReduceOptions); \
+#define CLATOMICS_REDUCE_EXTERN(T)                                                                                   \
+  extern template T detail::reduce_buffer<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, ReduceOptions); \
   extern template T reduce<T>(Runtime&, const std::vector<T>&, ReduceOp, ReduceOptions);
 CLATOMICS_REDUCE_EXTERN(float)
 CLATOMICS_REDUCE_EXTERN(double)

@@ -1,17 +1,23 @@
 // clatomics/runtime.hpp — a device, its context and queue, and a cache of built programs.
 #pragma once
 
-#include <atomic>
-#include <future>
-#include <map>
-#include <mutex>
+#include <cstddef>
+#include <memory>
 #include <string>
 
+#include <CL/opencl.hpp>
+
 #include "clatomics/capabilities.hpp"
-#include "clatomics/opencl.hpp"
 #include "clatomics/options.hpp"
 
 namespace clatomics {
+
+class Runtime;
+namespace detail {
+struct RuntimeState;
+const RuntimeState& state_of(const Runtime& rt);
+std::unique_ptr<Runtime> runtime_from_state(std::unique_ptr<RuntimeState> state);
+}  // namespace detail
 
 class Runtime {
  public:
@@ -19,53 +25,63 @@ class Runtime {
   // context and an in-order queue with profiling enabled.
   Runtime();
   explicit Runtime(Options options);
-  // Adopts the caller's context, device and queue.
-  Runtime(cl::Context context, cl::Device device, cl::CommandQueue queue, Options options = {});
+  // Adopts the caller's context, device and queue (each retained for the Runtime's life). The
+  // queue may be out of order and need not profile; it must belong to that context and device,
+  // and the device to the context, else std::invalid_argument.
+  Runtime(const cl::Context& context, const cl::Device& device, const cl::CommandQueue& queue, Options options = {})
+      : Runtime(context(), device(), queue(), std::move(options)) {}
+  Runtime(cl_context context, cl_device_id device, cl_command_queue queue, Options options = {});
+  ~Runtime();
 
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
 
-  const cl::Context& context() const { return context_; }
-  const cl::Device& device() const { return device_; }
-  const cl::CommandQueue& queue() const { return queue_; }
-  const Options& options() const { return options_; }
-  const DeviceInfo& device_info() const { return *info_; }
-  const std::string& build_options() const { return info_->build_options; }
-  bool supports_double() const { return info_->doubles; }
+  // New OpenCL-CLHPP handles to the runtime's objects (each holds a reference of its own).
+  cl::Context context() const { return cl::Context(context_handle(), true); }
+  cl::Device device() const { return cl::Device(device_handle(), true); }
+  cl::CommandQueue queue() const { return cl::CommandQueue(queue_handle(), true); }
+  cl_context context_handle() const;
+  cl_device_id device_handle() const;
+  cl_command_queue queue_handle() const;
 
-  // Builds user_source with the snippet library prepended (and #include "clatomics/..." lines
-  // expanded), with build_options() plus extra_options. Cached: the same source and options
-  // build once, also when several threads ask at the same time. A failed build throws Error
-  // with the whole log; user line numbers in it are the user's own (except on NVIDIA, whose
-  // compiler does not honour #line: its numbers are its own count).
-  cl::Program build(const std::string& user_source, const std::string& extra_options = {}) const;
+  const Options& options() const;
+  const DeviceInfo& device_info() const;
+  const std::string& build_options() const;
+  bool supports_double() const;
 
-  // Builds an embedded library kernel file ("kernels/reduce.cl"), cached like build().
-  cl::Program build_embedded(const std::string& path, const std::string& extra_options = {}) const;
+  // Builds user_source with the snippet library prepended, with build_options() plus
+  // extra_options. `#include "clatomics/..."` directives in user_source are already satisfied by
+  // the prepended library (it has include guards), so they are blanked in place: the user's line
+  // numbers stay their own in build logs (except on NVIDIA, whose compiler ignores #line).
+  // Cached: the same source and options build once, also when several threads ask at the same
+  // time. A failed build throws Error with the whole log.
+  cl::Program build(const std::string& user_source, const std::string& extra_options = {}) const {
+    return cl::Program(build_handle(user_source, extra_options), false);
+  }
+  // The same, returning a new reference to the cl_program (the caller releases it).
+  cl_program build_handle(const std::string& user_source, const std::string& extra_options = {}) const;
 
-  // How many programs this runtime has compiled (cache misses).
-  std::size_t build_count() const { return builds_.load(); }
+  // How many programs this runtime has compiled (cache misses), how many it holds and their
+  // bytes (see Options::program_cache_entries / _bytes); clear_cache() drops them all.
+  std::size_t build_count() const;
+  std::size_t cache_entries() const;
+  std::size_t cache_bytes() const;
   void clear_cache();
 
-  // Throws std::invalid_argument when double ops are not available on this device.
-  void require_double(const char* what) const;
-
  private:
-  cl::Program build_cached(const std::string& full_source, const std::string& options) const;
-
-  Options options_;
-  cl::Device device_;
-  cl::Context context_;
-  cl::CommandQueue queue_;
-  const DeviceInfo* info_ = nullptr;
-  mutable std::mutex mutex_;
-  mutable std::map<std::string, std::shared_future<cl::Program>> cache_;
-  mutable std::atomic<std::size_t> builds_{0};
+  friend const detail::RuntimeState& detail::state_of(const Runtime& rt);
+  friend std::unique_ptr<Runtime> detail::runtime_from_state(std::unique_ptr<detail::RuntimeState> state);
+  explicit Runtime(std::unique_ptr<detail::RuntimeState> state);
+  std::unique_ptr<detail::RuntimeState> state_;
 };
 
 // Builds a program from source for one device with the given options; a failure throws Error
 // carrying the whole build log and the options.
-cl::Program build_program(const cl::Context& context, const cl::Device& device,
-                          const std::string& source, const std::string& options);
+cl_program build_program_handle(cl_context context, cl_device_id device, const std::string& source,
+                                const std::string& options);
+inline cl::Program build_program(const cl::Context& context, const cl::Device& device, const std::string& source,
+                                 const std::string& options) {
+  return cl::Program(build_program_handle(context(), device(), source, options), false);
+}
 
 }  // namespace clatomics

@@ -1,0 +1,63 @@
+// clatomics' testing hooks: for the project's own tests, never installed. Each lets a test reach
+// a path that real data reaches only at sizes or on devices a test machine does not have.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "clatomics/runtime.hpp"
+
+namespace clatomics::testing {
+
+// Shrinks the chunks the std::vector overloads stream through the device and the elements one
+// launch may count, to exercise the merging paths on small data. 0 restores the default (chunks
+// up to 256 MiB below CL_DEVICE_MAX_MEM_ALLOC_SIZE; launches below 2^32 elements).
+// merge_32bit: histograms count each launch in 32-bit counters merged into the 64-bit totals
+// afterwards, as on a device without 64-bit atomics, instead of adding into the totals directly.
+struct StreamLimits {
+  std::size_t chunk_bytes = 0;
+  std::uint64_t launch_elements = 0;
+  bool merge_32bit = false;
+};
+StreamLimits stream_limits();
+void set_stream_limits(const StreamLimits& limits);
+
+// A Runtime (as Runtime(options) makes it) whose listed native checks fail on purpose, by slot
+// name ("add_float_global", "minmax_double_local", ...) or "all": tests of the fallbacks.
+std::unique_ptr<Runtime> runtime_with_failing_checks(Options options, const std::vector<std::string>& checks);
+
+// A slot of the native-path table (cl/kernels/native_paths.def).
+struct NativeSlot {
+  std::string name, macro, check, type, space;
+  Path fallback;
+  std::vector<Path> natives;
+};
+// Every slot, in the probe kernel's order.
+std::vector<NativeSlot> native_slots();
+
+// Runs the check kernels of one slot on rt's device, built with rt's build options plus
+// extra_options, on whatever path that build gives the slot: passed when every result is exactly
+// the expected one (else why says what differed), and whether subnormals were flushed (add
+// slots). Throws std::invalid_argument for an unknown slot, or a double slot where double is not
+// available.
+struct CheckOutcome {
+  bool passed = false;
+  std::string why;
+  bool flushes_subnormals = false;
+};
+CheckOutcome run_native_check(const Runtime& rt, const std::string& slot, const std::string& extra_options = {});
+
+// The library's embedded cl/ files: every path, one file as it is in cl/, and one file with its
+// includes expanded. Both throw std::invalid_argument for a path that is not embedded.
+std::vector<std::string> embedded_paths();
+std::string embedded_file_text(const std::string& path);
+std::string embedded_source(const std::string& path);
+
+// Builds one of the library's own kernel files ("kernels/reduce.cl") as the algorithms do.
+cl_program build_library_file(const Runtime& rt, const std::string& path, const std::string& extra_options = {});
+
+}  // namespace clatomics::testing
