@@ -25,6 +25,9 @@ struct Grid {
 // one unit per work-item, at most max_groups.
 Grid make_grid(const Runtime& rt, const Kernel& kernel, std::uint64_t units, std::size_t group, std::size_t max_groups);
 
+// The most work-items a work-group of this kernel may have on rt's device.
+std::size_t kernel_group_limit(const Runtime& rt, const Kernel& kernel);
+
 // The commands of one library call on the runtime's queue. Each waits for the one before it,
 // and the first for every command enqueued on the queue before the call: the call is correct on
 // out-of-order queues and sees the caller's earlier commands done. Each is recorded by an

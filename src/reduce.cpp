@@ -1,4 +1,4 @@
-// reduce: one atomic per work-group, or two fixed-order passes (kernels/reduce.cl).
+// reduce: one atomic per work-group, or a fixed tree over the elements' positions (kernels/reduce.cl).
 #include "clatomics/reduce.hpp"
 
 #include <cmath>
@@ -85,10 +85,9 @@ void check_type(Runtime& rt) {
   if constexpr (std::is_same_v<T, double>) detail::require_double(rt, "reduce<double>");
 }
 
-// One range of one buffer, already checked; count > 0.
+// The fast path over one range of one buffer, already checked; count > 0: one atomic per group.
 template <class T>
-T reduce_range(Runtime& rt, detail::Commands& commands, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op,
-               bool deterministic) {
+T reduce_fast(Runtime& rt, detail::Commands& commands, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op) {
   const auto& caps = rt.device_info().caps;
   const bool cpu = !caps.is_gpu();
   // CPUs: 64-byte vectors over one contiguous chunk per work-item, a few work-items per core.
@@ -96,30 +95,101 @@ T reduce_range(Runtime& rt, detail::Commands& commands, cl_mem buffer, std::size
   const int vec = int((cpu ? 64 : 16) / sizeof(T));
   const std::string options = detail::define("CLAT_REDUCE_TYPE", type_code<T>()) + detail::define("CLAT_VEC", vec) +
                               detail::define("CLAT_CONTIGUOUS", cpu ? 1 : 0);
-  const detail::Program program = detail::build_library_file(rt, "kernels/reduce.cl", options);
-  const std::string name = std::string("clat_reduce_") + op_name(op);
-  const detail::Kernel kernel = detail::make_kernel(program, name.c_str());
+  const detail::Kernel kernel =
+      detail::make_kernel(detail::build_library_file(rt, "kernels/reduce.cl", options), (std::string("clat_reduce_") + op_name(op)).c_str());
   const std::size_t units = count / std::size_t(vec) + 1;
   const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
   const detail::Grid grid = cpu ? detail::make_grid(rt, kernel, units, 1, 4 * cu) : detail::make_grid(rt, kernel, units, 256, 8 * cu);
-  // 64-bit integer atomics are an extension: without them, the two passes need none.
-  const bool two_pass = deterministic || (sizeof(T) == 8 && !std::is_floating_point_v<T> && !caps.int64_base_atomics);
-
   const T start = atomic_start<T>(op);
   const detail::Mem out = detail::make_buffer(rt, sizeof(T), CL_MEM_READ_WRITE, &start);
-  const detail::Mem partials = two_pass ? detail::make_buffer(rt, grid.groups * sizeof(T)) : out;
-  detail::set_args(kernel, buffer, cl_ulong(offset), cl_ulong(count), partials, cl_uint(two_pass ? 1 : 0),
-                   detail::LocalBytes{grid.group * sizeof(T)});
+  detail::set_args(kernel, buffer, cl_ulong(offset), cl_ulong(count), out, detail::LocalBytes{grid.group * sizeof(T)});
   commands.launch(kernel, grid);
-  if (two_pass) {
-    const detail::Kernel final_kernel = detail::make_kernel(program, (name + "_final").c_str());
-    const detail::Grid one = detail::make_grid(rt, final_kernel, grid.groups, cpu ? 1 : 256, 1);
-    detail::set_args(final_kernel, partials, cl_uint(grid.groups), out, detail::LocalBytes{one.group * sizeof(T)});
-    commands.launch(final_kernel, one);
-  }
   T result{};
   commands.read(out.get(), 0, sizeof(T), &result);
   return result;
+}
+
+// The fixed tree of kernels/reduce.cl's tiles: its result depends only on the values and their
+// positions in the range. Needs no atomics (so it also serves 64-bit integers without them).
+template <class T>
+class Tree {
+ public:
+  static constexpr std::size_t tile = 16384;  // CLAT_TILE in kernels/reduce.cl
+
+  Tree(Runtime& rt, ReduceOp op) : rt_(rt) {
+    const auto& caps = rt.device_info().caps;
+    const std::string name = std::string("clat_reduce_") + op_name(op) + "_tiles";
+    // 256 work-items a group (one per lane) where the device allows; fewer hold several lanes.
+    std::size_t group = detail::floor_pow2(std::min<std::size_t>(256, caps.max_work_group_size));
+    for (;;) {
+      const std::string options = detail::define("CLAT_REDUCE_TYPE", type_code<T>()) + detail::define("CLAT_TILE_GROUP", (long long)group);
+      const detail::Program program = detail::build_library_file(rt, "kernels/reduce.cl", options);
+      elements_ = detail::make_kernel(program, name.c_str());
+      partials_ = detail::make_kernel(program, (name + "_of_partials").c_str());
+      const std::size_t allowed = std::min(detail::kernel_group_limit(rt, elements_), detail::kernel_group_limit(rt, partials_));
+      if (allowed >= group || group == 1) break;
+      group = detail::floor_pow2(allowed);  // the kernels cannot run that many: compile for fewer
+    }
+    group_ = group;
+    max_groups_ = std::max<std::size_t>(1, caps.compute_units) * (caps.is_gpu() ? std::max<std::size_t>(1, 2048 / group) : 4);
+    out_ = detail::make_buffer(rt, sizeof(T));
+  }
+
+  static std::size_t tiles(std::size_t count) { return (count + tile - 1) / tile; }
+
+  // The tiles of buffer[offset, offset + count) into partials[first, ...); count > 0.
+  void tiles_into(detail::Commands& commands, cl_mem buffer, std::size_t offset, std::size_t count, const detail::Mem& partials,
+                  std::size_t first) {
+    launch(commands, elements_, buffer, offset, count, partials.get(), first, false);
+  }
+
+  // The result of a whole range, count > 0.
+  T reduce(detail::Commands& commands, cl_mem buffer, std::size_t offset, std::size_t count) {
+    if (count <= tile) {
+      launch(commands, elements_, buffer, offset, count, out_.get(), 0, true);
+      return read(commands);
+    }
+    const detail::Mem partials = detail::make_buffer(rt_, tiles(count) * sizeof(T));
+    tiles_into(commands, buffer, offset, count, partials, 0);
+    return reduce_partials(commands, partials, tiles(count));
+  }
+
+  // The result from n tile values (each level of tiles reduced by the same rule).
+  T reduce_partials(detail::Commands& commands, detail::Mem partials, std::size_t n) {
+    while (n > tile) {
+      detail::Mem next = detail::make_buffer(rt_, tiles(n) * sizeof(T));
+      launch(commands, partials_, partials.get(), 0, n, next.get(), 0, false);
+      partials = std::move(next);
+      n = tiles(n);
+    }
+    launch(commands, partials_, partials.get(), 0, n, out_.get(), 0, true);
+    return read(commands);
+  }
+
+ private:
+  void launch(detail::Commands& commands, const detail::Kernel& kernel, cl_mem in, std::size_t offset, std::size_t count,
+              cl_mem to, std::size_t first, bool finish) {
+    const detail::Grid grid = detail::make_grid(rt_, kernel, tiles(count) * group_, group_, max_groups_);
+    detail::set_args(kernel, in, cl_ulong(offset), cl_ulong(count), finish ? out_.get() : to, cl_ulong(first), out_,
+                     cl_uint(finish ? 1 : 0), detail::LocalBytes{grid.group * sizeof(T)});
+    commands.launch(kernel, grid);
+  }
+  T read(detail::Commands& commands) {
+    T result{};
+    commands.read(out_.get(), 0, sizeof(T), &result);
+    return result;
+  }
+
+  Runtime& rt_;
+  detail::Kernel elements_, partials_;
+  std::size_t group_ = 1, max_groups_ = 1;
+  detail::Mem out_;
+};
+
+// 64-bit integer atomics are an extension: without them, the tree (which needs none) serves.
+template <class T>
+bool needs_tree(const Runtime& rt, ReduceOptions options) {
+  return options.deterministic || (sizeof(T) == 8 && !std::is_floating_point_v<T> && !rt.device_info().caps.int64_base_atomics);
 }
 
 }  // namespace
@@ -128,10 +198,11 @@ template <class T>
 T detail::reduce_buffer(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op, ReduceOptions options) {
   op_name(op);
   check_type<T>(rt);
-  detail::check_range(rt, {"reduce: buffer", buffer, offset, count, sizeof(T), detail::Access::read});
+  check_range(rt, {"reduce: buffer", buffer, offset, count, sizeof(T), Access::read});
   if (count == 0) return identity<T>(op);
-  detail::Commands commands(rt);
-  return reduce_range<T>(rt, commands, buffer, offset, count, op, options.deterministic);
+  Commands commands(rt);
+  if (needs_tree<T>(rt, options)) return Tree<T>(rt, op).reduce(commands, buffer, offset, count);
+  return reduce_fast<T>(rt, commands, buffer, offset, count, op);
 }
 
 template <class T>
@@ -139,14 +210,31 @@ T reduce(Runtime& rt, const std::vector<T>& data, ReduceOp op, ReduceOptions opt
   op_name(op);
   check_type<T>(rt);
   if (data.empty()) return identity<T>(op);
+  detail::Commands commands(rt);
+  if (needs_tree<T>(rt, options)) {
+    // Chunks of whole tiles: every tile's value lands where one pass over all the data puts it.
+    Tree<T> tree(rt, op);
+    const std::size_t chunk = detail::chunk_elements(rt, data.size(), sizeof(T), 1, Tree<T>::tile);
+    const detail::Mem buffer = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_ONLY);
+    if (chunk >= data.size()) {
+      commands.write(buffer.get(), 0, data.size() * sizeof(T), data.data());
+      return tree.reduce(commands, buffer.get(), 0, data.size());
+    }
+    const detail::Mem partials = detail::make_buffer(rt, Tree<T>::tiles(data.size()) * sizeof(T));
+    for (std::size_t first = 0; first < data.size(); first += chunk) {
+      const std::size_t n = std::min(chunk, data.size() - first);
+      commands.write(buffer.get(), 0, n * sizeof(T), data.data() + first);
+      tree.tiles_into(commands, buffer.get(), 0, n, partials, first / Tree<T>::tile);
+    }
+    return tree.reduce_partials(commands, partials, Tree<T>::tiles(data.size()));
+  }
   const std::size_t chunk = detail::chunk_elements(rt, data.size(), sizeof(T));
   const detail::Mem buffer = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_ONLY);
-  detail::Commands commands(rt);
   T result{};
   for (std::size_t first = 0; first < data.size(); first += chunk) {
     const std::size_t n = std::min(chunk, data.size() - first);
     commands.write(buffer.get(), 0, n * sizeof(T), data.data() + first);
-    const T part = reduce_range<T>(rt, commands, buffer.get(), 0, n, op, options.deterministic);
+    const T part = reduce_fast<T>(rt, commands, buffer.get(), 0, n, op);
     result = first == 0 ? part : combine(op, result, part);
   }
   return result;

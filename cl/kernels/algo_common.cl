@@ -17,11 +17,19 @@
 #define CLAT_CONTIGUOUS 0
 #endif
 
-/* Elements before the first one whose index (from the buffer's start) is a multiple of width:
- * buffers start aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN, so only the offset matters. */
-CLAT_FN ulong clat_head(ulong offset, ulong count, ulong width) {
-  return min((width - offset % width) % width, count);
+/* Elements before the first one at an address that is a multiple of width elements, so that
+ * vector loads start there. The address decides, not the offset: a buffer made with
+ * CL_MEM_USE_HOST_PTR sits where the user's memory is (PoCL uses it as it is), at any alignment.
+ * Elements that are not even aligned to their own size (the host refuses those) are all head. */
+CLAT_FN ulong clat_head_bytes(ulong address, ulong count, ulong width_bytes, ulong element_bytes) {
+  const ulong past = address % width_bytes;
+  if (past % element_bytes) return count;
+  return min((width_bytes - past) % width_bytes / element_bytes, count);
 }
+#define CLAT_HEAD(p, count, width) clat_head_bytes((ulong)(size_t)(p), (count), (width) * sizeof(*(p)), sizeof(*(p)))
+
+/* Whether p may be read as vectors of width elements. */
+#define CLAT_ALIGNED(p, width) ((ulong)(size_t)(p) % ((width) * sizeof(*(p))) == 0)
 
 /* This work-item's units: for (i = s.begin; i < s.end; i += s.step). */
 typedef struct {

@@ -9,7 +9,8 @@
  * __kernel clat_dot(a, a_offset, b, b_offset, count, out, scratch): every work-item accumulates
  * products of its share in a private vector, the work-group sums them in __local memory, and
  * work-item 0 adds the group's sum to out[0] with one no-return clat_atomic_add. a's range is read with
- * aligned vector loads; b's too when its offset has the same alignment, else with vloadn.
+ * aligned vector loads after an unaligned head; b's too when its address then has the same
+ * alignment, else with vloadn.
  */
 #include "kernels/algo_common.cl"
 
@@ -61,12 +62,12 @@ __kernel void clat_dot(__global const CLAT_T *a, ulong a_offset, __global const 
                        ulong count, __global CLAT_T *out, __local CLAT_T *scratch) {
   const __global CLAT_T *pa = a + a_offset;
   const __global CLAT_T *pb = b + b_offset;
-  const ulong head = clat_head(a_offset, count, CLAT_VEC);
+  const ulong head = CLAT_HEAD(pa, count, CLAT_VEC);
   const ulong nvec = (count - head) / CLAT_VEC;
   const __global CLAT_TV *va = (const __global CLAT_TV *)(pa + head);
   const clat_share share = clat_item_share(nvec);
   CLAT_TV acc = (CLAT_TV)(0);
-  if ((b_offset + head) % CLAT_VEC == 0) {
+  if (CLAT_ALIGNED(pb + head, CLAT_VEC)) {
     const __global CLAT_TV *vb = (const __global CLAT_TV *)(pb + head);
     for (ulong i = share.begin; i < share.end; i += share.step) acc += va[i] * vb[i];
   } else {

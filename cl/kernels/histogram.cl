@@ -34,8 +34,9 @@
  * clat_hist_merge: totals[s] += counts[s], counts[s] = 0 (and the same for the weights).
  *
  * Even bins, NumPy's rule: bin b holds edges[b] <= x < edges[b + 1], the last bin hi too (the host
- * passes the nbins + 1 edges as NumPy computes them for float32 data). A first guess
- * floor((x - lo) * scale), scale = nbins / (hi - lo), is moved to the bin its edges say.
+ * passes the nbins + 1 edges as NumPy computes them for float32 data, strictly increasing). A
+ * first guess floor((x - lo) * scale), scale = nbins / (hi - lo), is kept when its edges agree,
+ * else a binary search over the edges finds the bin: bounded work per value.
  */
 #include "kernels/algo_common.cl"
 
@@ -111,9 +112,17 @@ CLAT_FN uint clat_slot(float x, uint nbins, float lo, float hi, float scale, __g
   if (x < lo) return nbins;
   if (x > hi) return nbins + 1u;
   uint b = min(convert_uint_sat_rtz((x - lo) * scale), nbins - 1u);
-  while (b > 0u && x < edges[b]) --b; /* the guess is off by one at most, near an edge */
-  while (b < nbins - 1u && x >= edges[b + 1u]) ++b;
-  return b;
+  if (x >= edges[b] && (b == nbins - 1u || x < edges[b + 1u])) return b; /* the guess is right */
+  /* Near an edge, or where float rounding moved the guess further (huge bin counts, narrow
+   * ranges): a binary search over the edges, at most 32 steps whatever the range. Invariant:
+   * edges[first] <= x (or first == 0: x >= lo), and x < edges[last] (or last == nbins). */
+  uint first = 0u, last = nbins;
+  while (last - first > 1u) {
+    const uint mid = first + (last - first) / 2u;
+    if (x < edges[mid]) last = mid;
+    else first = mid;
+  }
+  return first;
 }
 #else
 #error "kernels/histogram.cl: CLAT_HIST_KIND must be 0, 1 or 2"
@@ -152,7 +161,7 @@ CLAT_FN uint clat_slot(float x, uint nbins, float lo, float hi, float scale, __g
 #define CLAT_HIST_FOR_EACH(PUT)                                                            \
   {                                                                                        \
     const __global CLAT_E *p = in + offset;                                                \
-    const ulong head = clat_head(offset, count, CLAT_PER_LOAD);                            \
+    const ulong head = CLAT_HEAD(p, count, CLAT_PER_LOAD);                                 \
     const ulong nvec = (count - head) / CLAT_PER_LOAD;                                     \
     const __global CLAT_LOAD *pv = (const __global CLAT_LOAD *)(p + head);                 \
     const __global float *wp = w + w_offset + head;                                        \

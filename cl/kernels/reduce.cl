@@ -6,13 +6,12 @@
  *   CLAT_VEC          elements per vector load: 2, 4, 8 or 16 [4]
  *   CLAT_CONTIGUOUS   see algo_common.cl [0]
  *
- * __kernel clat_reduce_<op>(in, offset, count, out, to_partials, scratch), op = sum prod min max:
- *   every work-item folds its share of in[offset, offset + count) into a private vector, the
- *   work-group combines those in __local memory, then work-item 0 either combines the group's
- *   value into out[0] with ONE atomic (to_partials == 0) or stores it in out[group id]
- *   (to_partials != 0: the first pass of the deterministic mode).
- * __kernel clat_reduce_<op>_final(partials, n, out, scratch): one work-group combines n partials
- *   in a fixed order and stores the result in out[0] (the second pass).
+ * __kernel clat_reduce_<op>(in, offset, count, out, scratch), op = sum prod min max: every
+ *   work-item folds its share of in[offset, offset + count) into a private vector, the
+ *   work-group combines those in __local memory, then work-item 0 combines the group's value
+ *   into out[0] with ONE atomic.
+ * __kernel clat_reduce_<op>_tiles, _tiles_of_partials: the deterministic mode (and 64-bit
+ *   integers without 64-bit atomics), a fixed tree over the elements' positions (see below).
  *
  * Integer sums and products wrap: they are computed on the unsigned type of the same size.
  * float/double min and max ignore NaN (missing data) and order -0 below +0, as order.cl does:
@@ -215,7 +214,7 @@ CLAT_FN void clat_finish_max(__global CLAT_T *out, CLAT_T a) {
 }
 #endif
 #else
-/* No 64-bit atomics: the host runs the two-pass path, which needs none. */
+/* No 64-bit atomics: the host runs the tiles, which need none. */
 CLAT_FN void clat_finish_sum(__global CLAT_U *out, CLAT_U a) {}
 CLAT_FN void clat_finish_prod(__global CLAT_U *out, CLAT_U a) {}
 CLAT_FN void clat_finish_min(__global CLAT_T *out, CLAT_T a) {}
@@ -223,15 +222,91 @@ CLAT_FN void clat_finish_max(__global CLAT_T *out, CLAT_T a) {}
 #endif
 #endif /* CLAT_REAL */
 
-/* The two kernels of one op: A is the accumulator, LOADV/LOAD1 turn a vector/element into A,
- * FINISH(out, a) is the one atomic per group, OUT(a) turns A back into the element type. */
+/* The deterministic tree (tiles): a fixed order over the elements' positions in the range,
+ * whatever the device, the group size, the range's address or the host's chunks.
+ * Tile t holds elements [t * CLAT_TILE, (t + 1) * CLAT_TILE) of the range. In a tile, lane j of
+ * CLAT_TILE_LANES keeps CLAT_TILE_WIDTH accumulators: accumulator c takes elements
+ * CLAT_TILE_WIDTH * (j + CLAT_TILE_LANES * r) + c for r = 0, 1, ... in that order, and the lane's
+ * value is (acc0 . acc1) . (acc2 . acc3). Lanes then combine as a binary tree: lane j takes lane
+ * j + s for s = CLAT_TILE_LANES / 2, ..., 1. The tiles' values are a range of their own, reduced
+ * by the same rule until one value is left. Missing elements (the last tile) count as the
+ * identity, which changes nothing. */
+#define CLAT_TILE_LANES 256
+#define CLAT_TILE_WIDTH 4
+#define CLAT_TILE_STEPS 16
+#define CLAT_TILE (CLAT_TILE_LANES * CLAT_TILE_WIDTH * CLAT_TILE_STEPS)
+/* The work-group size the host compiled for: each work-item holds CLAT_TILE_LANES / G lanes. */
+#ifndef CLAT_TILE_GROUP
+#define CLAT_TILE_GROUP 256
+#endif
+#define CLAT_ITEM_LANES (CLAT_TILE_LANES / CLAT_TILE_GROUP)
+
+/* One lane's value over a tile at p of n elements (IN elements, LOAD turns one into A). */
+#define CLAT_DEFINE_TILE_LANE(NAME, IN, A, LOAD, COMB, IDENT)                                      \
+  CLAT_FN A NAME(const __global IN *p, ulong n, uint lane) {                                       \
+    A acc0 = IDENT, acc1 = IDENT, acc2 = IDENT, acc3 = IDENT;                                      \
+    if (n == CLAT_TILE && CLAT_ALIGNED(p, CLAT_TILE_WIDTH)) {                                      \
+      const __global CLAT_CAT(IN, 4) *pv = (const __global CLAT_CAT(IN, 4) *)p;                   \
+      for (uint r = 0; r < CLAT_TILE_STEPS; ++r) {                                                 \
+        const CLAT_CAT(IN, 4) v = pv[lane + CLAT_TILE_LANES * r];                                  \
+        acc0 = COMB(acc0, LOAD(v.x));                                                              \
+        acc1 = COMB(acc1, LOAD(v.y));                                                              \
+        acc2 = COMB(acc2, LOAD(v.z));                                                              \
+        acc3 = COMB(acc3, LOAD(v.w));                                                              \
+      }                                                                                            \
+    } else {                                                                                       \
+      for (uint r = 0; r < CLAT_TILE_STEPS; ++r) {                                                 \
+        const ulong e = (ulong)CLAT_TILE_WIDTH * (lane + CLAT_TILE_LANES * r);                     \
+        if (e < n) acc0 = COMB(acc0, LOAD(p[e]));                                                  \
+        if (e + 1 < n) acc1 = COMB(acc1, LOAD(p[e + 1]));                                          \
+        if (e + 2 < n) acc2 = COMB(acc2, LOAD(p[e + 2]));                                          \
+        if (e + 3 < n) acc3 = COMB(acc3, LOAD(p[e + 3]));                                          \
+      }                                                                                            \
+    }                                                                                              \
+    return COMB(COMB(acc0, acc1), COMB(acc2, acc3));                                               \
+  }
+
+/* __kernel KERNEL(in, offset, count, partials, first, out, finish, scratch): one work-group per
+ * tile (grid stride) of in[offset, offset + count); the tile's value goes to partials[first + t],
+ * or, when finish is set (the range is one tile), OUT(value) to out[0]. LANE, KERNEL and GROUP
+ * (the work-group tree) are names: pasted by the caller, since op names such as min are macros. */
+#define CLAT_DEFINE_TILES(LANE, KERNEL, GROUP, IN, A, LOAD, COMB, IDENT, OUT)                      \
+  CLAT_DEFINE_TILE_LANE(LANE, IN, A, LOAD, COMB, IDENT)                                            \
+  __kernel __attribute__((reqd_work_group_size(CLAT_TILE_GROUP, 1, 1))) void KERNEL(               \
+      __global const IN *in, ulong offset, ulong count, __global A *partials, ulong first,          \
+      __global CLAT_T *out, uint finish, __local A *scratch) {                                     \
+    const uint g = get_local_id(0);                                                                \
+    const ulong ntiles = (count + CLAT_TILE - 1) / CLAT_TILE;                                      \
+    for (ulong t = get_group_id(0); t < ntiles; t += get_num_groups(0)) {                          \
+      const ulong n = min((ulong)CLAT_TILE, count - t * CLAT_TILE);                                \
+      A lanes[CLAT_ITEM_LANES];                                                                    \
+      for (uint m = 0; m < CLAT_ITEM_LANES; ++m)                                                   \
+        lanes[m] = LANE(in + offset + t * CLAT_TILE, n, g + CLAT_TILE_GROUP * m);                 \
+      /* The tree's levels s >= the group size pair lanes of this work-item. */                   \
+      for (uint step = CLAT_ITEM_LANES / 2; step > 0; step /= 2)                                   \
+        for (uint m = 0; m < step; ++m) lanes[m] = COMB(lanes[m], lanes[m + step]);                \
+      const A value = GROUP(lanes[0], scratch);                                                    \
+      if (g == 0) {                                                                                \
+        if (finish)                                                                                \
+          out[0] = OUT(value);                                                                     \
+        else                                                                                       \
+          partials[first + t] = value;                                                             \
+      }                                                                                            \
+    }                                                                                              \
+  }
+
+/* The kernels of one op: A is the accumulator, LOADV/LOAD1 turn a vector/element into A,
+ * FINISH(out, a) is the one atomic per group, OUT(a) turns A back into the element type.
+ * clat_reduce_<op>(in, offset, count, out, scratch): the fast path, one atomic per group.
+ * clat_reduce_<op>_tiles: the deterministic tree over elements; _tiles_of_partials over the
+ * tiles' values. */
 #define CLAT_DEFINE_REDUCE(OP, A, LOADV, LOAD1, COMB, IDENT, FINISH, OUT)                         \
   CLAT_DEFINE_GROUP_REDUCE(clat_group_##OP, A, COMB)                                              \
   CLAT_FN A clat_fold_##OP(CLAT_V(A) v) { CLAT_FOLD(A, COMB) }                                    \
   __kernel void clat_reduce_##OP(__global const CLAT_T *in, ulong offset, ulong count,             \
-                                 __global A *out, uint to_partials, __local A *scratch) {         \
+                                 __global A *out, __local A *scratch) {                           \
     const __global CLAT_T *p = in + offset;                                                       \
-    const ulong head = clat_head(offset, count, CLAT_VEC);                                        \
+    const ulong head = CLAT_HEAD(p, count, CLAT_VEC);                                             \
     const ulong nvec = (count - head) / CLAT_VEC;                                                 \
     const __global CLAT_V(CLAT_T) *pv = (const __global CLAT_V(CLAT_T) *)(p + head);              \
     CLAT_V(A) accv = (CLAT_V(A))(IDENT);                                                          \
@@ -242,20 +317,12 @@ CLAT_FN void clat_finish_max(__global CLAT_T *out, CLAT_T a) {}
     for (ulong i = id; i < head; i += items) acc = COMB(acc, LOAD1(p[i]));                        \
     for (ulong i = head + nvec * CLAT_VEC + id; i < count; i += items) acc = COMB(acc, LOAD1(p[i])); \
     acc = clat_group_##OP(acc, scratch);                                                          \
-    if (get_local_id(0) == 0) {                                                                   \
-      if (to_partials)                                                                            \
-        out[get_group_id(0)] = acc;                                                               \
-      else                                                                                        \
-        FINISH(out, acc);                                                                         \
-    }                                                                                             \
+    if (get_local_id(0) == 0) FINISH(out, acc);                                                   \
   }                                                                                               \
-  __kernel void clat_reduce_##OP##_final(__global const A *partials, uint n, __global CLAT_T *out, \
-                                         __local A *scratch) {                                    \
-    A acc = IDENT;                                                                                \
-    for (uint i = get_local_id(0); i < n; i += get_local_size(0)) acc = COMB(acc, partials[i]);   \
-    acc = clat_group_##OP(acc, scratch);                                                          \
-    if (get_local_id(0) == 0) out[0] = OUT(acc);                                                  \
-  }
+  CLAT_DEFINE_TILES(clat_tile_lane_##OP, clat_reduce_##OP##_tiles, clat_group_##OP, CLAT_T, A, LOAD1, COMB,   \
+                    IDENT, OUT)                                                                   \
+  CLAT_DEFINE_TILES(clat_tile_lane_##OP##_of_partials, clat_reduce_##OP##_tiles_of_partials, clat_group_##OP, A, \
+                    A, CLAT_SAME, COMB, IDENT, OUT)
 
 CLAT_DEFINE_REDUCE(sum, CLAT_SUM_A, CLAT_SUM_LOADV, CLAT_SUM_LOAD1, CLAT_ADD, 0, clat_finish_sum, CLAT_SUM_OUT)
 CLAT_DEFINE_REDUCE(prod, CLAT_SUM_A, CLAT_SUM_LOADV, CLAT_SUM_LOAD1, CLAT_MUL, 1, clat_finish_prod, CLAT_SUM_OUT)
