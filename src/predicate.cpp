@@ -1,10 +1,11 @@
-// Predicates: building the tree (clatomics/predicate.hpp), and lowering it to a shape and its
-// values.
+// Predicates: building the tree (clatomics/predicate.hpp), lowering it to a shape and its values,
+// and checking the string form token by token before it is compiled.
 #include "predicate.hpp"
 
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -280,6 +281,216 @@ std::vector<T> predicate_values(const Predicate& predicate) {
 template std::vector<float> predicate_values<float>(const Predicate&);
 template std::vector<cl_int> predicate_values<cl_int>(const Predicate&);
 template std::vector<cl_uint> predicate_values<cl_uint>(const Predicate&);
+
+// ---- The string form --------------------------------------------------------------------------
+
+namespace {
+
+// Pure functions of values: none takes a pointer (frexp, modf, sincos, remquo, fract, vload and
+// the like would let the text write memory) or reaches the library's own code.
+const char* const allowed_functions[] = {
+    "isnan",  "isfinite", "isinf",  "isnormal", "signbit", "isequal", "isnotequal", "isgreater", "isgreaterequal",
+    "isless", "islessequal", "islessgreater", "isordered", "isunordered", "fabs", "abs", "abs_diff", "min", "max",
+    "fmin",   "fmax",    "clamp", "sign",    "floor",   "ceil",  "round", "trunc", "rint", "sqrt", "rsqrt", "cbrt",
+    "exp",    "exp2",    "log",   "log2",    "log10",   "sin",   "cos",   "tan",   "atan", "atan2", "pow", "pown",
+    "fmod",   "copysign", "hypot", "fma",    "mad",     "popcount", "clz"};
+
+const char* const allowed_constants[] = {"INFINITY", "NAN",     "HUGE_VALF", "FLT_MAX", "FLT_MIN", "FLT_EPSILON",
+                                         "INT_MAX",  "INT_MIN", "UINT_MAX",  "M_PI_F",  "M_E_F"};
+
+template <std::size_t N>
+bool listed(const char* const (&list)[N], const std::string& name) {
+  for (const char* entry : list)
+    if (name == entry) return true;
+  return false;
+}
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_hex_digit(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool is_ident(char c) { return is_ident_start(c) || is_digit(c); }
+char lower_case(char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; }
+
+// A token as the message shows it: quoted, cut short when long (an identifier may be 4 KiB).
+std::string quoted(const std::string& token) {
+  return "'" + (token.size() > 40 ? token.substr(0, 40) + "..." : token) + "'";
+}
+
+[[noreturn]] void refuse_token(const std::string& token, std::size_t pos, const std::string& why) {
+  throw std::invalid_argument("clatomics: predicate: " + quoted(token) + " at position " + std::to_string(pos) + ": " + why);
+}
+
+std::string hex_byte(unsigned char c) {
+  const char* digits = "0123456789ABCDEF";
+  return std::string("0x") + digits[c >> 4] + digits[c & 15];
+}
+
+// The end of the numeric literal starting at s[i] (a digit, or '.' before a digit), or npos when
+// it is not one of: decimal/octal/hex integers with at most one u/U and one l/L, decimal floats
+// with optional exponent, hex floats (p exponent required, as in C), floats with an optional f/F.
+// A literal may not run into a letter, digit, '_' or '.' ("1x", "1.2.3", "08", "1f").
+std::size_t number_end(const std::string& s, std::size_t i) {
+  const std::size_t n = s.size();
+  auto digits = [&](bool (*accept)(char)) {
+    std::size_t count = 0;
+    for (; i < n && accept(s[i]); ++i) ++count;
+    return count;
+  };
+  auto exponent = [&]() {
+    ++i;  // e or p
+    if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+    return digits(is_digit) > 0;
+  };
+  bool floating = false;
+  if (s[i] == '0' && i + 1 < n && lower_case(s[i + 1]) == 'x') {
+    i += 2;
+    std::size_t count = digits(is_hex_digit);
+    if (i < n && s[i] == '.') {
+      ++i;
+      count += digits(is_hex_digit);
+      floating = true;
+    }
+    if (count == 0) return std::string::npos;
+    if (i < n && lower_case(s[i]) == 'p') {
+      if (!exponent()) return std::string::npos;
+      floating = true;
+    } else if (floating) {
+      return std::string::npos;
+    }
+  } else {
+    const std::size_t start = i;
+    std::size_t count = digits(is_digit);
+    bool bad_octal = false;
+    if (count > 1 && s[start] == '0')
+      for (std::size_t k = start; k < start + count; ++k) bad_octal = bad_octal || s[k] > '7';
+    if (i < n && s[i] == '.') {
+      ++i;
+      count += digits(is_digit);
+      floating = true;
+    }
+    if (count == 0) return std::string::npos;
+    if (i < n && lower_case(s[i]) == 'e') {
+      if (!exponent()) return std::string::npos;
+      floating = true;
+    }
+    if (!floating && bad_octal) return std::string::npos;
+  }
+  if (floating) {
+    if (i < n && lower_case(s[i]) == 'f') ++i;
+  } else {
+    bool u = false, l = false;
+    for (; i < n; ++i) {
+      const char c = lower_case(s[i]);
+      if (c == 'u' && !u) u = true;
+      else if (c == 'l' && !l) l = true;
+      else break;
+    }
+  }
+  if (i < n && (is_ident(s[i]) || s[i] == '.')) return std::string::npos;
+  return i;
+}
+
+bool one_of(const std::string& token, std::initializer_list<const char*> list) {
+  for (const char* entry : list)
+    if (token == entry) return true;
+  return false;
+}
+
+}  // namespace
+
+void validate_predicate_expression(const std::string& text) {
+  // The size first: a huge text is refused without being scanned.
+  if (text.size() > max_predicate_expression_bytes)
+    throw std::invalid_argument("clatomics: predicate: the expression is " + std::to_string(text.size()) + " bytes long, more than the " +
+                                std::to_string(max_predicate_expression_bytes) + " allowed");
+  std::vector<std::size_t> open;  // positions of the '(' not closed yet
+  bool blank = true;
+  const std::size_t n = text.size();
+  for (std::size_t i = 0; i < n;) {
+    const char c = text[i];
+    const auto byte = static_cast<unsigned char>(c);
+    if (is_space(c)) {
+      ++i;
+      continue;
+    }
+    blank = false;
+    if (byte >= 0x80)
+      throw std::invalid_argument("clatomics: predicate: non-ASCII byte " + hex_byte(byte) + " at position " + std::to_string(i) +
+                                  ": only ASCII is allowed");
+    if (byte < 0x20 || byte == 0x7F)
+      throw std::invalid_argument("clatomics: predicate: control character " + hex_byte(byte) + " at position " + std::to_string(i) +
+                                  ": only space, tab, newline and carriage return are allowed");
+
+    if (is_ident_start(c)) {
+      std::size_t end = i;
+      while (end < n && is_ident(text[end])) ++end;
+      const std::string name = text.substr(i, end - i);
+      if (listed(allowed_functions, name)) {
+        // A function only as a call: the name alone could be an operand of something else.
+        std::size_t next = end;
+        while (next < n && is_space(text[next])) ++next;
+        if (next == n || text[next] != '(') refuse_token(name, i, "a function must be followed by '('");
+      } else if (name != "x" && name != "true" && name != "false" && !listed(allowed_constants, name)) {
+        refuse_token(name, i,
+                     "not an allowed name (x, true, false, and the built-in functions and constants listed in clatomics/predicate.hpp)");
+      }
+      i = end;
+      continue;
+    }
+
+    if (is_digit(c) || (c == '.' && i + 1 < n && is_digit(text[i + 1]))) {
+      const std::size_t end = number_end(text, i);
+      if (end == std::string::npos) {
+        std::size_t bad = i;  // the whole run of number-like characters, for the message
+        while (bad < n && (is_ident(text[bad]) || text[bad] == '.')) ++bad;
+        refuse_token(text.substr(i, bad - i), i, "not a numeric literal");
+      }
+      i = end;
+      continue;
+    }
+
+    // Punctuation: the sequences that are not allowed first, then the operators, longest first.
+    const std::string two = text.substr(i, 2), three = text.substr(i, 3);
+    if (one_of(two, {"/*", "*/", "//"})) refuse_token(two, i, "comments are not allowed");
+    if (two == "??") refuse_token(two, i, "trigraphs are not allowed");
+    if (one_of(two, {"%:", "<%", "%>", "<:", ":>"})) refuse_token(two, i, "digraphs are not allowed");
+    if (one_of(two, {"++", "--"})) refuse_token(two, i, "increment and decrement are not allowed");
+    if (two == "->") refuse_token(two, i, "member access is not allowed");
+    if (one_of(three, {"<<=", ">>="})) refuse_token(three, i, "assignment is not allowed");
+    if (one_of(two, {"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^="})) refuse_token(two, i, "assignment is not allowed");
+    if (one_of(two, {"<<", ">>", "<=", ">=", "==", "!=", "&&", "||"})) {
+      i += 2;
+      continue;
+    }
+    switch (c) {
+      case '+': case '-': case '*': case '/': case '%': case '<': case '>': case '!': case '~': case '&': case '|':
+      case '^': case '?': case ':': case ',':
+        ++i;
+        continue;
+      case '(':
+        if (open.size() == std::size_t(max_predicate_expression_depth))
+          refuse_token("(", i, "parentheses nested deeper than " + std::to_string(max_predicate_expression_depth));
+        open.push_back(i);
+        ++i;
+        continue;
+      case ')':
+        // The text is compiled inside the library's own parentheses: this one would close them.
+        if (open.empty()) refuse_token(")", i, "closes a parenthesis that was not opened");
+        open.pop_back();
+        ++i;
+        continue;
+      case '=': refuse_token("=", i, "assignment is not allowed");
+      case '.': refuse_token(".", i, "member access is not allowed");
+      case '"': refuse_token("\"", i, "string literals are not allowed");
+      case '\'': refuse_token("'", i, "character literals are not allowed");
+      case '\\': refuse_token("\\", i, "backslashes are not allowed");
+      default: refuse_token(std::string(1, c), i, "not allowed in an expression");  // # ; { } [ ] @ $ `
+    }
+  }
+  if (blank) throw std::invalid_argument("clatomics: predicate: the expression is empty");
+  if (!open.empty()) refuse_token("(", open.back(), "never closed");
+}
 
 }  // namespace detail
 }  // namespace clatomics

@@ -1,5 +1,5 @@
 // Predicates on the way to the device: a structured Predicate lowered to an OpenCL C expression
-// of x and a parameter array.
+// of x and a parameter array, and the check of a predicate given as OpenCL C text.
 #pragma once
 
 #include <CL/cl_platform.h>
@@ -30,5 +30,17 @@ std::vector<T> predicate_values(const Predicate& predicate);
 extern template std::vector<float> predicate_values<float>(const Predicate&);
 extern template std::vector<cl_int> predicate_values<cl_int>(const Predicate&);
 extern template std::vector<cl_uint> predicate_values<cl_uint>(const Predicate&);
+
+// Throws std::invalid_argument, naming the offending token or character and its position (bytes
+// from 0), unless `text` is an expression of the string form described in clatomics/predicate.hpp
+// (tokens from the allowed lists, balanced parentheses at most 64 deep, 1 to 4096 bytes, not
+// blank). Passing means it is safe to compile as `return (text);` inside a function body: it
+// cannot leave the parentheses, the statement or the function, nor reach the preprocessor. It
+// does not mean it compiles.
+void validate_predicate_expression(const std::string& text);
+
+// The limits validate_predicate_expression enforces.
+inline constexpr std::size_t max_predicate_expression_bytes = 4096;
+inline constexpr int max_predicate_expression_depth = 64;
 
 }  // namespace clatomics::detail

@@ -1,6 +1,6 @@
 // Predicates on the host, no device: the structured form's shape texts (one per structure, none
 // per value) and parameter values per element type with every conversion refusal; the bound on
-// its size.
+// its size; and the check of the string form against a table of accepted and hostile texts.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -20,6 +20,7 @@ namespace {
 using clatomics::Predicate;
 using clatomics::detail::predicate_shape;
 using clatomics::detail::predicate_values;
+using clatomics::detail::validate_predicate_expression;
 using clatomics::where::x;
 
 // The placeholder and Predicate admit only what the header lists.
@@ -62,6 +63,15 @@ template <class T>
 std::string value_refusal(const Predicate& p) {
   try {
     predicate_values<T>(p);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+std::string refusal(const std::string& text) {
+  try {
+    validate_predicate_expression(text);
   } catch (const std::invalid_argument& e) {
     return e.what();
   }
@@ -272,4 +282,182 @@ TEST_CASE("predicate building blocks refuse the wrong op") {
   CHECK(Predicate::Value::of(std::uint64_t(1) << 63).u == std::uint64_t(1) << 63);
   CHECK(Predicate::Value::of(0.1f).kind == Predicate::Value::Kind::floating);
   CHECK(Predicate::Value::of(0.1f).d == double(0.1f));
+}
+
+TEST_CASE("predicate text: accepted expressions") {
+  const std::string accepted[] = {
+      "x > 0.5f",
+      "(x & 3) != 1 && x < 500000",
+      "x % 3u == 0u || x >= 2000000u",
+      "true",
+      "false",
+      "isnan(x) || fabs(x) > 1e30f",
+      "x == 0xFFFFFFFFu",
+      "-x < 2.5e-3f",
+      "x ? 1 : 0",
+      "x > 0.5",
+      ".5f < x",
+      "x <= 1e+3F && x > 1.",
+      "0x1.8p-3f > x || x < 0X.8P+1 || x > 0x10p0",
+      "x != 017 && x != 0 && x != 00",
+      "x >= 10UL && x < 1lu && x > 7U && x < 9L && x != 1Ul",
+      "x > 09.5 && x > 0e0 && x < 1E5",
+      "fmin(x, 1.0f) == x",
+      "sqrt (x) > 2.f",
+      "sqrt\n(x) > 2.f",
+      "x == INFINITY || x != x || x == -HUGE_VALF || x == NAN",
+      "x < FLT_MAX && x > FLT_MIN && x > FLT_EPSILON && x > M_PI_F && x < M_E_F",
+      "x < INT_MAX && x > INT_MIN && x < UINT_MAX",
+      "clamp(x, -1.0f, 1.0f) > 0",
+      "popcount(x) == 3 && clz(x) > 2 && abs(x) < 5 && abs_diff(x, 3) < 2",
+      "isless(x, 1.0f) && isgreater(x, 0.0f) && !isunordered(x, x) && signbit(x) == 0 && isnormal(x)",
+      "isequal(x, 1.0f) || isnotequal(x, 2.0f) || isgreaterequal(x, 1.0f) || islessequal(x, 1.0f) || islessgreater(x, 1.0f) || "
+      "isordered(x, x) || isinf(x) || isfinite(x)",
+      "pow(x, 2.0f) + pown(x, 3) > fmod(x, 2.0f) * copysign(1.0f, x) - hypot(x, x)",
+      "exp(x) > exp2(x) && log(x) < log2(x) + log10(x) && sin(x) < cos(x) + tan(x) + atan(x) + atan2(x, 1.0f)",
+      "floor(x) == ceil(x) && round(x) == trunc(x) && rint(x) == x && rsqrt(x) > cbrt(x)",
+      "fma(x, 2.0f, 1.0f) > mad(x, 2.0f, 1.0f) && min(x, 1) < max(x, 2) && fmax(x, 0.0f) > 0 && sign(x) > 0",
+      "(((x)))",
+      "x\t>\r\n0",
+      "x<<2>>1 == 4",
+      "!x",
+      "~x & 1 ^ 2 | 4",
+      "x > 0 , x < 1",
+      "x ? x : -x",
+      "x >-1 && x - -1 > 0 && x<-1",
+      "x / 2 * 3 % 4 + 1 > 0",
+      std::string(64, '(') + "x" + std::string(64, ')'),
+      "x" + std::string(4095, ' '),
+  };
+  for (const std::string& text : accepted) {
+    INFO(text);
+    CHECK(refusal(text) == "(accepted)");
+  }
+}
+
+TEST_CASE("predicate text: hostile and malformed expressions are refused, naming the token") {
+  const std::string big = [] {
+    std::string s = "x > 0";
+    while (s.size() < 256 * 1024) s += " && x > 0";
+    return s.substr(0, 256 * 1024);
+  }();
+  // The text, and what the message must contain: the token and its position.
+  const std::pair<std::string, std::string> refused[] = {
+      {"(*(volatile __global int *)0x55d58436d4e0UL = 1337) != 0", "'volatile' at position 3"},
+      {"(*(__global int *)0x55d58436d4e0UL = 1337) != 0", "'__global' at position 3"},
+      {"x) || (1", "')' at position 1"},
+      {"x > 0 ) && ( x", "')' at position 6"},
+      {"x > 0); } kernel void evil(global int *p) { *p = 1; } static bool f(float x) { return (x", "')' at position 5"},
+      {"#include \"/etc/passwd\"", "'#' at position 0"},
+      {"\n#include \"/etc/passwd\"", "'#' at position 1"},
+      {"x\n#define fabs(v) v", "'#' at position 2"},
+      {"x > 0 /* ", "'/*' at position 6"},
+      {"x */ 2", "'*/' at position 2"},
+      {"x // c", "'//' at position 2"},
+      {"x ?\?= 1", "'?\?' at position 2"},
+      {"x ?\?( 1", "'?\?' at position 2"},
+      {"x %: define", "'%:' at position 2"},
+      {"x <% 1 %>", "'<%' at position 2"},
+      {"x %> 1", "'%>' at position 2"},
+      {"x <: 1", "'<:' at position 2"},
+      {"x ? 1 :> 0", "':>' at position 6"},
+      {"clat_atomic_add_float(0, 1)", "'clat_atomic_add_float' at position 0"},
+      {"(int)x > 0", "'int' at position 1"},
+      {"(float)x > 0", "'float' at position 1"},
+      {"x = 1", "'=' at position 2"},
+      {"x == 1 || (x = 2)", "'=' at position 13"},
+      {"x += 1", "'+=' at position 2"},
+      {"x -= 1", "'-=' at position 2"},
+      {"x *= 1", "'*=' at position 2"},
+      {"x /= 1", "'/=' at position 2"},
+      {"x %= 1", "'%=' at position 2"},
+      {"x &= 1", "'&=' at position 2"},
+      {"x |= 1", "'|=' at position 2"},
+      {"x ^= 1", "'^=' at position 2"},
+      {"x <<= 1", "'<<=' at position 2"},
+      {"x >>= 1", "'>>=' at position 2"},
+      {"x++", "'++' at position 1"},
+      {"--x", "'--' at position 0"},
+      {"x-->0", "'--' at position 1"},
+      {big, "262144 bytes long, more than the 4096 allowed"},
+      {"x" + std::string(4096, ' '), "4097 bytes long, more than the 4096 allowed"},
+      {std::string(100, '(') + "x" + std::string(100, ')'), "'(' at position 64: parentheses nested deeper than 64"},
+      {std::string(65, '(') + "x" + std::string(65, ')'), "'(' at position 64: parentheses nested deeper than 64"},
+      {"\"str\"", "'\"' at position 0"},
+      {"'c'", "''' at position 0"},
+      {"x\\\n", "'\\' at position 1"},
+      {"asm(\"trap;\")", "'asm' at position 0"},
+      {"__asm__(\"int3\")", "'__asm__' at position 0"},
+      {"__attribute__((x))", "'__attribute__' at position 0"},
+      {"_Pragma(\"once\") x", "'_Pragma' at position 0"},
+      {"sizeof(x) > 2", "'sizeof' at position 0"},
+      {"get_global_id(0) > 2", "'get_global_id' at position 0"},
+      {"vload4(0, &x).x > 2", "'vload4' at position 0"},
+      {"frexp(x, 0) > 2", "'frexp' at position 0"},
+      {"x > M_PI", "'M_PI' at position 4"},
+      {"xx > 1", "'xx' at position 0"},
+      {"X > 1", "'X' at position 0"},
+      {"fabs + x", "'fabs' at position 0: a function must be followed by '('"},
+      {"x > fabs", "'fabs' at position 4: a function must be followed by '('"},
+      {"x > 1 \xC3\xA9", "non-ASCII byte 0xC3 at position 6"},
+      {std::string("x > 0\0 || 1", 11), "control character 0x00 at position 5"},
+      {"x > 1\v", "control character 0x0B at position 5"},
+      {"x ==\f1", "control character 0x0C at position 4"},
+      {"x \x7F", "control character 0x7F at position 2"},
+      {"x; x", "';' at position 1"},
+      {"{x}", "'{' at position 0"},
+      {"x[0]", "'[' at position 1"},
+      {"x.y", "'.' at position 1"},
+      {"x . 5", "'.' at position 2"},
+      {"x->y", "'->' at position 1"},
+      {"x @ 1", "'@' at position 2"},
+      {"x $ 1", "'$' at position 2"},
+      {"x ` 1", "'`' at position 2"},
+      {"(x > 0", "'(' at position 0: never closed"},
+      {"(x > (0)", "'(' at position 0: never closed"},
+      {"fabs(x", "'(' at position 4: never closed"},
+      {"", "the expression is empty"},
+      {" \t\r\n ", "the expression is empty"},
+      {"x > 1x", "'1x' at position 4: not a numeric literal"},
+      {"x > 08", "'08' at position 4: not a numeric literal"},
+      {"x > 1f", "'1f' at position 4: not a numeric literal"},
+      {"x > 0x", "'0x' at position 4: not a numeric literal"},
+      {"x > 0xg", "'0xg' at position 4: not a numeric literal"},
+      {"x > 1e", "'1e' at position 4: not a numeric literal"},
+      {"x > 1e+ 2", "'1e' at position 4: not a numeric literal"},
+      {"x > 0x1.8", "'0x1.8' at position 4: not a numeric literal"},
+      {"x > 1.2.3", "'1.2.3' at position 4: not a numeric literal"},
+      {"x > 1uu", "'1uu' at position 4: not a numeric literal"},
+      {"x > 1ll", "'1ll' at position 4: not a numeric literal"},
+      {"x > 1.0h", "'1.0h' at position 4: not a numeric literal"},
+      {"x > 1.0ff", "'1.0ff' at position 4: not a numeric literal"},
+      {"x > 1.0u", "'1.0u' at position 4: not a numeric literal"},
+  };
+  for (const auto& entry : refused) {
+    const std::string& text = entry.first;    // not structured bindings: doctest's INFO is a lambda,
+    const std::string& token = entry.second;  // which cannot capture them in C++17
+    INFO((text.size() > 200 ? text.substr(0, 200) + "..." : text));
+    const std::string message = refusal(text);
+    CHECK_MESSAGE(message.find(token) != std::string::npos, message);
+    CHECK(message.rfind("clatomics: predicate: ", 0) == 0);
+    CHECK_THROWS_AS(validate_predicate_expression(text), std::invalid_argument);
+  }
+  // A few in full.
+  CHECK(refusal("(int)x > 0") ==
+        "clatomics: predicate: 'int' at position 1: not an allowed name (x, true, false, and the built-in functions and constants "
+        "listed in clatomics/predicate.hpp)");
+  CHECK(refusal("x) || (1") == "clatomics: predicate: ')' at position 1: closes a parenthesis that was not opened");
+  CHECK(refusal("x ?\?= 1") == "clatomics: predicate: '?\?' at position 2: trigraphs are not allowed");
+  CHECK(refusal("x // c") == "clatomics: predicate: '//' at position 2: comments are not allowed");
+  CHECK(refusal("x += 1") == "clatomics: predicate: '+=' at position 2: assignment is not allowed");
+  CHECK(refusal("x++") == "clatomics: predicate: '++' at position 1: increment and decrement are not allowed");
+  CHECK(refusal("#include \"/etc/passwd\"") == "clatomics: predicate: '#' at position 0: not allowed in an expression");
+  CHECK(refusal(std::string(200, 'a')) == "clatomics: predicate: '" + std::string(40, 'a') +
+                                              "...' at position 0: not an allowed name (x, true, false, and the built-in functions "
+                                              "and constants listed in clatomics/predicate.hpp)");
+  CHECK(refusal("x > 1 \xC3\xA9") == "clatomics: predicate: non-ASCII byte 0xC3 at position 6: only ASCII is allowed");
+  CHECK(refusal(std::string("x > 0\0 || 1", 11)) ==
+        "clatomics: predicate: control character 0x00 at position 5: only space, tab, newline and carriage return are allowed");
+  CHECK(refusal(big) == "clatomics: predicate: the expression is 262144 bytes long, more than the 4096 allowed");
+  CHECK(refusal("") == "clatomics: predicate: the expression is empty");
 }

@@ -32,7 +32,32 @@
 //     uint and 2^31 for int are refused rather than rounded or wrapped).
 //   isnan, isfinite and isinf on int and uint elements hold for no, every, and no element
 //     (NumPy's answers for integer arrays); they are folded away when the program is built.
-
+//
+// The string form, compact(rt, data, "x > 0.5f"), stays supported, but it is *code*: an OpenCL C
+// expression of x compiled into the kernel, where arithmetic on x is allowed ("x % 3u == 0u",
+// "fabs(x - 1.0f) < 0.1f"), and each distinct string compiles its own program. Before anything
+// is compiled it is checked, and refused with std::invalid_argument naming the offending token and
+// its position (bytes counted from 0), unless it is at most 4096 bytes, not blank, and made only
+// of:
+//   - spaces, tabs, newlines and carriage returns (no other control characters, no non-ASCII);
+//   - the identifier x, and true and false;
+//   - numeric literals: decimal, hex and octal integers with u/U and l/L suffixes (at most one of
+//     each), decimal floats (1.5, .5, 2e-3) and hex floats (0x1.8p3), with an optional f/F;
+//   - the operators + - * / % < <= > >= == != && || ! ~ & | ^ << >> ? : , and parentheses,
+//     nested at most 64 deep and balanced (a ')' may not close the library's own wrapper);
+//   - these OpenCL C built-in functions, each directly followed by '(' (spaces allowed):
+//       isnan isfinite isinf isnormal signbit isequal isnotequal isgreater isgreaterequal isless
+//       islessequal islessgreater isordered isunordered fabs abs abs_diff min max fmin fmax
+//       clamp sign floor ceil round trunc rint sqrt rsqrt cbrt exp exp2 log log2 log10 sin cos
+//       tan atan atan2 pow pown fmod copysign hypot fma mad popcount clz
+//   - these constants: INFINITY NAN HUGE_VALF FLT_MAX FLT_MIN FLT_EPSILON INT_MAX INT_MIN
+//     UINT_MAX M_PI_F M_E_F.
+// So no statements, comments, preprocessor lines, string or character literals, member access,
+// assignment, ++ or --, casts, type names, qualifiers, attributes, asm, or other functions
+// (the library's own included). What it computes is still up to the expression: integer
+// division or remainder by zero, or INT_MIN / -1, is undefined in OpenCL C and may stop the
+// process on a CPU device (PoCL runs kernels in the host process); the structured form has no
+// arithmetic and cannot do that.
 #pragma once
 
 #include <cstddef>
