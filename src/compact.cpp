@@ -1,5 +1,5 @@
 // compact: the "take a number" counter, or count + scan + scatter when the order must stay
-// (kernels/compact.cl, with the user's predicate compiled in).
+// (kernels/compact.cl, with the predicate compiled in as a function of x and its values).
 #include "clatomics/compact.hpp"
 
 #include <stdexcept>
@@ -7,6 +7,7 @@
 
 #include "buffer_checks.hpp"
 #include "launch.hpp"
+#include "predicate.hpp"
 #include "runtime_state.hpp"
 #include "source_text.hpp"
 
@@ -20,13 +21,32 @@ const char* type_name() {
   if constexpr (std::is_same_v<T, cl_uint>) return "uint";
 }
 
+// The predicate as the body of clat_compact_keep(x, clat_p) and the values clat_p points to.
+template <class T>
+struct Keep {
+  std::string body;
+  std::vector<T> values;
+};
+
+// Structured: one body per shape; the values are data.
+template <class T>
+Keep<T> keep_of(const Predicate& predicate) {
+  return {"  return " + detail::predicate_shape(predicate, type_name<T>()) + ";", detail::predicate_values<T>(predicate)};
+}
+
+// Text: checked token by token before it goes anywhere near the compiler. #line: the compiler's
+// messages about it point at the predicate's own line 1.
+template <class T>
+Keep<T> keep_of(const std::string& expression) {
+  detail::validate_predicate_expression(expression);
+  return {"#line 1 \"predicate\"\n  return (" + expression + ");", {}};
+}
+
 // The kernels for one predicate and element type, built once (the runtime caches programs).
 template <class T>
 class Compactor {
  public:
-  Compactor(Runtime& rt, const std::string& predicate) : rt_(rt) {
-    if (predicate.find_first_not_of(" \t\r\n") == std::string::npos)
-      throw std::invalid_argument("clatomics: compact: predicate is empty");
+  Compactor(Runtime& rt, const Keep<T>& keep) : rt_(rt) {
     const auto& caps = rt.device_info().caps;
     cpu_ = !caps.is_gpu();
     cu_ = std::max<cl_uint>(1, caps.compute_units);
@@ -34,14 +54,16 @@ class Compactor {
     group_ = cpu_ ? 1 : 256;
     k_ = cpu_ ? 1024 : 8;
     const std::string name = type_name<T>();
-    // #line: the compiler's messages about the predicate point at the predicate's own line 1.
     const std::string source = "#define CLAT_COMPACT_T " + name + "\n#define CLAT_COMPACT_USER_PREDICATE 1\n" +
-                               "static inline bool clat_compact_keep(" + name + " x) {\n#line 1 \"predicate\"\n  return (" + predicate +
-                               ");\n}\n#line 1 \"kernels/compact.cl\"\n" + detail::embedded_source("kernels/compact.cl");
+                               "static inline bool clat_compact_keep(" + name + " x, __global const " + name + " *clat_p) {\n" +
+                               keep.body + "\n}\n#line 1 \"kernels/compact.cl\"\n" + detail::embedded_source("kernels/compact.cl");
     program_ = detail::build_cached(detail::state_of(rt), source, detail::define("CLAT_COMPACT_K", (long long)k_));
+    // OpenCL has no empty buffers: a predicate without values gets one unused element.
+    const std::vector<T> values = keep.values.empty() ? std::vector<T>(1) : keep.values;
+    values_ = detail::make_buffer(rt, values.size() * sizeof(T), CL_MEM_READ_ONLY, values.data());
   }
 
-  // Ranges already checked; returns the number kept, written to out from out_base.
+  // Ranges already checked; returns the number kept, written to out from its start.
   std::size_t run(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, bool stable) {
     return stable ? run_stable(commands, in, offset, count, out) : run_unstable(commands, in, offset, count, out);
   }
@@ -56,7 +78,7 @@ class Compactor {
       const std::size_t n = std::size_t(std::min<std::uint64_t>(detail::launch_elements(), count - done));
       const detail::Grid grid = detail::make_grid(rt_, kernel, blocks(n, group_), group_, groups());
       commands.fill_zero(counter.get(), sizeof(cl_uint));
-      detail::set_args(kernel, in, cl_ulong(offset + done), cl_ulong(n), out, cl_ulong(kept), counter,
+      detail::set_args(kernel, in, cl_ulong(offset + done), cl_ulong(n), values_, out, cl_ulong(kept), counter,
                        detail::LocalBytes{grid.group * sizeof(cl_uint)});
       commands.launch(kernel, grid);
       cl_uint launch_kept = 0;
@@ -79,9 +101,10 @@ class Compactor {
     const detail::Grid one = detail::make_grid(rt_, scan_kernel, nblocks, 256, 1);
     const detail::Mem block_counts = detail::make_buffer(rt_, nblocks * sizeof(cl_uint));
     const detail::Mem block_offsets = detail::make_buffer(rt_, (nblocks + 1) * sizeof(cl_ulong));
-    detail::set_args(count_kernel, in, cl_ulong(offset), cl_ulong(count), block_counts, detail::LocalBytes{grid.group * sizeof(cl_uint)});
+    detail::set_args(count_kernel, in, cl_ulong(offset), cl_ulong(count), values_, block_counts,
+                     detail::LocalBytes{grid.group * sizeof(cl_uint)});
     detail::set_args(scan_kernel, block_counts, cl_ulong(nblocks), block_offsets, detail::LocalBytes{one.group * sizeof(cl_uint)});
-    detail::set_args(scatter_kernel, in, cl_ulong(offset), cl_ulong(count), out, cl_ulong(0), block_offsets,
+    detail::set_args(scatter_kernel, in, cl_ulong(offset), cl_ulong(count), values_, out, cl_ulong(0), block_offsets,
                      detail::LocalBytes{grid.group * sizeof(cl_uint)});
     commands.launch(count_kernel, grid);
     commands.launch(scan_kernel, one);
@@ -96,30 +119,30 @@ class Compactor {
 
   Runtime& rt_;
   detail::Program program_;
+  detail::Mem values_;
   bool cpu_ = false;
   std::size_t cu_ = 1, group_ = 1, k_ = 1;
 };
 
-}  // namespace
-
-template <class T>
-std::size_t detail::compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out,
-                                    const std::string& predicate, CompactOptions options) {
+template <class T, class P>
+std::size_t compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, const P& predicate,
+                            CompactOptions options) {
+  using namespace detail;
   const BufferRange input{"compact: in", in, offset, count, sizeof(T), Access::read};
   const BufferRange output{"compact: out (must hold count elements)", out, 0, count, sizeof(T), Access::write};
   check_range(rt, input);
   check_range(rt, output);
   // Other work-groups would overwrite elements before they were read.
   check_disjoint(output, input);
-  Compactor<T> compactor(rt, predicate);  // a predicate that does not compile throws here
+  Compactor<T> compactor(rt, keep_of<T>(predicate));  // a bad predicate throws here
   if (count == 0) return 0;
   Commands commands(rt);
   return compactor.run(commands, in, offset, count, out, options.stable);
 }
 
-template <class T>
-std::vector<T> compact(Runtime& rt, const std::vector<T>& in, const std::string& predicate, CompactOptions options) {
-  Compactor<T> compactor(rt, predicate);
+template <class T, class P>
+std::vector<T> compact_host(Runtime& rt, const std::vector<T>& in, const P& predicate, CompactOptions options) {
+  Compactor<T> compactor(rt, keep_of<T>(predicate));
   std::vector<T> kept;
   if (in.empty()) return kept;
   const std::size_t chunk = detail::chunk_elements(rt, in.size(), sizeof(T), 2);
@@ -136,12 +159,39 @@ std::vector<T> compact(Runtime& rt, const std::vector<T>& in, const std::string&
   return kept;
 }
 
-#define CLATOMICS_COMPACT_INSTANTIATE(T)                                                                          \
-  template std::size_t detail::compact_buffers<T>(Runtime&, cl_mem, std::size_t, std::size_t, cl_mem, const std::string&, \
-                                                  CompactOptions);                                                        \
-  template std::vector<T> compact<T>(Runtime&, const std::vector<T>&, const std::string&, CompactOptions);
-CLATOMICS_COMPACT_INSTANTIATE(float)
-CLATOMICS_COMPACT_INSTANTIATE(cl_int)
-CLATOMICS_COMPACT_INSTANTIATE(cl_uint)
+}  // namespace
+
+template <class T>
+std::size_t detail::compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out,
+                                    const Predicate& predicate, CompactOptions options) {
+  return clatomics::compact_buffers<T>(rt, in, offset, count, out, predicate, options);
+}
+
+template <class T>
+std::size_t detail::compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out,
+                                    const std::string& expression, CompactOptions options) {
+  return clatomics::compact_buffers<T>(rt, in, offset, count, out, expression, options);
+}
+
+template <class T>
+std::vector<T> compact(Runtime& rt, const std::vector<T>& in, const Predicate& predicate, CompactOptions options) {
+  return compact_host(rt, in, predicate, options);
+}
+
+template <class T>
+std::vector<T> compact(Runtime& rt, const std::vector<T>& in, const std::string& expression, CompactOptions options) {
+  return compact_host(rt, in, expression, options);
+}
+
+#define CLATOMICS_COMPACT_INSTANTIATE(T, P)                                                                          \
+  template std::size_t detail::compact_buffers<T>(Runtime&, cl_mem, std::size_t, std::size_t, cl_mem, const P&,     \
+                                                  CompactOptions);                                                  \
+  template std::vector<T> compact<T>(Runtime&, const std::vector<T>&, const P&, CompactOptions);
+CLATOMICS_COMPACT_INSTANTIATE(float, Predicate)
+CLATOMICS_COMPACT_INSTANTIATE(cl_int, Predicate)
+CLATOMICS_COMPACT_INSTANTIATE(cl_uint, Predicate)
+CLATOMICS_COMPACT_INSTANTIATE(float, std::string)
+CLATOMICS_COMPACT_INSTANTIATE(cl_int, std::string)
+CLATOMICS_COMPACT_INSTANTIATE(cl_uint, std::string)
 
 }  // namespace clatomics

@@ -165,10 +165,10 @@ TEST_CASE("a predicate that does not compile: clatomics::Error with the build lo
   clatomics::ProfileScope enqueued;
   for (const bool stable : {false, true}) {
     try {
-      clatomics::compact<float>(rt, in, 0, x.size(), out, "x > no_such_variable", CompactOptions{stable});
+      clatomics::compact<float>(rt, in, 0, x.size(), out, "x > fabs()", CompactOptions{stable});
       FAIL("no exception");
     } catch (const clatomics::Error& e) {
-      CHECK(e.build_log().find("no_such_variable") != std::string::npos);
+      CHECK(e.build_log().find("fabs") != std::string::npos);
     }
     CHECK_THROWS_AS(clatomics::compact<float>(rt, x, "x >", CompactOptions{stable}), clatomics::Error);
   }
@@ -219,4 +219,82 @@ TEST_CASE("bad input is refused before anything runs, out untouched") {
   // In range: fine, and count 0 writes nothing.
   CHECK(call(in, 0, 50, small_out, "x > 0") == 50);
   CHECK(call(in, 100, 0, out, "x > 0") == 0);
+}
+
+// Structured predicates: the values are data, so every threshold shares one program.
+TEST_CASE("structured predicates keep exactly what the host keeps, one program per shape") {
+  using clatomics::where::x;
+  auto& rt = test::runtime();
+  const auto f = compact_data<float>(100003, 21);
+  const auto i = compact_data<cl_int>(100003, 22);
+  const auto u = compact_data<cl_uint>(100003, 23);
+  const auto host = [](const auto& data, auto keep) {
+    std::decay_t<decltype(data)> kept;
+    for (const auto v : data)
+      if (keep(v)) kept.push_back(v);
+    return kept;
+  };
+  for (const bool stable : {false, true}) {
+    INFO((stable ? "stable" : "unstable"));
+    const CompactOptions options{stable};
+    const auto same = [&](auto got, auto want) { CHECK((stable ? got : sorted(got)) == (stable ? want : sorted(want))); };
+    same(clatomics::compact(rt, f, x > 3.5f && x <= 60.25f, options), host(f, [](float v) { return v > 3.5f && v <= 60.25f; }));
+    same(clatomics::compact(rt, f, !(x >= -2.0) || x == 7.5, options), host(f, [](float v) { return !(v >= -2.0f) || v == 7.5f; }));
+    same(clatomics::compact(rt, i, in_range(x, -1000, 250000), options), host(i, [](cl_int v) { return -1000 <= v && v < 250000; }));
+    same(clatomics::compact(rt, u, 1000000u < x || x != 17u, options), host(u, [](cl_uint v) { return v > 1000000u || v != 17u; }));
+  }
+  const auto before = rt.build_count();
+  for (const float threshold : {-100.0f, 0.0f, 3.25f, 99.5f, 1e30f})
+    CHECK(clatomics::compact(rt, f, x > threshold, CompactOptions{true}) == host(f, [&](float v) { return v > threshold; }));
+  CHECK(rt.build_count() <= before + 1);  // one shape, five thresholds
+  // NaN and signed zeros as the host sees them.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> special = {nan, -0.0f, 0.0f, 1.0f, -std::numeric_limits<float>::infinity(), nan};
+  CHECK(clatomics::compact(rt, special, isnan(x), CompactOptions{true}).size() == 2);
+  CHECK(clatomics::compact(rt, special, !isfinite(x) && !isnan(x), CompactOptions{true}).size() == 1);
+  CHECK(clatomics::compact(rt, special, x == 0.0f, CompactOptions{true}).size() == 2);  // -0 == +0
+}
+
+TEST_CASE("a value the element type cannot hold is refused before anything runs") {
+  using clatomics::where::x;
+  auto& rt = test::runtime();
+  const cl::Buffer in = test::to_device(rt, std::vector<cl_int>(100, 1));
+  const cl::Buffer out = test::to_device(rt, std::vector<cl_int>(100, poison<cl_int>()));
+  clatomics::ProfileScope enqueued;
+  CHECK_THROWS_AS(clatomics::compact<cl_int>(rt, in, 0, 100, out, x > 0.5), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::compact<cl_uint>(rt, in, 0, 100, out, x > -1), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::compact<float>(rt, in, 0, 100, out, x > 16777217), std::invalid_argument);
+  CHECK(enqueued.commands() == 0);
+  for (const cl_int v : test::to_host<cl_int>(rt, out, 100)) REQUIRE(v == poison<cl_int>());
+}
+
+TEST_CASE("hostile predicate strings are refused before anything is compiled or enqueued") {
+  auto& rt = test::runtime();
+  const cl::Buffer in = test::to_device(rt, std::vector<cl_int>(100, 1));
+  const cl::Buffer out = test::to_device(rt, std::vector<cl_int>(100, poison<cl_int>()));
+  const std::string hostile[] = {
+      "(*(volatile __global int *)0x55d58436d4e0UL = 1337) != 0",
+      "x > 0); } kernel void evil(global int *p) { *p = 1; } static bool f(int x) { return (x",
+      "x) || (1",
+      "#include \"/etc/passwd\"",
+      "\n#include \"/etc/passwd\"",
+      "x > 0\n#define clat_atomic_add_float(p, v) 0",
+      "x > 0 /* ",
+      "x ?\?= 1",
+      "clat_atomic_inc_uint(0, 1)",
+      "(int)x > 0",
+      "x = 1",
+      "x++ > 0",
+      std::string(300000, '1'),
+      std::string(100, '(') + "x" + std::string(100, ')'),
+  };
+  clatomics::ProfileScope enqueued;
+  const auto builds = rt.build_count();
+  for (const auto& text : hostile) {
+    CAPTURE(text.substr(0, 80));
+    CHECK_THROWS_AS(clatomics::compact<cl_int>(rt, in, 0, 100, out, text), std::invalid_argument);
+  }
+  CHECK(rt.build_count() == builds);
+  CHECK(enqueued.commands() == 0);
+  for (const cl_int v : test::to_host<cl_int>(rt, out, 100)) REQUIRE(v == poison<cl_int>());
 }

@@ -9,6 +9,7 @@
 #include "clatomics/error.hpp"
 #include "clatomics/histogram.hpp"
 #include "clatomics/options.hpp"
+#include "clatomics/predicate.hpp"
 #include "clatomics/profile.hpp"
 #include "clatomics/reduce.hpp"
 #include "clatomics/runtime.hpp"

@@ -7,6 +7,7 @@
 
 #include <CL/opencl.hpp>
 
+#include "clatomics/predicate.hpp"
 #include "clatomics/runtime.hpp"
 
 namespace clatomics {
@@ -22,34 +23,52 @@ struct CompactOptions {
 namespace detail {
 template <class T>
 std::size_t compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out,
-                            const std::string& predicate, CompactOptions options);
-}
+                            const Predicate& predicate, CompactOptions options);
+template <class T>
+std::size_t compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out,
+                            const std::string& expression, CompactOptions options);
+}  // namespace detail
 
-// Copies the elements x of in[offset, offset + count) for which `predicate` holds to out[0, n)
-// and returns n. T: float, cl_int or cl_uint. predicate: an OpenCL C expression of x (of type T),
-// e.g. "x > 0.5f" or "(x & 1) == 0"; it is compiled into the kernel (once per predicate and T).
-// out must hold count elements. Throws std::invalid_argument for a null buffer, a range beyond
-// its buffer or overflowing size_t, an out buffer smaller than count elements or overlapping
-// in, an empty predicate; clatomics::Error with the build log when the predicate does not
-// compile. In each case nothing has been enqueued and out is untouched.
+// Copies the elements x of in[offset, offset + count) for which the predicate holds to out[0, n)
+// and returns n. T: float, cl_int or cl_uint. out must hold count elements and share no memory
+// with in.
+// The predicate: a Predicate (clatomics/predicate.hpp: `where::x > 0.5f && where::x < 0.9f`),
+// whose values are kernel arguments: one program per shape, any values. Or the string form, an
+// OpenCL C expression of x ("x % 3u == 0u") that is code: checked token by token (see
+// predicate.hpp for what it may hold) and compiled once per distinct string.
+// Throws std::invalid_argument for a null buffer or one whose flags forbid its role, a range
+// beyond its buffer or overflowing size_t, an out buffer smaller than count elements or sharing
+// memory with in, a value the element type cannot hold, a string predicate outside the allowed
+// form; clatomics::Error with the build log when a string predicate does not compile. In each
+// case nothing has been enqueued and out is untouched.
 template <class T>
 std::size_t compact(Runtime& rt, const cl::Buffer& in, std::size_t offset, std::size_t count, const cl::Buffer& out,
-                    const std::string& predicate, CompactOptions options = {}) {
+                    const Predicate& predicate, CompactOptions options = {}) {
   return detail::compact_buffers<T>(rt, in(), offset, count, out(), predicate, options);
+}
+template <class T>
+std::size_t compact(Runtime& rt, const cl::Buffer& in, std::size_t offset, std::size_t count, const cl::Buffer& out,
+                    const std::string& expression, CompactOptions options = {}) {
+  return detail::compact_buffers<T>(rt, in(), offset, count, out(), expression, options);
 }
 
 // The same over host data, streamed through the device in chunks when larger than one buffer
 // may be; returns the kept elements.
 template <class T>
-std::vector<T> compact(Runtime& rt, const std::vector<T>& in, const std::string& predicate, CompactOptions options = {});
+std::vector<T> compact(Runtime& rt, const std::vector<T>& in, const Predicate& predicate, CompactOptions options = {});
+template <class T>
+std::vector<T> compact(Runtime& rt, const std::vector<T>& in, const std::string& expression, CompactOptions options = {});
 
-#define CLATOMICS_COMPACT_EXTERN(T)                                                                                  \
-  extern template std::size_t detail::compact_buffers<T>(Runtime&, cl_mem, std::size_t, std::size_t, cl_mem,        \
-                                                         const std::string&, CompactOptions);                       \
-  extern template std::vector<T> compact<T>(Runtime&, const std::vector<T>&, const std::string&, CompactOptions);
-CLATOMICS_COMPACT_EXTERN(float)
-CLATOMICS_COMPACT_EXTERN(cl_int)
-CLATOMICS_COMPACT_EXTERN(cl_uint)
+#define CLATOMICS_COMPACT_EXTERN(T, P)                                                                                \
+  extern template std::size_t detail::compact_buffers<T>(Runtime&, cl_mem, std::size_t, std::size_t, cl_mem, const P&, \
+                                                         CompactOptions);                                             \
+  extern template std::vector<T> compact<T>(Runtime&, const std::vector<T>&, const P&, CompactOptions);
+CLATOMICS_COMPACT_EXTERN(float, Predicate)
+CLATOMICS_COMPACT_EXTERN(cl_int, Predicate)
+CLATOMICS_COMPACT_EXTERN(cl_uint, Predicate)
+CLATOMICS_COMPACT_EXTERN(float, std::string)
+CLATOMICS_COMPACT_EXTERN(cl_int, std::string)
+CLATOMICS_COMPACT_EXTERN(cl_uint, std::string)
 #undef CLATOMICS_COMPACT_EXTERN
 
 }  // namespace clatomics
