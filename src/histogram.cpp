@@ -359,11 +359,11 @@ KeyHistogram histogram_keys(Runtime& rt, const std::vector<cl_uint>& keys, std::
 }
 
 EvenHistogram detail::histogram_even_buffer(Runtime& rt, cl_mem values, std::size_t offset, std::size_t count, std::size_t nbins,
-                                            float lo, float hi, cl_mem weights, std::size_t weights_offset,
+                                            float lo, float hi, bool weighted, cl_mem weights, std::size_t weights_offset,
                                             HistogramOptions options) {
   check_range(rt, {"histogram_even: values", values, offset, count, sizeof(float), Access::read});
-  if (weights) check_range(rt, {"histogram_even: weights", weights, weights_offset, count, sizeof(float), Access::read});
-  const Setup setup = even_setup(rt, nbins, lo, hi, weights != nullptr);
+  if (weighted) check_range(rt, {"histogram_even: weights", weights, weights_offset, count, sizeof(float), Access::read});
+  const Setup setup = even_setup(rt, nbins, lo, hi, weighted);
   Run run(rt, setup, options);
   run.start();
   run.add(values, offset, count, weights, weights_offset);

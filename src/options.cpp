@@ -15,10 +15,10 @@ std::string lower(std::string text) {
   return text;
 }
 
-// Unset: fallback. 1/0, true/false, yes/no, on/off in any case; anything else throws.
+// Unset or empty: fallback. 1/0, true/false, yes/no, on/off in any case; anything else throws.
 bool env_flag(const char* name, bool fallback) {
   const char* value = std::getenv(name);
-  if (!value) return fallback;
+  if (!value || !*value) return fallback;
   const std::string v = lower(value);
   if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
   if (v == "0" || v == "false" || v == "no" || v == "off") return false;

@@ -19,50 +19,13 @@
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-// Sets an environment variable for one scope, restoring what was there.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) had_ = true, old_ = old;
-    if (value)
-      ::setenv(name, value, 1);
-    else
-      ::unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (had_)
-      ::setenv(name_, old_.c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  bool had_ = false;
-  std::string old_;
-};
-
-// The message of the exception f throws as E ("" and a failed check if it throws nothing).
-template <class E, class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  FAIL("no exception thrown");
-  return {};
-}
 
 // The line number in "file:LINE:COL: ..." on the first log line that mentions word; 0 if none.
 int line_of_error(const std::string& log, const std::string& word) {
   std::istringstream lines(log);
   for (std::string line; std::getline(lines, line);) {
-    if (!contains(line, word)) continue;
+    if (!test::contains(line, word)) continue;
     for (std::size_t colon = line.find(':'); colon != std::string::npos; colon = line.find(':', colon + 1)) {
       std::size_t end = colon + 1;
       while (end < line.size() && std::isdigit(static_cast<unsigned char>(line[end]))) ++end;
@@ -90,18 +53,18 @@ TEST_CASE("an unknown device selector throws invalid_argument listing the device
   const std::string first = devices.front().getInfo<CL_DEVICE_NAME>();
   for (const char* selector : {"no-such-device-anywhere", "999", "pocl/no-such-device"}) {
     CAPTURE(selector);
-    const auto what = message_of<std::invalid_argument>([&] { clatomics::select_device(selector); });
-    CHECK(contains(what, selector));
-    CHECK(contains(what, "devices present"));
-    CHECK(contains(what, first));
+    const auto what = test::message_of<std::invalid_argument>([&] { clatomics::select_device(selector); });
+    CHECK(test::contains(what, selector));
+    CHECK(test::contains(what, "devices present"));
+    CHECK(test::contains(what, first));
     clatomics::Options options;
     options.device = selector;
     CHECK_THROWS_AS(clatomics::Runtime{options}, std::invalid_argument);
   }
-  const ScopedEnv env("CLATOMICS_DEVICE", "no-such-device-anywhere");
-  const auto what = message_of<std::invalid_argument>([] { clatomics::Runtime rt; });
-  CHECK(contains(what, "CLATOMICS_DEVICE"));
-  CHECK(contains(what, "no-such-device-anywhere"));
+  const test::ScopedEnv env("CLATOMICS_DEVICE", "no-such-device-anywhere");
+  const auto what = test::message_of<std::invalid_argument>([] { clatomics::Runtime rt; });
+  CHECK(test::contains(what, "CLATOMICS_DEVICE"));
+  CHECK(test::contains(what, "no-such-device-anywhere"));
 }
 
 TEST_CASE("a Runtime from a null context, device or queue throws invalid_argument") {
@@ -114,8 +77,8 @@ TEST_CASE("a Runtime from a null context, device or queue throws invalid_argumen
 }
 
 TEST_CASE("an unknown embedded file throws invalid_argument naming it") {
-  const auto what = message_of<std::invalid_argument>([] { clatomics::testing::embedded_source("kernels/no_such_file.cl"); });
-  CHECK(contains(what, "kernels/no_such_file.cl"));
+  const auto what = test::message_of<std::invalid_argument>([] { clatomics::testing::embedded_source("kernels/no_such_file.cl"); });
+  CHECK(test::contains(what, "kernels/no_such_file.cl"));
   CHECK_THROWS_AS(clatomics::testing::build_library_file(test::runtime(), "kernels/no_such_file.cl"), std::invalid_argument);
   CHECK_THROWS_AS(clatomics::testing::embedded_source(""), std::invalid_argument);
 }
@@ -130,13 +93,13 @@ TEST_CASE("a user kernel that does not compile: Error with the code, whole log, 
     const std::string what = e.what();
     INFO(what);
     CHECK(e.code() == CL_BUILD_PROGRAM_FAILURE);
-    CHECK(contains(e.call(), "clBuildProgram"));
-    CHECK(contains(e.build_log(), "no_such_variable_in_opencl"));
-    CHECK(contains(e.build_options(), extra));
-    CHECK(contains(e.build_options(), rt.build_options()));
-    CHECK(contains(what, "CL_BUILD_PROGRAM_FAILURE"));
-    CHECK(contains(what, e.build_log()));  // the whole log, not an excerpt
-    CHECK(contains(what, extra));
+    CHECK(test::contains(e.call(), "clBuildProgram"));
+    CHECK(test::contains(e.build_log(), "no_such_variable_in_opencl"));
+    CHECK(test::contains(e.build_options(), extra));
+    CHECK(test::contains(e.build_options(), rt.build_options()));
+    CHECK(test::contains(what, "CL_BUILD_PROGRAM_FAILURE"));
+    CHECK(test::contains(what, e.build_log()));  // the whole log, not an excerpt
+    CHECK(test::contains(what, extra));
     // The compiler reports the user's line 6 (Runtime::build puts #line 1 before the user
     // source), not its line in the snippet library + user text. NVIDIA's compiler does not honour
     // #line (measured on the H200: line 1235 of its own count): there only a line is required.
@@ -173,10 +136,10 @@ TEST_CASE("double ops on a device without fp64 (Options::hide_fp64) are refused 
   clatomics::Runtime rt(options);
   CHECK_FALSE(rt.supports_double());
   const cl::Buffer one(rt.context(), CL_MEM_READ_WRITE, sizeof(double));
-  const auto what = message_of<std::invalid_argument>([&] { clatomics::reduce<double>(rt, one, 0, 1, clatomics::ReduceOp::sum); });
-  CHECK(contains(what, "reduce<double>"));
-  CHECK(contains(what, "hide_fp64"));
-  CHECK(contains(rt.build_options(), "-DCLAT_NO_FP64"));
+  const auto what = test::message_of<std::invalid_argument>([&] { clatomics::reduce<double>(rt, one, 0, 1, clatomics::ReduceOp::sum); });
+  CHECK(test::contains(what, "reduce<double>"));
+  CHECK(test::contains(what, "hide_fp64"));
+  CHECK(test::contains(rt.build_options(), "-DCLAT_NO_FP64"));
   CHECK_THROWS_AS(rt.device_info().path_of("add", "double", "global"), std::invalid_argument);
   CHECK(rt.device_info().path_of("add", "float", "global") == test::runtime().device_info().path_of("add", "float", "global"));
   // A user kernel calling a double op does not build there: the snippets define none.
@@ -187,17 +150,17 @@ TEST_CASE("double ops on a device without fp64 (Options::hide_fp64) are refused 
     FAIL("a double op built with fp64 hidden");
   } catch (const clatomics::Error& e) {
     CHECK(e.code() == CL_BUILD_PROGRAM_FAILURE);
-    CHECK(contains(e.build_log(), "clat_atomic_add_double"));
+    CHECK(test::contains(e.build_log(), "clat_atomic_add_double"));
   }
   // The environment variable does the same.
-  const ScopedEnv env("CLATOMICS_HIDE_FP64", "1");
+  const test::ScopedEnv env("CLATOMICS_HIDE_FP64", "1");
   CHECK(clatomics::Options::from_env().hide_fp64);
 }
 
 TEST_CASE("path_of an unknown op, type or space throws invalid_argument naming it") {
   const auto& info = test::runtime().device_info();
-  const auto what = message_of<std::invalid_argument>([&] { info.path_of("fetch_nand", "float", "global"); });
-  CHECK(contains(what, "fetch_nand"));
+  const auto what = test::message_of<std::invalid_argument>([&] { info.path_of("fetch_nand", "float", "global"); });
+  CHECK(test::contains(what, "fetch_nand"));
   CHECK_THROWS_AS(info.path_of("add", "half", "global"), std::invalid_argument);
   CHECK_THROWS_AS(info.path_of("add", "float", "constant"), std::invalid_argument);
 }
@@ -224,8 +187,8 @@ struct Poisoned {
 void refused(const std::string& what, const std::string& argument, const std::function<void()>& f) {
   CAPTURE(what);
   const clatomics::ProfileScope scope;
-  const auto message = message_of<std::invalid_argument>(f);
-  CHECK_MESSAGE(contains(message, argument), message);
+  const auto message = test::message_of<std::invalid_argument>(f);
+  CHECK_MESSAGE(test::contains(message, argument), message);
   CHECK(scope.commands() == 0);
 }
 

@@ -49,7 +49,8 @@ std::vector<std::uint64_t> histogram_buffer(Runtime& rt, cl_mem bytes, std::size
 KeyHistogram histogram_keys_buffer(Runtime& rt, cl_mem keys, std::size_t offset, std::size_t count, std::size_t nbins,
                                    HistogramOptions options);
 EvenHistogram histogram_even_buffer(Runtime& rt, cl_mem values, std::size_t offset, std::size_t count, std::size_t nbins,
-                                    float lo, float hi, cl_mem weights, std::size_t weights_offset, HistogramOptions options);
+                                    float lo, float hi, bool weighted, cl_mem weights, std::size_t weights_offset,
+                                    HistogramOptions options);
 }  // namespace detail
 
 // Counts are 32-bit on the device within one launch (launches stay below 2^32 elements) and are
@@ -82,7 +83,8 @@ KeyHistogram histogram_keys(Runtime& rt, const std::vector<cl_uint>& keys, std::
 // below, > hi in above (infinities too), NaN in nan (NumPy drops those; here they are tallied).
 // Each value costs a bounded number of steps, whatever the range (a guess, then a binary search
 // over the edges when the guess misses).
-// Weights (optional, floats, one per value from weights_offset): per-bin sums through the float
+// Weights (optional: a null pointer for none; a pointer to a null buffer is refused; floats,
+// one per value from weights_offset): per-bin sums through the float
 // atomic add, in float (their order of addition varies from run to run, and so may their last
 // bits); values outside the bins add no weight.
 // Throws std::invalid_argument for nbins == 0 or above 2^32 - 4, non-finite lo or hi, lo >= hi,
@@ -91,8 +93,8 @@ KeyHistogram histogram_keys(Runtime& rt, const std::vector<cl_uint>& keys, std::
 inline EvenHistogram histogram_even(Runtime& rt, const cl::Buffer& values, std::size_t offset, std::size_t count,
                                     std::size_t nbins, float lo, float hi, const cl::Buffer* weights = nullptr,
                                     std::size_t weights_offset = 0, HistogramOptions options = {}) {
-  return detail::histogram_even_buffer(rt, values(), offset, count, nbins, lo, hi, weights ? (*weights)() : nullptr,
-                                       weights_offset, options);
+  return detail::histogram_even_buffer(rt, values(), offset, count, nbins, lo, hi, weights != nullptr,
+                                       weights ? (*weights)() : nullptr, weights_offset, options);
 }
 // weights empty: none; else weights.size() must equal values.size().
 EvenHistogram histogram_even(Runtime& rt, const std::vector<float>& values, std::size_t nbins, float lo, float hi,

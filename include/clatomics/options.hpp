@@ -29,8 +29,8 @@ struct Options {
   std::size_t program_cache_bytes = std::size_t(256) << 20;
 
   // The defaults, overridden by the environment variables above. Booleans are 1/0, true/false,
-  // yes/no, on/off in any case; anything else (and an empty or blank CLATOMICS_DEVICE) throws
-  // std::invalid_argument naming the variable.
+  // yes/no, on/off in any case (empty: as if unset); anything else, and a blank CLATOMICS_DEVICE,
+  // throws std::invalid_argument naming the variable.
   static Options from_env();
 };
 

@@ -1,0 +1,325 @@
+// Every algorithm meets the user's buffers and queues: host memory handed over with
+// CL_MEM_USE_HOST_PTR at every 4-byte alignment (PoCL reads it where it is), sub-buffers and
+// element offsets, out-of-order queues without profiling (with the caller's own commands
+// before), buffers whose flags forbid their role, images, and outputs that share memory with an
+// input. Each call either gives the host's exact result or is refused before anything runs. The
+// deterministic reduce gives the same bits wherever the data sits and however it is chunked.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <random>
+
+#include "support.hpp"
+
+namespace {
+
+using clatomics::ReduceOp;
+using clatomics::where::x;
+
+constexpr std::size_t n = 20011;  // a prime: vector loads, a head and a tail, several groups
+const float lo = -8.0f, hi = 8.0f;
+constexpr std::size_t nbins = 37, key_bins = 300;
+
+// Small integers as floats: sums, dots and weighted bins are exact in any order.
+std::vector<float> exact_floats(std::size_t count, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::vector<float> v(count);
+  for (auto& e : v) e = float(int(gen() % 17) - 8);
+  return v;
+}
+
+// Memory the test hands to OpenCL with CL_MEM_USE_HOST_PTR: 64-byte aligned, so base + a has
+// exactly the alignment a asks for.
+struct HostMemory {
+  explicit HostMemory(std::size_t bytes) : bytes_(new unsigned char[bytes + 128]) {
+    base = bytes_.get() + (64 - reinterpret_cast<std::uintptr_t>(bytes_.get()) % 64) % 64;
+  }
+  unsigned char* base;
+
+ private:
+  std::unique_ptr<unsigned char[]> bytes_;
+};
+
+// A buffer over host memory at base + align holding values (copied there first).
+template <class T>
+cl::Buffer host_buffer(const clatomics::Runtime& rt, HostMemory& memory, std::size_t align, const std::vector<T>& values,
+                       cl_mem_flags flags = CL_MEM_READ_WRITE) {
+  std::memcpy(memory.base + align, values.data(), values.size() * sizeof(T));
+  return cl::Buffer(rt.context(), flags | CL_MEM_USE_HOST_PTR, values.size() * sizeof(T), memory.base + align);
+}
+
+// The host's answers for the data every algorithm below reads.
+struct Expected {
+  float sum, min, max;
+  cl_int isum;
+  float dot;
+  std::vector<std::uint64_t> bytes, keys;
+  std::uint64_t keys_out;
+  std::vector<std::uint64_t> even;
+  std::vector<float> weights;
+  std::vector<float> kept;
+};
+
+Expected expected(const std::vector<float>& a, const std::vector<float>& b) {
+  Expected e{};
+  e.min = INFINITY, e.max = -INFINITY;
+  e.bytes.assign(256, 0), e.keys.assign(key_bins, 0), e.even.assign(nbins, 0), e.weights.assign(nbins, 0.0f);
+  const double step = (double(hi) - double(lo)) / nbins;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    e.sum += a[i], e.min = std::min(e.min, a[i]), e.max = std::max(e.max, a[i]);
+    e.isum += cl_int(a[i]);
+    e.dot += a[i] * b[i];
+    unsigned char raw[4];
+    std::memcpy(raw, &a[i], 4);
+    for (const unsigned char c : raw) ++e.bytes[c];
+    cl_uint key;
+    std::memcpy(&key, &a[i], 4);
+    if (key < key_bins) ++e.keys[key];
+    else ++e.keys_out;
+    std::size_t bin = std::min<std::size_t>(nbins - 1, std::size_t((double(a[i]) - lo) / step));
+    while (bin > 0 && a[i] < float(double(bin) * step + lo)) --bin;
+    ++e.even[bin], e.weights[bin] += b[i];
+    if (a[i] > 2.5f) e.kept.push_back(a[i]);
+  }
+  return e;
+}
+
+// Runs every algorithm on elements [offset, offset + n) of a (floats) and b, and checks each
+// against the host. out: where compact writes (n floats), its own memory.
+void check_all(clatomics::Runtime& rt, const cl::Buffer& a, std::size_t offset, const cl::Buffer& b, std::size_t b_offset,
+               const cl::Buffer& out, const Expected& e) {
+  CHECK(clatomics::reduce<float>(rt, a, offset, n, ReduceOp::sum) == e.sum);
+  CHECK(clatomics::reduce<float>(rt, a, offset, n, ReduceOp::sum, {true}) == e.sum);
+  CHECK(clatomics::reduce<float>(rt, a, offset, n, ReduceOp::min) == e.min);
+  CHECK(clatomics::reduce<float>(rt, a, offset, n, ReduceOp::max) == e.max);
+  CHECK(clatomics::dot<float>(rt, a, offset, b, b_offset, n) == e.dot);
+  CHECK(clatomics::histogram(rt, a, offset * 4, n * 4) == e.bytes);
+  const auto keys = clatomics::histogram_keys(rt, a, offset, n, key_bins);
+  CHECK(keys.counts == e.keys);
+  CHECK(keys.out_of_range == e.keys_out);
+  const auto even = clatomics::histogram_even(rt, a, offset, n, nbins, lo, hi, &b, b_offset);
+  CHECK(even.counts == e.even);
+  CHECK(even.weights == e.weights);
+  CHECK(clatomics::compact<float>(rt, a, offset, n, out, x > 2.5f, {true}) == e.kept.size());
+  CHECK(test::to_host<float>(rt, out, e.kept.size()) == e.kept);
+}
+
+}  // namespace
+
+TEST_CASE("every algorithm is exact on host memory at every 4-byte alignment (CL_MEM_USE_HOST_PTR)") {
+  auto& rt = test::runtime();
+  const auto a = exact_floats(n, 1), b = exact_floats(n, 2);
+  const Expected e = expected(a, b);
+  HostMemory ma(n * 4 + 64), mb(n * 4 + 64);
+  const cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, n * 4);
+  for (std::size_t align = 0; align <= 60; align += 4) {
+    CAPTURE(align);
+    const cl::Buffer da = host_buffer(rt, ma, align, a), db = host_buffer(rt, mb, 60 - align, b);
+    check_all(rt, da, 0, db, 0, out, e);
+  }
+  // Bytes may start anywhere.
+  std::vector<std::uint8_t> bytes(n);
+  for (std::size_t i = 0; i < n; ++i) bytes[i] = std::uint8_t(i * 37 + i / 7);
+  std::vector<std::uint64_t> counts(256, 0);
+  for (const auto c : bytes) ++counts[c];
+  for (std::size_t align = 1; align < 4; ++align) {
+    CAPTURE(align);
+    CHECK(clatomics::histogram(rt, host_buffer(rt, ma, align, bytes), 0, n) == counts);
+  }
+}
+
+TEST_CASE("a range whose host memory is not aligned to its elements is refused") {
+  auto& rt = test::runtime();
+  HostMemory memory(n * 4 + 64);
+  const cl::Buffer odd = host_buffer(rt, memory, 2, exact_floats(n, 3));
+  clatomics::ProfileScope enqueued;
+  const auto what = test::message_of<std::invalid_argument>([&] { clatomics::reduce<float>(rt, odd, 0, n, ReduceOp::sum); });
+  CHECK(test::contains(what, "not a multiple of its 4-byte elements"));
+  CHECK_THROWS_AS(clatomics::histogram_keys(rt, odd, 0, n, 10), std::invalid_argument);
+  CHECK(enqueued.commands() == 0);
+  CHECK(clatomics::histogram(rt, odd, 1, n) == clatomics::histogram(rt, odd, 1, n));  // bytes: any address
+}
+
+TEST_CASE("every algorithm is exact on sub-buffers and at element offsets") {
+  auto& rt = test::runtime();
+  const std::size_t align = rt.device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;  // bits
+  const std::size_t pad = align / 4 + 3;                                                 // floats
+  const auto a = exact_floats(n, 4), b = exact_floats(n, 5);
+  const Expected e = expected(a, b);
+  const cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, n * 4);
+  for (const std::size_t offset : {std::size_t(0), std::size_t(1), std::size_t(3)}) {
+    CAPTURE(offset);
+    std::vector<float> pa(pad + offset + n, 99.0f), pb(pad + offset + n, -99.0f);
+    std::copy(a.begin(), a.end(), pa.begin() + std::ptrdiff_t(pad + offset));
+    std::copy(b.begin(), b.end(), pb.begin() + std::ptrdiff_t(pad + offset));
+    cl::Buffer parent_a = test::to_device(rt, pa), parent_b = test::to_device(rt, pb);
+    const cl_buffer_region region{align, (pad + offset + n) * 4 - align};
+    const cl::Buffer sa = parent_a.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
+    const cl::Buffer sb = parent_b.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
+    const std::size_t at = pad + offset - align / 4;  // the data's first element in the sub-buffer
+    check_all(rt, sa, at, sb, at, out, e);
+  }
+}
+
+TEST_CASE("every algorithm is exact on an out-of-order queue without profiling, after the caller's own writes") {
+  auto& rt = test::runtime();
+  const auto properties = rt.device().getInfo<CL_DEVICE_QUEUE_PROPERTIES>();
+  if (!(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+    MESSAGE("no out-of-order queues on " << rt.device_info().caps.device_name);
+    return;
+  }
+  const cl::CommandQueue queue(rt.context(), rt.device(), CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  clatomics::Runtime ooo(rt.context(), rt.device(), queue);
+  const cl::Buffer da(rt.context(), CL_MEM_READ_WRITE, n * 4), db(rt.context(), CL_MEM_READ_WRITE, n * 4);
+  const cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, n * 4);
+  for (unsigned round = 0; round < 6; ++round) {
+    CAPTURE(round);
+    // The caller's own non-blocking writes come first: the library's commands must wait for them.
+    const auto a = exact_floats(n, 10 + round), b = exact_floats(n, 20 + round);
+    queue.enqueueWriteBuffer(da, CL_FALSE, 0, n * 4, a.data());
+    queue.enqueueWriteBuffer(db, CL_FALSE, 0, n * 4, b.data());
+    check_all(ooo, da, 0, db, 0, out, expected(a, b));
+    // Host data streams in several chunks on that queue too.
+    clatomics::testing::set_stream_limits({std::size_t(16) << 10, 0});
+    CHECK(clatomics::reduce(ooo, a, ReduceOp::sum, {true}) == expected(a, b).sum);
+    CHECK(clatomics::histogram_even(ooo, a, nbins, lo, hi, b).counts == expected(a, b).even);
+    CHECK(clatomics::compact(ooo, a, x > 2.5f, {true}) == expected(a, b).kept);
+    clatomics::testing::set_stream_limits({});
+  }
+  clatomics::ProfileScope scope;
+  clatomics::reduce<float>(ooo, da, 0, n, ReduceOp::sum);
+  CHECK(scope.commands() > 0);
+  const auto what = test::message_of<clatomics::Error>([&] { (void)scope.device_ms(); });
+  CHECK(test::contains(what, "CL_PROFILING_INFO_NOT_AVAILABLE"));
+}
+
+TEST_CASE("a queue of another context or device is refused when the Runtime is made") {
+  auto& rt = test::runtime();
+  const cl::Context other(rt.device());
+  const cl::CommandQueue foreign(other, rt.device());
+  const auto what = test::message_of<std::invalid_argument>([&] { clatomics::Runtime bad(rt.context(), rt.device(), foreign); });
+  CHECK(test::contains(what, "another OpenCL context"));
+}
+
+TEST_CASE("buffers whose flags forbid their role, and images, are refused before anything runs") {
+  auto& rt = test::runtime();
+  const auto a = exact_floats(n, 6);
+  const cl::Buffer input = test::to_device(rt, a);
+  const cl::Buffer write_only(rt.context(), CL_MEM_WRITE_ONLY, n * 4);
+  const cl::Buffer read_only(rt.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, const_cast<float*>(a.data()));
+  clatomics::ProfileScope enqueued;
+  using IA = std::invalid_argument;
+  CHECK(test::contains(test::message_of<IA>([&] { clatomics::reduce<float>(rt, write_only, 0, n, ReduceOp::sum); }), "CL_MEM_WRITE_ONLY"));
+  CHECK_THROWS_AS(clatomics::dot<float>(rt, input, 0, write_only, 0, n), IA);
+  CHECK_THROWS_AS(clatomics::histogram(rt, write_only, 0, n), IA);
+  CHECK_THROWS_AS(clatomics::histogram_keys(rt, write_only, 0, n, 4), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, input, 0, n, 4, lo, hi, &write_only), IA);
+  CHECK_THROWS_AS(clatomics::compact<float>(rt, write_only, 0, n, input, x > 0.0f), IA);
+  CHECK(test::contains(test::message_of<IA>([&] { clatomics::compact<float>(rt, input, 0, n, read_only, x > 0.0f); }), "CL_MEM_READ_ONLY"));
+  if (rt.device().getInfo<CL_DEVICE_IMAGE_SUPPORT>()) {
+    const cl::Image2D image(rt.context(), CL_MEM_READ_WRITE, cl::ImageFormat(CL_R, CL_FLOAT), 64, 64);
+    const cl::Buffer wrapped(image(), true);
+    CHECK(test::contains(test::message_of<IA>([&] { clatomics::reduce<float>(rt, wrapped, 0, 16, ReduceOp::sum); }), "not a buffer"));
+  }
+  CHECK(enqueued.commands() == 0);
+  // Read-only inputs and write-only outputs are what the roles ask for: fine.
+  const cl::Buffer out(rt.context(), CL_MEM_WRITE_ONLY, n * 4);
+  CHECK(clatomics::reduce<float>(rt, read_only, 0, n, ReduceOp::sum) == expected(a, a).sum);
+  CHECK(clatomics::compact<float>(rt, read_only, 0, n, out, x > 2.5f) == expected(a, a).kept.size());
+}
+
+TEST_CASE("an output sharing memory with an input is refused; disjoint parts of one buffer are fine") {
+  auto& rt = test::runtime();
+  const std::size_t align = rt.device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8 / 4;  // floats
+  const std::size_t m = 4 * align + 1000;
+  std::vector<float> data(2 * m);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = float(i % 7);
+  cl::Buffer parent = test::to_device(rt, data);
+  const auto sub = [&](std::size_t first, std::size_t count) {
+    const cl_buffer_region region{first * 4, count * 4};
+    return parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
+  };
+  const cl::Buffer head = sub(0, m), overlapping = sub(align, m), tail = sub(m - m % align + align, m - align);
+  const std::vector<float> before = test::to_host<float>(rt, parent, data.size());
+  HostMemory memory(m * 4 + 64);
+  const cl::Buffer user_a = host_buffer(rt, memory, 0, std::vector<float>(m, 1.0f));
+  const cl::Buffer user_b(rt.context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, (m - 8) * 4, memory.base + 32);
+  clatomics::ProfileScope enqueued;
+  using IA = std::invalid_argument;
+  CHECK(test::contains(test::message_of<IA>([&] { clatomics::compact<float>(rt, parent, 0, m, parent, x > 1.0f); }), "shares memory"));
+  CHECK_THROWS_AS(clatomics::compact<float>(rt, parent, 0, m, head, x > 1.0f), IA);        // a buffer and its sub-buffer
+  CHECK_THROWS_AS(clatomics::compact<float>(rt, head, 0, m, parent, x > 1.0f), IA);
+  CHECK_THROWS_AS(clatomics::compact<float>(rt, head, 0, m - align, overlapping, x > 1.0f), IA);  // two sub-buffers
+  CHECK_THROWS_AS(clatomics::compact<float>(rt, user_a, 0, m - 8, user_b, x > 1.0f), IA);   // one host memory
+  CHECK(enqueued.commands() == 0);
+  CHECK(test::to_host<float>(rt, parent, data.size()) == before);
+  // Disjoint: the first half of a buffer into its second half, and a sub-buffer into another.
+  std::vector<float> kept;
+  for (std::size_t i = 0; i < m - align; ++i)
+    if (data[i] > 1.0f) kept.push_back(data[i]);
+  CHECK(clatomics::compact<float>(rt, head, 0, m - align, tail, x > 1.0f, {true}) == kept.size());
+  CHECK(test::to_host<float>(rt, tail, kept.size()) == kept);
+}
+
+namespace {
+
+// The deterministic tree of reduce.hpp on the host, in IEEE float: tiles of 16384 elements; lane j
+// of 256 has four accumulators over elements 4 (j + 256 r) + c; lanes then pair as a binary tree;
+// the tiles' values are reduced by the same rule until one is left.
+float host_tree_sum(std::vector<float> values) {
+  constexpr std::size_t lanes = 256, width = 4, tile = 16384;
+  while (true) {
+    std::vector<float> next;
+    for (std::size_t t = 0; t * tile < values.size(); ++t) {
+      const std::size_t base = t * tile, count = std::min(tile, values.size() - base);
+      std::vector<float> lane(lanes);
+      for (std::size_t j = 0; j < lanes; ++j) {
+        float acc[width] = {0, 0, 0, 0};
+        for (std::size_t r = 0; r < tile / (lanes * width); ++r)
+          for (std::size_t c = 0; c < width; ++c)
+            if (const std::size_t k = width * (j + lanes * r) + c; k < count) acc[c] = acc[c] + values[base + k];
+        lane[j] = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+      }
+      for (std::size_t s = lanes / 2; s > 0; s /= 2)
+        for (std::size_t j = 0; j < s; ++j) lane[j] = lane[j] + lane[j + s];
+      next.push_back(lane[0]);
+    }
+    if (next.size() == 1) return next[0];
+    values = std::move(next);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("deterministic reduce: the same bits at any offset, alignment and chunking, and the tree's bits") {
+  auto& rt = test::runtime();
+  const std::size_t count = 3000017;  // several levels of tiles: 184 tiles of 16384
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> values(count);
+  for (auto& v : values) v = dist(gen) * std::exp2(float(int(gen() % 20) - 10));  // rounding in every add
+  const float tree = host_tree_sum(values);
+  const clatomics::ReduceOptions deterministic{true};
+  for (const std::size_t offset : {std::size_t(0), std::size_t(1), std::size_t(3), std::size_t(8)}) {
+    CAPTURE(offset);
+    std::vector<float> padded(offset, 5.0f);
+    padded.insert(padded.end(), values.begin(), values.end());
+    CHECK(test::bits(clatomics::reduce<float>(rt, test::to_device(rt, padded), offset, count, ReduceOp::sum, deterministic)) ==
+          test::bits(tree));
+  }
+  HostMemory memory(count * 4 + 64);
+  for (std::size_t align = 4; align <= 60; align += 28) {
+    CAPTURE(align);
+    CHECK(test::bits(clatomics::reduce<float>(rt, host_buffer(rt, memory, align, values), 0, count, ReduceOp::sum, deterministic)) ==
+          test::bits(tree));
+  }
+  for (const std::size_t chunk_bytes : {std::size_t(0), std::size_t(64) << 10, (std::size_t(1) << 20) + 4096}) {
+    CAPTURE(chunk_bytes);
+    clatomics::testing::set_stream_limits({chunk_bytes, 0});
+    CHECK(test::bits(clatomics::reduce(rt, values, ReduceOp::sum, deterministic)) == test::bits(tree));
+  }
+  clatomics::testing::set_stream_limits({});
+}
