@@ -4,10 +4,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
+
+#include <doctest/doctest.h>
 
 #include "clatomics/clatomics.hpp"
 #include "testing.hpp"
@@ -29,6 +33,13 @@ inline std::string test_source(const std::string& name) {
   const std::string_view* text = embedded_file(name);
   if (!text) throw std::runtime_error("no test kernel file " + name);
   return std::string(*text);
+}
+
+// Files of tests/cl/, one after another: a kernel file after the helpers it uses.
+inline std::string test_sources(std::initializer_list<std::string> names) {
+  std::string text;
+  for (const auto& name : names) text += test_source(name) + "\n";
+  return text;
 }
 
 template <class T>
@@ -74,6 +85,38 @@ T ref_max(T a, T b) {
   if (std::isnan(a)) return b;
   if (a == b) return std::signbit(a) ? b : a;
   return b > a ? b : a;
+}
+
+// The OpenCL C name of a host type.
+template <class T>
+const char* cl_type_name() {
+  if constexpr (std::is_same_v<T, float>) return "float";
+  else if constexpr (std::is_same_v<T, double>) return "double";
+  else if constexpr (std::is_same_v<T, cl_int>) return "int";
+  else if constexpr (std::is_same_v<T, cl_uint>) return "uint";
+  else if constexpr (std::is_same_v<T, cl_long>) return "long";
+  else {
+    static_assert(std::is_same_v<T, cl_ulong>, "no OpenCL C name for this type");
+    return "ulong";
+  }
+}
+
+// True, and says so, where T is double and the device has no fp64: the caller skips.
+template <class T>
+bool skip_without_double() {
+  if (!std::is_same_v<T, double> || runtime().supports_double()) return false;
+  MESSAGE("double not supported on this device: skipped");
+  return true;
+}
+
+// A fixed hash: "random" but reproducible operands and layouts.
+inline std::uint32_t mix(std::uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  x ^= x >> 16;
+  return x;
 }
 
 // The work-group size the tests use: 256, or less where the device allows less.
