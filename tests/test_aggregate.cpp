@@ -13,30 +13,16 @@
 #include <limits>
 #include <sstream>
 
-#include "support.hpp"
+#include "real_ops.hpp"
 
 namespace {
 
-enum Op : cl_uint { op_add, op_sub, op_mul, op_div, op_mad, op_min, op_max };
-const char* op_names[] = {"add", "sub", "mul", "div", "mad", "min", "max"};
+using namespace real_ops;  // the ops, numbered as agg_ops.cl numbers its read-modify-writes
 
 constexpr std::size_t n_items = 8192;
 constexpr int path_warp = 5, path_subgroup = 6;  // config.cl's CLAT_PATH_WARP, _SUBGROUP
 
-template <class T> const char* type_name();
-template <> const char* type_name<float>() { return "float"; }
-template <> const char* type_name<double>() { return "double"; }
-template <> const char* type_name<cl_int>() { return "int"; }
-template <> const char* type_name<cl_uint>() { return "uint"; }
-
-std::uint32_t mix(std::uint32_t x) {  // a fixed hash: "random" but reproducible layouts
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
+using test::mix;
 
 cl::Program agg_program() { return test::runtime().build(test::test_source("agg_ops.cl")); }
 
@@ -95,7 +81,7 @@ void launch(Run<T>& r, Op op, bool local, const Layout& layout, bool some) {
   const std::size_t g = test::group_size();
   std::vector<cl_uint> cell(n_items);
   for (std::size_t i = 0; i < n_items; ++i) cell[i] = cl_uint(layout.cell(i, i % g));
-  const std::string name = std::string("agg_") + type_name<T>() + (local ? "_local" : "_global") + (some ? "_some" : "");
+  const std::string name = std::string("agg_") + test::cl_type_name<T>() + (local ? "_local" : "_global") + (some ? "_some" : "");
   cl::Kernel kernel(agg_program(), name.c_str());
   cl::Buffer mem = test::to_device(rt, r.init), a = test::to_device(rt, r.a), b = test::to_device(rt, r.b);
   cl::Buffer cells = test::to_device(rt, cell), olds = test::to_device(rt, std::vector<T>(n_items, T(0)));
@@ -252,7 +238,7 @@ void check_op(Op op, bool local, const Layout& layout, bool some) {
     }
     if (!why.empty() && bad++ == 0) first = "cell " + std::to_string(c) + " (" + std::to_string(items.size()) + " items): " + why;
   }
-  INFO(op_names[op], " ", type_name<T>(), local ? " local, " : " global, ", layout.name, some ? ", some items active" : "",
+  INFO(op_names[op], " ", test::cl_type_name<T>(), local ? " local, " : " global, ", layout.name, some ? ", some items active" : "",
        flip ? " (operand -1)" : "");
   INFO(first);
   CHECK(bad == 0);
@@ -260,10 +246,7 @@ void check_op(Op op, bool local, const Layout& layout, bool some) {
 
 template <class T>
 void check_all(Op op) {
-  if (std::is_same<T, double>::value && !test::runtime().supports_double()) {
-    MESSAGE("double not supported on this device: skipped");
-    return;
-  }
+  if (test::skip_without_double<T>()) return;
   for (bool local : {false, true})
     for (const auto& layout : layouts(local)) {
       check_op<T>(op, local, layout, false);

@@ -16,22 +16,7 @@ constexpr std::size_t n_items = 8192;
 
 cl::Program program() { return test::runtime().build(test::test_source("variants_ops.cl")); }
 
-std::uint32_t mix(std::uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
-
-template <class T> const char* type_name();
-template <> const char* type_name<float>() { return "float"; }
-template <> const char* type_name<double>() { return "double"; }
-template <> const char* type_name<cl_uint>() { return "uint"; }
-template <> const char* type_name<cl_int>() { return "int"; }
-template <> const char* type_name<cl_ulong>() { return "ulong"; }
-template <> const char* type_name<cl_long>() { return "long"; }
+using test::mix;
 
 // cells for n items: full contention (1 cell; local: 1 per group) or spread (8 items per cell)
 struct Shape {
@@ -66,7 +51,7 @@ void check_noret(NoretOp op, Shape s) {
   }
   std::vector<cl_uint> cell(n_items);
   for (std::size_t i = 0; i < n_items; ++i) cell[i] = s.cell(i);
-  cl::Kernel kernel(program(), (std::string("noret_") + type_name<T>() + (s.local ? "_local" : "_global")).c_str());
+  cl::Kernel kernel(program(), (std::string("noret_") + test::cl_type_name<T>() + (s.local ? "_local" : "_global")).c_str());
   cl::Buffer mem_buf = test::to_device(rt, mem), a_buf = test::to_device(rt, a), cell_buf = test::to_device(rt, cell);
   kernel.setArg(0, mem_buf);
   kernel.setArg(1, a_buf);
@@ -80,7 +65,7 @@ void check_noret(NoretOp op, Shape s) {
   const auto got = test::to_host<T>(rt, mem_buf, mem.size());
   std::size_t bad = 0;
   for (std::size_t c = 0; c < got.size(); ++c) bad += test::bits(got[c]) != test::bits(expect[c]);
-  INFO(noret_names[op], "_", type_name<T>(), "_noret ", s.name());
+  INFO(noret_names[op], "_", test::cl_type_name<T>(), "_noret ", s.name());
   CHECK(bad == 0);
 }
 
@@ -91,7 +76,7 @@ void check_saturating(bool inc, T start, T limit, Shape s) {
   std::vector<T> mem(s.total_cells(), start);
   std::vector<cl_uint> cell(n_items);
   for (std::size_t i = 0; i < n_items; ++i) cell[i] = s.cell(i);
-  cl::Kernel kernel(program(), (std::string("sat_") + type_name<T>() + (s.local ? "_local" : "_global")).c_str());
+  cl::Kernel kernel(program(), (std::string("sat_") + test::cl_type_name<T>() + (s.local ? "_local" : "_global")).c_str());
   cl::Buffer mem_buf = test::to_device(rt, mem), cell_buf = test::to_device(rt, cell);
   cl::Buffer olds(rt.context(), CL_MEM_READ_WRITE, n_items * sizeof(T));
   kernel.setArg(0, mem_buf);
@@ -123,7 +108,7 @@ void check_saturating(bool inc, T start, T limit, Shape s) {
     std::sort(expect.begin(), expect.end());
     bad += olds_c != expect || got[c] != v;
   }
-  INFO((inc ? "inc_sat_" : "dec_sat_"), type_name<T>(), " from ", start, (inc ? " to limit " : ""), (inc ? std::to_string(limit) : ""),
+  INFO((inc ? "inc_sat_" : "dec_sat_"), test::cl_type_name<T>(), " from ", start, (inc ? " to limit " : ""), (inc ? std::to_string(limit) : ""),
        " ", s.name());
   CHECK(bad == 0);
 }
@@ -253,10 +238,7 @@ bool has_int64() { return test::runtime().device_info().caps.int64_base_atomics;
 }  // namespace
 
 TEST_CASE_TEMPLATE("no-return add, sub, min, max", T, float, double) {
-  if (std::is_same<T, double>::value && !test::runtime().supports_double()) {
-    MESSAGE("double not supported on this device: skipped");
-    return;
-  }
+  if (test::skip_without_double<T>()) return;
   static bool logged = false;
   if (!logged) {
     logged = true;
