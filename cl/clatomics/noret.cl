@@ -22,19 +22,16 @@
     (void)clat_atomic_max_##T##SFX(p, v);                                                      \
   }
 
-#if CLAT_PATH_NORET_ADD_FLOAT_GLOBAL == CLAT_PATH_PTX
-CLAT_DEFINE_NORET_OPS(float, __global, , clat_ptx_red_add_float)
-#else
-CLAT_DEFINE_NORET_OPS(float, __global, , clat_atomic_add_float)
-#endif
-CLAT_DEFINE_NORET_OPS(float, __local, _local, clat_atomic_add_float_local)
+/* The add a global no-return add stands on, by its path code (config.cl; CLAT_CAT, real.cl):
+ * PTX red, or the plain returning add. */
+#define CLAT_NORET_ADD_ON_2(T) clat_ptx_red_add_##T /* CLAT_PATH_PTX */
+#define CLAT_NORET_ADD_ON_7(T) clat_atomic_add_##T  /* CLAT_PATH_PLAIN */
+#define CLAT_NORET_ADD_ON(PATH, T) CLAT_CAT(CLAT_NORET_ADD_ON_, PATH)(T)
 
+CLAT_DEFINE_NORET_OPS(float, __global, , CLAT_NORET_ADD_ON(CLAT_PATH_NORET_ADD_FLOAT_GLOBAL, float))
+CLAT_DEFINE_NORET_OPS(float, __local, _local, clat_atomic_add_float_local)
 #ifdef CLAT_HAS_DOUBLE
-#if CLAT_PATH_NORET_ADD_DOUBLE_GLOBAL == CLAT_PATH_PTX
-CLAT_DEFINE_NORET_OPS(double, __global, , clat_ptx_red_add_double)
-#else
-CLAT_DEFINE_NORET_OPS(double, __global, , clat_atomic_add_double)
-#endif
+CLAT_DEFINE_NORET_OPS(double, __global, , CLAT_NORET_ADD_ON(CLAT_PATH_NORET_ADD_DOUBLE_GLOBAL, double))
 CLAT_DEFINE_NORET_OPS(double, __local, _local, clat_atomic_add_double_local)
 #endif
 
