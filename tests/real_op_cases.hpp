@@ -50,12 +50,7 @@ void run(const Kernels& kernels, Launch<T>& l, Op op) {
   cl::Kernel kernel(program, name.c_str());
   cl::Buffer mem = test::to_device(rt, l.init), a = test::to_device(rt, l.a), b = test::to_device(rt, l.b);
   cl::Buffer olds(rt.context(), CL_MEM_READ_WRITE, n_items * sizeof(T));
-  kernel.setArg(0, mem);
-  kernel.setArg(1, olds);
-  kernel.setArg(2, a);
-  kernel.setArg(3, b);
-  kernel.setArg(4, cl_uint(op));
-  kernel.setArg(5, cl_uint(l.naddr));
+  test::set_args(kernel, mem, olds, a, b, cl_uint(op), cl_uint(l.naddr));
   if (l.local) kernel.setArg(6, cl::Local(l.naddr * sizeof(T)));
   rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(n_items), cl::NDRange(l.group));
   l.olds = test::to_host<T>(rt, olds, n_items);
@@ -176,3 +171,10 @@ void check_all_modes(const Kernels& kernels, Op op) {
 }
 
 }  // namespace real_ops
+
+// A doctest case "<title> <op> under contention and spread" running op's cases on kernels, for
+// float and double.
+#define REAL_OP_CASES(TITLE, KERNELS, OP)                                                     \
+  TEST_CASE_TEMPLATE(TITLE " " #OP " under contention and spread", T, float, double) {        \
+    real_ops::check_all_modes<T>(KERNELS, real_ops::op_##OP);                                 \
+  }

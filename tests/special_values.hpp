@@ -130,8 +130,7 @@ Outcome<T> launch(const std::string& kind, bool local, const std::vector<T>& mem
   cl::Buffer mem_buf = test::to_device(rt, mem);
   cl::Buffer olds_buf(rt.context(), CL_MEM_READ_WRITE, n * sizeof(T));
   cl::Buffer a_buf, b_buf;
-  kernel.setArg(0, mem_buf);
-  kernel.setArg(1, olds_buf);
+  test::set_args(kernel, mem_buf, olds_buf);
   if (kind != "chain") {
     a_buf = test::to_device(rt, a);
     b_buf = test::to_device(rt, b);

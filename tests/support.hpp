@@ -70,6 +70,25 @@ T from_bits(std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t> u) 
   return value;
 }
 
+// Sets a kernel's arguments 0, 1, ... to args; returns the next index, for arguments that only
+// some launches pass.
+template <class... Args>
+cl_uint set_args(cl::Kernel& kernel, const Args&... args) {
+  cl_uint index = 0;
+  (kernel.setArg(index++, args), ...);
+  return index;
+}
+
+// Runs a one-work-item kernel that writes n ints into its only argument, and returns them.
+inline std::vector<cl_int> run_probe(const cl::Program& program, const char* kernel_name, std::size_t n) {
+  auto& rt = runtime();
+  cl::Kernel kernel(program, kernel_name);
+  cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, n * sizeof(cl_int));
+  kernel.setArg(0, out);
+  rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
+  return to_host<cl_int>(rt, out, n);
+}
+
 // The min/max every path of the library computes (cl/clatomics/order.cl): NaN is missing data,
 // -0.0 orders below +0.0.
 template <class T>

@@ -31,12 +31,7 @@ struct Probe {
 };
 const Probe& probe() {
   static const Probe p = [] {
-    auto& rt = test::runtime();
-    cl::Kernel kernel(agg_program(), "agg_probe");
-    cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, 2 * sizeof(cl_int));
-    kernel.setArg(0, out);
-    rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
-    const auto v = test::to_host<cl_int>(rt, out, 2);
+    const auto v = test::run_probe(agg_program(), "agg_probe", 2);
     return Probe{v[0], v[1]};
   }();
   return p;
@@ -86,13 +81,7 @@ void launch(Run<T>& r, Op op, bool local, const Layout& layout, bool some) {
   cl::Buffer mem = test::to_device(rt, r.init), a = test::to_device(rt, r.a), b = test::to_device(rt, r.b);
   cl::Buffer cells = test::to_device(rt, cell), olds = test::to_device(rt, std::vector<T>(n_items, T(0)));
   cl::Buffer active = test::to_device(rt, r.active);
-  int arg = 0;
-  kernel.setArg(arg++, mem);
-  kernel.setArg(arg++, olds);
-  kernel.setArg(arg++, a);
-  kernel.setArg(arg++, b);
-  kernel.setArg(arg++, cells);
-  kernel.setArg(arg++, cl_uint(op));
+  cl_uint arg = test::set_args(kernel, mem, olds, a, b, cells, cl_uint(op));
   if (local) {
     kernel.setArg(arg++, cl_uint(layout.cells));
     kernel.setArg(arg++, cl::Local(layout.cells * sizeof(T)));

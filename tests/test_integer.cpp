@@ -42,12 +42,7 @@ void check_contended(cl_uint op, bool local, bool full, T limit) {
   cl::Buffer olds(rt.context(), CL_MEM_READ_WRITE, n_items * sizeof(T));
   cl::Buffer won = test::to_device(rt, std::vector<cl_int>(n_items, -1));
   cl::Kernel kernel(program(), (std::string("int_") + test::cl_type_name<T>() + (local ? "_local" : "_global")).c_str());
-  kernel.setArg(0, mem);
-  kernel.setArg(1, olds);
-  kernel.setArg(2, won);
-  kernel.setArg(3, limit);
-  kernel.setArg(4, op);
-  kernel.setArg(5, cl_uint(naddr));
+  test::set_args(kernel, mem, olds, won, limit, op, cl_uint(naddr));
   if (local) kernel.setArg(6, cl::Local(naddr * sizeof(T)));
   rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(n_items), cl::NDRange(group));
   const auto got_olds = test::to_host<T>(rt, olds, n_items);
@@ -134,11 +129,7 @@ TEST_CASE_TEMPLATE("inc, dec and compare_exchange edge cases in order", T, cl_ui
     cl::Buffer ops_buf = test::to_device(rt, ops), limits_buf = test::to_device(rt, limits);
     cl::Buffer olds(rt.context(), CL_MEM_READ_WRITE, steps.size() * sizeof(T));
     cl::Kernel kernel(program(), (std::string("int_sequence_") + test::cl_type_name<T>()).c_str());
-    kernel.setArg(0, cell);
-    kernel.setArg(1, ops_buf);
-    kernel.setArg(2, limits_buf);
-    kernel.setArg(3, olds);
-    kernel.setArg(4, cl_uint(steps.size()));
+    test::set_args(kernel, cell, ops_buf, limits_buf, olds, cl_uint(steps.size()));
     rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NullRange);
     const auto got = test::to_host<T>(rt, olds, steps.size());
     T value = start;

@@ -6,12 +6,5 @@
 
 #include "real_op_cases.hpp"
 
-namespace {
-const real_ops::Kernels public_ops{"", "ops"};
-}  // namespace
-
-#define OP_TEST(OP)                                                                           \
-  TEST_CASE_TEMPLATE("atomic " #OP " under contention and spread", T, float, double) {        \
-    real_ops::check_all_modes<T>(public_ops, real_ops::op_##OP);                              \
-  }
-REAL_OPS(OP_TEST)
+#define PUBLIC_OP_CASES(OP) REAL_OP_CASES("atomic", (real_ops::Kernels{"", "ops"}), OP)
+REAL_OPS(PUBLIC_OP_CASES)

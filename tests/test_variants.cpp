@@ -53,10 +53,7 @@ void check_noret(NoretOp op, Shape s) {
   for (std::size_t i = 0; i < n_items; ++i) cell[i] = s.cell(i);
   cl::Kernel kernel(program(), (std::string("noret_") + test::cl_type_name<T>() + (s.local ? "_local" : "_global")).c_str());
   cl::Buffer mem_buf = test::to_device(rt, mem), a_buf = test::to_device(rt, a), cell_buf = test::to_device(rt, cell);
-  kernel.setArg(0, mem_buf);
-  kernel.setArg(1, a_buf);
-  kernel.setArg(2, cell_buf);
-  kernel.setArg(3, cl_uint(op));
+  test::set_args(kernel, mem_buf, a_buf, cell_buf, cl_uint(op));
   if (s.local) {
     kernel.setArg(4, cl_uint(s.cells()));
     kernel.setArg(5, cl::Local(s.cells() * sizeof(T)));
@@ -79,11 +76,7 @@ void check_saturating(bool inc, T start, T limit, Shape s) {
   cl::Kernel kernel(program(), (std::string("sat_") + test::cl_type_name<T>() + (s.local ? "_local" : "_global")).c_str());
   cl::Buffer mem_buf = test::to_device(rt, mem), cell_buf = test::to_device(rt, cell);
   cl::Buffer olds(rt.context(), CL_MEM_READ_WRITE, n_items * sizeof(T));
-  kernel.setArg(0, mem_buf);
-  kernel.setArg(1, olds);
-  kernel.setArg(2, cell_buf);
-  kernel.setArg(3, cl_uint(inc ? 0 : 1));
-  kernel.setArg(4, limit);
+  test::set_args(kernel, mem_buf, olds, cell_buf, cl_uint(inc ? 0 : 1), limit);
   if (s.local) {
     kernel.setArg(5, cl_uint(s.cells()));
     kernel.setArg(6, cl::Local(s.cells() * sizeof(T)));
@@ -156,12 +149,7 @@ void check_float2(F2Op op, Shape s) {
   cl::Kernel kernel(program(), s.local ? "f2_local" : "f2_global");
   cl::Buffer mem_buf = test::to_device(rt, mem), a_buf = test::to_device(rt, a), cell_buf = test::to_device(rt, cell);
   cl::Buffer olds_buf(rt.context(), CL_MEM_READ_WRITE, n_items * sizeof(cl_float2));
-  kernel.setArg(0, mem_buf);
-  kernel.setArg(1, olds_buf);
-  kernel.setArg(2, a_buf);
-  kernel.setArg(3, cell_buf);
-  kernel.setArg(4, cl_uint(op));
-  kernel.setArg(5, cl_float2{{0, 0}});
+  test::set_args(kernel, mem_buf, olds_buf, a_buf, cell_buf, cl_uint(op), cl_float2{{0, 0}});
   if (s.local) {
     kernel.setArg(6, cl_uint(s.cells()));
     kernel.setArg(7, cl::Local(s.cells() * sizeof(cl_float2)));
@@ -222,9 +210,7 @@ void check_torn(bool local) {
   cl::Kernel kernel(program(), local ? "f2_torn_local" : "f2_torn_global");
   cl::Buffer mem = test::to_device(rt, std::vector<cl_float2>(items / g, cl_float2{{0, 0}}));
   cl::Buffer torn = test::to_device(rt, std::vector<cl_uint>(1, 0));
-  kernel.setArg(0, mem);
-  kernel.setArg(1, torn);
-  kernel.setArg(2, reps);
+  test::set_args(kernel, mem, torn, reps);
   rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items), cl::NDRange(g));
   const auto t = test::to_host<cl_uint>(rt, torn, 1);
   const auto m = test::to_host<cl_float2>(rt, mem, local ? items / g : 1);
