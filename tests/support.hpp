@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -32,6 +34,13 @@ inline std::string test_source(const std::string& name) {
   const std::string_view* text = embedded_file(name);
   if (!text) throw std::runtime_error("no test kernel file " + name);
   return std::string(*text);
+}
+
+// Files of tests/cl/, one after another: a kernel file after the helpers it uses.
+inline std::string test_sources(std::initializer_list<std::string> names) {
+  std::string text;
+  for (const auto& name : names) text += test_source(name) + "\n";
+  return text;
 }
 
 template <class T>
@@ -60,6 +69,25 @@ T from_bits(std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t> u) 
   T value;
   std::memcpy(&value, &u, sizeof value);
   return value;
+}
+
+// Sets a kernel's arguments 0, 1, ... to args; returns the next index, for arguments that only
+// some launches pass.
+template <class... Args>
+cl_uint set_args(cl::Kernel& kernel, const Args&... args) {
+  cl_uint index = 0;
+  (kernel.setArg(index++, args), ...);
+  return index;
+}
+
+// Runs a one-work-item kernel that writes n ints into its only argument, and returns them.
+inline std::vector<cl_int> run_probe(const cl::Program& program, const char* kernel_name, std::size_t n) {
+  auto& rt = runtime();
+  cl::Kernel kernel(program, kernel_name);
+  cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, n * sizeof(cl_int));
+  kernel.setArg(0, out);
+  rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
+  return to_host<cl_int>(rt, out, n);
 }
 
 // The min/max every path of the library computes (cl/clatomics/order.cl): NaN is missing data,
@@ -116,6 +144,38 @@ std::string message_of(F&& f) {
   }
   FAIL("no exception thrown");
   return {};
+}
+
+// The OpenCL C name of a host type.
+template <class T>
+const char* cl_type_name() {
+  if constexpr (std::is_same_v<T, float>) return "float";
+  else if constexpr (std::is_same_v<T, double>) return "double";
+  else if constexpr (std::is_same_v<T, cl_int>) return "int";
+  else if constexpr (std::is_same_v<T, cl_uint>) return "uint";
+  else if constexpr (std::is_same_v<T, cl_long>) return "long";
+  else {
+    static_assert(std::is_same_v<T, cl_ulong>, "no OpenCL C name for this type");
+    return "ulong";
+  }
+}
+
+// True, and says so, where T is double and the device has no fp64: the caller skips.
+template <class T>
+bool skip_without_double() {
+  if (!std::is_same_v<T, double> || runtime().supports_double()) return false;
+  MESSAGE("double not supported on this device: skipped");
+  return true;
+}
+
+// A fixed hash: "random" but reproducible operands and layouts.
+inline std::uint32_t mix(std::uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  x ^= x >> 16;
+  return x;
 }
 
 // The work-group size the tests use: 256, or less where the device allows less.

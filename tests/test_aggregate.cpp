@@ -13,30 +13,16 @@
 #include <limits>
 #include <sstream>
 
-#include "support.hpp"
+#include "real_ops.hpp"
 
 namespace {
 
-enum Op : cl_uint { op_add, op_sub, op_mul, op_div, op_mad, op_min, op_max };
-const char* op_names[] = {"add", "sub", "mul", "div", "mad", "min", "max"};
+using namespace real_ops;  // the ops, numbered as agg_ops.cl numbers its read-modify-writes
 
 constexpr std::size_t n_items = 8192;
 constexpr int path_warp = 5, path_subgroup = 6;  // config.cl's CLAT_PATH_WARP, _SUBGROUP
 
-template <class T> const char* type_name();
-template <> const char* type_name<float>() { return "float"; }
-template <> const char* type_name<double>() { return "double"; }
-template <> const char* type_name<cl_int>() { return "int"; }
-template <> const char* type_name<cl_uint>() { return "uint"; }
-
-std::uint32_t mix(std::uint32_t x) {  // a fixed hash: "random" but reproducible layouts
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
+using test::mix;
 
 cl::Program agg_program() { return test::runtime().build(test::test_source("agg_ops.cl")); }
 
@@ -45,12 +31,7 @@ struct Probe {
 };
 const Probe& probe() {
   static const Probe p = [] {
-    auto& rt = test::runtime();
-    cl::Kernel kernel(agg_program(), "agg_probe");
-    cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, 2 * sizeof(cl_int));
-    kernel.setArg(0, out);
-    rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
-    const auto v = test::to_host<cl_int>(rt, out, 2);
+    const auto v = test::run_probe(agg_program(), "agg_probe", 2);
     return Probe{v[0], v[1]};
   }();
   return p;
@@ -95,18 +76,12 @@ void launch(Run<T>& r, Op op, bool local, const Layout& layout, bool some) {
   const std::size_t g = test::group_size();
   std::vector<cl_uint> cell(n_items);
   for (std::size_t i = 0; i < n_items; ++i) cell[i] = cl_uint(layout.cell(i, i % g));
-  const std::string name = std::string("agg_") + type_name<T>() + (local ? "_local" : "_global") + (some ? "_some" : "");
+  const std::string name = std::string("agg_") + test::cl_type_name<T>() + (local ? "_local" : "_global") + (some ? "_some" : "");
   cl::Kernel kernel(agg_program(), name.c_str());
   cl::Buffer mem = test::to_device(rt, r.init), a = test::to_device(rt, r.a), b = test::to_device(rt, r.b);
   cl::Buffer cells = test::to_device(rt, cell), olds = test::to_device(rt, std::vector<T>(n_items, T(0)));
   cl::Buffer active = test::to_device(rt, r.active);
-  int arg = 0;
-  kernel.setArg(arg++, mem);
-  kernel.setArg(arg++, olds);
-  kernel.setArg(arg++, a);
-  kernel.setArg(arg++, b);
-  kernel.setArg(arg++, cells);
-  kernel.setArg(arg++, cl_uint(op));
+  cl_uint arg = test::set_args(kernel, mem, olds, a, b, cells, cl_uint(op));
   if (local) {
     kernel.setArg(arg++, cl_uint(layout.cells));
     kernel.setArg(arg++, cl::Local(layout.cells * sizeof(T)));
@@ -252,7 +227,7 @@ void check_op(Op op, bool local, const Layout& layout, bool some) {
     }
     if (!why.empty() && bad++ == 0) first = "cell " + std::to_string(c) + " (" + std::to_string(items.size()) + " items): " + why;
   }
-  INFO(op_names[op], " ", type_name<T>(), local ? " local, " : " global, ", layout.name, some ? ", some items active" : "",
+  INFO(op_names[op], " ", test::cl_type_name<T>(), local ? " local, " : " global, ", layout.name, some ? ", some items active" : "",
        flip ? " (operand -1)" : "");
   INFO(first);
   CHECK(bad == 0);
@@ -260,10 +235,7 @@ void check_op(Op op, bool local, const Layout& layout, bool some) {
 
 template <class T>
 void check_all(Op op) {
-  if (std::is_same<T, double>::value && !test::runtime().supports_double()) {
-    MESSAGE("double not supported on this device: skipped");
-    return;
-  }
+  if (test::skip_without_double<T>()) return;
   for (bool local : {false, true})
     for (const auto& layout : layouts(local)) {
       check_op<T>(op, local, layout, false);

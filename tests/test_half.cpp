@@ -81,8 +81,7 @@ std::vector<Out> convert(const char* kernel_name, const std::vector<In>& in) {
   auto& rt = test::runtime();
   cl::Kernel kernel(program(), kernel_name);
   cl::Buffer src = test::to_device(rt, in), dst(rt.context(), CL_MEM_READ_WRITE, in.size() * sizeof(Out));
-  kernel.setArg(0, src);
-  kernel.setArg(1, dst);
+  test::set_args(kernel, src, dst);
   rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(in.size()), cl::NullRange);
   return test::to_host<Out>(rt, dst, in.size());
 }
@@ -159,15 +158,7 @@ void run(const Format& f, Launch& l) {
   cl::Buffer mem = test::to_device(rt, padded), a = test::to_device(rt, l.a), abits = test::to_device(rt, l.abits);
   cl::Buffer cell = test::to_device(rt, l.cell), olds(rt.context(), CL_MEM_READ_WRITE, l.items * sizeof(float));
   cl::Buffer oldbits = test::to_device(rt, std::vector<cl_ushort>(l.items, 0));
-  int arg = 0;
-  kernel.setArg(arg++, mem);
-  kernel.setArg(arg++, olds);
-  kernel.setArg(arg++, oldbits);
-  kernel.setArg(arg++, a);
-  kernel.setArg(arg++, abits);
-  kernel.setArg(arg++, cell);
-  kernel.setArg(arg++, l.op);
-  kernel.setArg(arg++, l.cmp);
+  cl_uint arg = test::set_args(kernel, mem, olds, oldbits, a, abits, cell, l.op, l.cmp);
   if (l.local) {
     kernel.setArg(arg++, cl_uint(l.cells));
     kernel.setArg(arg++, cl::Local(l.cells * sizeof(cl_ushort)));
@@ -180,12 +171,12 @@ void run(const Format& f, Launch& l) {
   l.mem.assign(back.begin(), back.begin() + std::ptrdiff_t(l.mem.size()));
 }
 
-std::uint16_t min_max_pick(const Format& f, std::uint16_t a, std::uint16_t b, bool is_min) {  // order.cl's rules
+// Which of two 16-bit values order.cl's min/max picks: the one whose value the host reference
+// returns (distinct patterns have distinct values, but for ±0, which the reference orders).
+std::uint16_t min_max_pick(const Format& f, std::uint16_t a, std::uint16_t b, bool is_min) {
   const double x = f.value(a), y = f.value(b);
-  if (std::isnan(y)) return a;
-  if (std::isnan(x)) return b;
-  if (x == y) return (std::signbit(x) == is_min) ? a : b;
-  return (is_min ? y < x : y > x) ? b : a;
+  const double winner = is_min ? test::ref_min(x, y) : test::ref_max(x, y);
+  return test::bits(winner) == test::bits(x) ? a : b;
 }
 
 // Single ops with one work-item per element, neighbours updated at the same time: every result
@@ -377,14 +368,9 @@ void log_paths() {
   static bool done = false;
   if (done) return;
   done = true;
-  auto& rt = test::runtime();
-  cl::Kernel kernel(program(), "half_probe");
-  cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, 2 * sizeof(cl_int));
-  kernel.setArg(0, out);
-  rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
-  const auto v = test::to_host<cl_int>(rt, out, 2);
+  const auto v = test::run_probe(program(), "half_probe", 2);
   auto name = [](int p) { return p == 2 ? "ptx packed add" : "cas on the word"; };
-  std::cerr << "[half] " << rt.device_info().caps.device_name << ": half global add " << name(v[0]) << ", bf16 global add "
+  std::cerr << "[half] " << test::runtime().device_info().caps.device_name << ": half global add " << name(v[0]) << ", bf16 global add "
             << name(v[1]) << "; local and min/max/xchg/cmpxchg: cas on the word\n";
 }
 

@@ -25,14 +25,6 @@ T cuda_dec(T old, T limit) {
   return (old == 0 || old > limit) ? limit : T(U(old) - 1u);
 }
 
-template <class T>
-const char* cl_name() {
-  if (std::is_same<T, cl_uint>::value) return "uint";
-  if (std::is_same<T, cl_int>::value) return "int";
-  if (std::is_same<T, cl_ulong>::value) return "ulong";
-  return "long";
-}
-
 cl::Program program() { return test::runtime().build(test::test_source("integer_ops.cl")); }
 
 // Every op on a cell is the same function of the old value, so the multiset of old values is the
@@ -43,19 +35,14 @@ void check_contended(cl_uint op, bool local, bool full, T limit) {
   const std::size_t group = test::group_size();
   const std::size_t naddr = full ? 1 : (local ? group / 8 : n_items / 64);
   const std::size_t cells = local ? (n_items / group) * naddr : naddr;
-  INFO(cl_name<T>(), op == 0 ? " inc" : op == 1 ? " dec" : " compare_exchange", local ? " local" : " global",
+  INFO(test::cl_type_name<T>(), op == 0 ? " inc" : op == 1 ? " dec" : " compare_exchange", local ? " local" : " global",
        full ? " full contention" : " spread", " limit ", limit);
   std::vector<T> init(cells, T(0));
   cl::Buffer mem = test::to_device(rt, init);
   cl::Buffer olds(rt.context(), CL_MEM_READ_WRITE, n_items * sizeof(T));
   cl::Buffer won = test::to_device(rt, std::vector<cl_int>(n_items, -1));
-  cl::Kernel kernel(program(), (std::string("int_") + cl_name<T>() + (local ? "_local" : "_global")).c_str());
-  kernel.setArg(0, mem);
-  kernel.setArg(1, olds);
-  kernel.setArg(2, won);
-  kernel.setArg(3, limit);
-  kernel.setArg(4, op);
-  kernel.setArg(5, cl_uint(naddr));
+  cl::Kernel kernel(program(), (std::string("int_") + test::cl_type_name<T>() + (local ? "_local" : "_global")).c_str());
+  test::set_args(kernel, mem, olds, won, limit, op, cl_uint(naddr));
   if (local) kernel.setArg(6, cl::Local(naddr * sizeof(T)));
   rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(n_items), cl::NDRange(group));
   const auto got_olds = test::to_host<T>(rt, olds, n_items);
@@ -141,12 +128,8 @@ TEST_CASE_TEMPLATE("inc, dec and compare_exchange edge cases in order", T, cl_ui
     cl::Buffer cell = test::to_device(rt, std::vector<T>{start});
     cl::Buffer ops_buf = test::to_device(rt, ops), limits_buf = test::to_device(rt, limits);
     cl::Buffer olds(rt.context(), CL_MEM_READ_WRITE, steps.size() * sizeof(T));
-    cl::Kernel kernel(program(), (std::string("int_sequence_") + cl_name<T>()).c_str());
-    kernel.setArg(0, cell);
-    kernel.setArg(1, ops_buf);
-    kernel.setArg(2, limits_buf);
-    kernel.setArg(3, olds);
-    kernel.setArg(4, cl_uint(steps.size()));
+    cl::Kernel kernel(program(), (std::string("int_sequence_") + test::cl_type_name<T>()).c_str());
+    test::set_args(kernel, cell, ops_buf, limits_buf, olds, cl_uint(steps.size()));
     rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NullRange);
     const auto got = test::to_host<T>(rt, olds, steps.size());
     T value = start;

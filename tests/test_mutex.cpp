@@ -28,11 +28,7 @@ RecordRun run_record(std::size_t groups, cl_uint rounds, const std::vector<cl_ui
   cl::Buffer log = test::to_device(rt, std::vector<cl_uint>(groups * rounds, 0xFFFFFFFFu));
   cl::Buffer vals = test::to_device(rt, values);
   cl::Kernel kernel(program(), "mutex_record");
-  kernel.setArg(0, mutex);
-  kernel.setArg(1, rec);
-  kernel.setArg(2, log);
-  kernel.setArg(3, vals);
-  kernel.setArg(4, rounds);
+  test::set_args(kernel, mutex, rec, log, vals, rounds);
   rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * group), cl::NDRange(group));
   RecordRun out;
   out.rec = test::to_host<cl_uint>(rt, rec, 3);
@@ -53,10 +49,7 @@ TryRun run_try(std::size_t groups, cl_int initial, bool hold) {
   cl::Buffer rec = test::to_device(rt, std::vector<cl_uint>{0});
   cl::Buffer got = test::to_device(rt, std::vector<cl_uint>(groups, 7));
   cl::Kernel kernel(program(), "mutex_try");
-  kernel.setArg(0, mutex);
-  kernel.setArg(1, rec);
-  kernel.setArg(2, got);
-  kernel.setArg(3, cl_uint(hold ? 1 : 0));
+  test::set_args(kernel, mutex, rec, got, cl_uint(hold ? 1 : 0));
   const std::size_t group = test::group_size();
   rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * group), cl::NDRange(group));
   TryRun out;

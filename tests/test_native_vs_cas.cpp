@@ -55,8 +55,7 @@ std::vector<T> run(clatomics::Runtime& rt, const std::vector<T>& values, bool lo
     cells.insert(cells.end(), {T(0.5), std::numeric_limits<T>::quiet_NaN(), T(-0.0), T(0)});
   cl::Buffer cells_buf = test::to_device(rt, cells), v = test::to_device(rt, values);
   cl::Kernel kernel(rt.build(kernels), (std::string("all_") + (sizeof(T) == 4 ? "float" : "double") + (local ? "_local" : "")).c_str());
-  kernel.setArg(0, cells_buf);
-  kernel.setArg(1, v);
+  test::set_args(kernel, cells_buf, v);
   rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(values.size()), cl::NDRange(group));
   return test::to_host<T>(rt, cells_buf, cells.size());
 }

@@ -16,22 +16,7 @@ constexpr std::size_t n_items = 8192;
 
 cl::Program program() { return test::runtime().build(test::test_source("variants_ops.cl")); }
 
-std::uint32_t mix(std::uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
-
-template <class T> const char* type_name();
-template <> const char* type_name<float>() { return "float"; }
-template <> const char* type_name<double>() { return "double"; }
-template <> const char* type_name<cl_uint>() { return "uint"; }
-template <> const char* type_name<cl_int>() { return "int"; }
-template <> const char* type_name<cl_ulong>() { return "ulong"; }
-template <> const char* type_name<cl_long>() { return "long"; }
+using test::mix;
 
 // cells for n items: full contention (1 cell; local: 1 per group) or spread (8 items per cell)
 struct Shape {
@@ -66,12 +51,9 @@ void check_noret(NoretOp op, Shape s) {
   }
   std::vector<cl_uint> cell(n_items);
   for (std::size_t i = 0; i < n_items; ++i) cell[i] = s.cell(i);
-  cl::Kernel kernel(program(), (std::string("noret_") + type_name<T>() + (s.local ? "_local" : "_global")).c_str());
+  cl::Kernel kernel(program(), (std::string("noret_") + test::cl_type_name<T>() + (s.local ? "_local" : "_global")).c_str());
   cl::Buffer mem_buf = test::to_device(rt, mem), a_buf = test::to_device(rt, a), cell_buf = test::to_device(rt, cell);
-  kernel.setArg(0, mem_buf);
-  kernel.setArg(1, a_buf);
-  kernel.setArg(2, cell_buf);
-  kernel.setArg(3, cl_uint(op));
+  test::set_args(kernel, mem_buf, a_buf, cell_buf, cl_uint(op));
   if (s.local) {
     kernel.setArg(4, cl_uint(s.cells()));
     kernel.setArg(5, cl::Local(s.cells() * sizeof(T)));
@@ -80,7 +62,7 @@ void check_noret(NoretOp op, Shape s) {
   const auto got = test::to_host<T>(rt, mem_buf, mem.size());
   std::size_t bad = 0;
   for (std::size_t c = 0; c < got.size(); ++c) bad += test::bits(got[c]) != test::bits(expect[c]);
-  INFO(noret_names[op], "_", type_name<T>(), "_noret ", s.name());
+  INFO(noret_names[op], "_", test::cl_type_name<T>(), "_noret ", s.name());
   CHECK(bad == 0);
 }
 
@@ -91,14 +73,10 @@ void check_saturating(bool inc, T start, T limit, Shape s) {
   std::vector<T> mem(s.total_cells(), start);
   std::vector<cl_uint> cell(n_items);
   for (std::size_t i = 0; i < n_items; ++i) cell[i] = s.cell(i);
-  cl::Kernel kernel(program(), (std::string("sat_") + type_name<T>() + (s.local ? "_local" : "_global")).c_str());
+  cl::Kernel kernel(program(), (std::string("sat_") + test::cl_type_name<T>() + (s.local ? "_local" : "_global")).c_str());
   cl::Buffer mem_buf = test::to_device(rt, mem), cell_buf = test::to_device(rt, cell);
   cl::Buffer olds(rt.context(), CL_MEM_READ_WRITE, n_items * sizeof(T));
-  kernel.setArg(0, mem_buf);
-  kernel.setArg(1, olds);
-  kernel.setArg(2, cell_buf);
-  kernel.setArg(3, cl_uint(inc ? 0 : 1));
-  kernel.setArg(4, limit);
+  test::set_args(kernel, mem_buf, olds, cell_buf, cl_uint(inc ? 0 : 1), limit);
   if (s.local) {
     kernel.setArg(5, cl_uint(s.cells()));
     kernel.setArg(6, cl::Local(s.cells() * sizeof(T)));
@@ -123,7 +101,7 @@ void check_saturating(bool inc, T start, T limit, Shape s) {
     std::sort(expect.begin(), expect.end());
     bad += olds_c != expect || got[c] != v;
   }
-  INFO((inc ? "inc_sat_" : "dec_sat_"), type_name<T>(), " from ", start, (inc ? " to limit " : ""), (inc ? std::to_string(limit) : ""),
+  INFO((inc ? "inc_sat_" : "dec_sat_"), test::cl_type_name<T>(), " from ", start, (inc ? " to limit " : ""), (inc ? std::to_string(limit) : ""),
        " ", s.name());
   CHECK(bad == 0);
 }
@@ -171,12 +149,7 @@ void check_float2(F2Op op, Shape s) {
   cl::Kernel kernel(program(), s.local ? "f2_local" : "f2_global");
   cl::Buffer mem_buf = test::to_device(rt, mem), a_buf = test::to_device(rt, a), cell_buf = test::to_device(rt, cell);
   cl::Buffer olds_buf(rt.context(), CL_MEM_READ_WRITE, n_items * sizeof(cl_float2));
-  kernel.setArg(0, mem_buf);
-  kernel.setArg(1, olds_buf);
-  kernel.setArg(2, a_buf);
-  kernel.setArg(3, cell_buf);
-  kernel.setArg(4, cl_uint(op));
-  kernel.setArg(5, cl_float2{{0, 0}});
+  test::set_args(kernel, mem_buf, olds_buf, a_buf, cell_buf, cl_uint(op), cl_float2{{0, 0}});
   if (s.local) {
     kernel.setArg(6, cl_uint(s.cells()));
     kernel.setArg(7, cl::Local(s.cells() * sizeof(cl_float2)));
@@ -237,9 +210,7 @@ void check_torn(bool local) {
   cl::Kernel kernel(program(), local ? "f2_torn_local" : "f2_torn_global");
   cl::Buffer mem = test::to_device(rt, std::vector<cl_float2>(items / g, cl_float2{{0, 0}}));
   cl::Buffer torn = test::to_device(rt, std::vector<cl_uint>(1, 0));
-  kernel.setArg(0, mem);
-  kernel.setArg(1, torn);
-  kernel.setArg(2, reps);
+  test::set_args(kernel, mem, torn, reps);
   rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items), cl::NDRange(g));
   const auto t = test::to_host<cl_uint>(rt, torn, 1);
   const auto m = test::to_host<cl_float2>(rt, mem, local ? items / g : 1);
@@ -253,10 +224,7 @@ bool has_int64() { return test::runtime().device_info().caps.int64_base_atomics;
 }  // namespace
 
 TEST_CASE_TEMPLATE("no-return add, sub, min, max", T, float, double) {
-  if (std::is_same<T, double>::value && !test::runtime().supports_double()) {
-    MESSAGE("double not supported on this device: skipped");
-    return;
-  }
+  if (test::skip_without_double<T>()) return;
   static bool logged = false;
   if (!logged) {
     logged = true;

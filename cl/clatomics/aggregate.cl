@@ -53,7 +53,7 @@
 
 /* ------------------------------------------------------------------------------------------ */
 #if CLAT_PATH_AGG == CLAT_PATH_WARP
-/* NVIDIA warp primitives (measured to build and run through NVIDIA's OpenCL; see FIELD-NOTES). */
+/* NVIDIA warp primitives (measured to build and run through NVIDIA's OpenCL on an H200). */
 CLAT_FN uint clat_warp_active(void) {
   uint m;
   asm volatile("activemask.b32 %0;" : "=r"(m));

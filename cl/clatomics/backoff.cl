@@ -9,8 +9,8 @@
  * After a failed compare-exchange the work-item pauses before retrying, doubling the pause up to
  * CLAT_BACKOFF_MAX_NS: fewer work-items hammer the line at once, so more of the attempts succeed.
  * The pause is PTX nanosleep on NVIDIA (sm_70 and later; -DCLAT_NO_NANOSLEEP turns it off) and a
- * short private spin elsewhere (OpenCL C has no sleep). Like cas.cl, the loop never re-reads the
- * location: it retries with the value the failed compare-exchange returned.
+ * short private spin elsewhere (OpenCL C has no sleep). The loop is cas.cl's, with this pause as
+ * its PAUSE hook: it retries with the value the failed compare-exchange returned.
  */
 #ifndef CLATOMICS_BACKOFF_CL
 #define CLATOMICS_BACKOFF_CL
@@ -33,39 +33,23 @@ CLAT_FN void clat_backoff_pause(uint ns) {
 }
 #endif
 
-/* CLAT_CAS_BODY (cas.cl) with a pause after each lost compare-exchange. */
-#define CLAT_CAS_BACKOFF_BODY(T, U, AS, CAS, p, NEW)                           \
-  {                                                                            \
-    volatile AS U *clat_bits = (volatile AS U *)(p);                           \
-    U clat_seen = *clat_bits;                                                  \
-    uint clat_wait = CLAT_BACKOFF_MIN_NS;                                      \
-    for (;;) {                                                                 \
-      T old = as_##T(clat_seen);                                               \
-      U clat_next = as_##U((T)(NEW));                                          \
-      if (clat_next == clat_seen) return old;                                  \
-      U clat_prev = CAS(clat_bits, clat_seen, clat_next);                      \
-      if (clat_prev == clat_seen) return old;                                  \
-      clat_seen = clat_prev;                                                   \
-      clat_backoff_pause(clat_wait);                                           \
-      clat_wait = min(clat_wait * 2u, (uint)CLAT_BACKOFF_MAX_NS);              \
-    }                                                                          \
-  }
+/* The pause of the backoff loop (CLAT_CAS_LOOP's PAUSE hook): starts at CLAT_BACKOFF_MIN_NS and
+ * doubles after each lost compare-exchange, up to CLAT_BACKOFF_MAX_NS. */
+#define CLAT_BACKOFF_STATE uint clat_wait = CLAT_BACKOFF_MIN_NS;
+#define CLAT_BACKOFF_AFTER_LOSS                                                \
+  clat_backoff_pause(clat_wait);                                               \
+  clat_wait = min(clat_wait * 2u, (uint)CLAT_BACKOFF_MAX_NS);
 
-#define CLAT_DEFINE_BACKOFF_OPS(T, U, AS, SFX, CAS)                                                      \
-  CLAT_FN T clat_atomic_add_##T##SFX##_backoff(volatile AS T *p, T v)                                    \
-      CLAT_CAS_BACKOFF_BODY(T, U, AS, CAS, p, old + v)                                                   \
-  CLAT_FN T clat_atomic_sub_##T##SFX##_backoff(volatile AS T *p, T v)                                    \
-      CLAT_CAS_BACKOFF_BODY(T, U, AS, CAS, p, old + (-v))                                                \
-  CLAT_FN T clat_atomic_mul_##T##SFX##_backoff(volatile AS T *p, T v)                                    \
-      CLAT_CAS_BACKOFF_BODY(T, U, AS, CAS, p, old * v)                                                   \
-  CLAT_FN T clat_atomic_div_##T##SFX##_backoff(volatile AS T *p, T v)                                    \
-      CLAT_CAS_BACKOFF_BODY(T, U, AS, CAS, p, old / v)                                                   \
-  CLAT_FN T clat_atomic_mad_##T##SFX##_backoff(volatile AS T *p, T a, T b)                               \
-      CLAT_CAS_BACKOFF_BODY(T, U, AS, CAS, p, fma(a, b, old))                                            \
-  CLAT_FN T clat_atomic_min_##T##SFX##_backoff(volatile AS T *p, T v)                                    \
-      CLAT_CAS_BACKOFF_BODY(T, U, AS, CAS, p, clat_min_##T(old, v))                                      \
-  CLAT_FN T clat_atomic_max_##T##SFX##_backoff(volatile AS T *p, T v)                                    \
-      CLAT_CAS_BACKOFF_BODY(T, U, AS, CAS, p, clat_max_##T(old, v))
+/* clat_atomic_<op>_<T><SFX>_backoff: cas.cl's float/double op list on the backoff loop; sub is an
+ * add of -v, as on every other path. */
+#define CLAT_BACKOFF_OP(T, U, AS, SFX, CAS, NAME, OPERANDS, NEW)                                  \
+  CLAT_DEFINE_LOOP_OP(clat_atomic_##NAME##_##T##SFX##_backoff, T, U, AS, CAS, CLAT_BACKOFF,       \
+                      OPERANDS, NEW)
+#define CLAT_DEFINE_BACKOFF_OPS(T, U, AS, SFX, CAS)                                               \
+  CLAT_REAL_LOOP_OPS(CLAT_BACKOFF_OP, T, U, AS, SFX, CAS)                                         \
+  CLAT_FN T clat_atomic_sub_##T##SFX##_backoff(volatile AS T *p, T v) {                           \
+    return clat_atomic_add_##T##SFX##_backoff(p, -v);                                             \
+  }
 
 CLAT_DEFINE_BACKOFF_OPS(float, uint, __global, , atomic_cmpxchg)
 CLAT_DEFINE_BACKOFF_OPS(float, uint, __local, _local, atomic_cmpxchg)

@@ -22,14 +22,10 @@ CLAT_FN ushort clat_float_to_bf16(float f) {
   return (ushort)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);  // nearest even; may carry to inf
 }
 
-CLAT_DEFINE_SLOT_CAS_OPS(bf16, clat_bf16_to_float, clat_float_to_bf16, __global, )
-CLAT_DEFINE_SLOT_CAS_OPS(bf16, clat_bf16_to_float, clat_float_to_bf16, __local, _local)
+CLAT_DEFINE_SLOT_CAS_OPS(bf16)
 #if CLAT_PATH_ADD_BF16_GLOBAL == CLAT_PATH_PTX
 CLAT_DEFINE_SLOT_PTX_ADD(bf16, "bf16", 0x7f80u)
 #endif
-CLAT_DEFINE_SLOT_PUBLIC_OPS(bf16, clat_bf16_to_float, clat_float_to_bf16, __global, ,
-                            CLAT_PATH_ADD_BF16_GLOBAL)
-CLAT_DEFINE_SLOT_PUBLIC_OPS(bf16, clat_bf16_to_float, clat_float_to_bf16, __local, _local,
-                            CLAT_PATH_ADD_BF16_LOCAL)
+CLAT_DEFINE_SLOT_PUBLIC_OPS(bf16, CLAT_PATH_ADD_BF16_GLOBAL, CLAT_PATH_ADD_BF16_LOCAL)
 
 #endif /* CLATOMICS_BFLOAT16_CL */

@@ -16,13 +16,10 @@
 #ifdef CLAT_HAS_INT64_ATOMICS
 
 #define CLAT_DEFINE_FLOAT2_OPS(AS, SFX)                                                        \
-  CLAT_FN float2 clat_atomic_add_float2##SFX(volatile AS float2 *p, float2 v)                  \
-      CLAT_CAS_BODY(float2, ulong, AS, atom_cmpxchg, p, old + v)                               \
-  CLAT_FN float2 clat_atomic_sub_float2##SFX(volatile AS float2 *p, float2 v)                  \
-      CLAT_CAS_BODY(float2, ulong, AS, atom_cmpxchg, p, old - v)                               \
-  CLAT_FN float2 clat_atomic_cmul_float2##SFX(volatile AS float2 *p, float2 v)                 \
-      CLAT_CAS_BODY(float2, ulong, AS, atom_cmpxchg, p,                                        \
-                    (float2)(old.x * v.x - old.y * v.y, old.x * v.y + old.y * v.x))            \
+  CLAT_ATOMIC_LOOP_OP(float2, ulong, AS, SFX, atom_cmpxchg, add, v, old + v)                   \
+  CLAT_ATOMIC_LOOP_OP(float2, ulong, AS, SFX, atom_cmpxchg, sub, v, old - v)                   \
+  CLAT_ATOMIC_LOOP_OP(float2, ulong, AS, SFX, atom_cmpxchg, cmul, v,                           \
+                      (float2)(old.x * v.x - old.y * v.y, old.x * v.y + old.y * v.x))          \
   CLAT_FN float2 clat_atomic_xchg_float2##SFX(volatile AS float2 *p, float2 v) {               \
     return as_float2(atom_xchg((volatile AS ulong *)p, as_ulong(v)));                          \
   }                                                                                            \

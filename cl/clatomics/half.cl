@@ -98,37 +98,42 @@ CLAT_FN ushort clat_float_to_half(float f) {
 #define CLAT_SLOT_PICK(MINMAX, TO_F, a, b) \
   (as_uint(clat_##MINMAX##_float(TO_F(a), TO_F(b))) == as_uint(TO_F(a)) ? (a) : (b))
 
-/* The CAS ops of a 16-bit float type NAME (half, bf16) with conversions TO_F / FROM_F. v is in
- * the type's bits already. Used by half.cl and bfloat16.cl. */
-#define CLAT_DEFINE_SLOT_CAS_OPS(NAME, TO_F, FROM_F, AS, SFX)                                 \
+/* The ops of a 16-bit float type NAME (half here, bf16 in bfloat16.cl), whose exact conversions
+ * are clat_NAME_to_float and clat_float_to_NAME. First the CAS ops, on the bits (v is in the
+ * type's bits already), on __global and __local: */
+#define CLAT_SLOT_CAS_OPS(NAME, AS, SFX)                                                       \
   CLAT_FN ushort clat_cas_add_##NAME##SFX(volatile AS ushort *p, ushort v)                    \
-      CLAT_SLOT_CAS_BODY(AS, p, FROM_F(TO_F(clat_old) + TO_F(v)))                              \
+      CLAT_SLOT_CAS_BODY(AS, p, clat_float_to_##NAME(clat_##NAME##_to_float(clat_old) +        \
+                                                     clat_##NAME##_to_float(v)))               \
   CLAT_FN ushort clat_cas_min_##NAME##SFX(volatile AS ushort *p, ushort v)                    \
-      CLAT_SLOT_CAS_BODY(AS, p, CLAT_SLOT_PICK(min, TO_F, clat_old, v))                        \
+      CLAT_SLOT_CAS_BODY(AS, p, CLAT_SLOT_PICK(min, clat_##NAME##_to_float, clat_old, v))      \
   CLAT_FN ushort clat_cas_max_##NAME##SFX(volatile AS ushort *p, ushort v)                    \
-      CLAT_SLOT_CAS_BODY(AS, p, CLAT_SLOT_PICK(max, TO_F, clat_old, v))                        \
+      CLAT_SLOT_CAS_BODY(AS, p, CLAT_SLOT_PICK(max, clat_##NAME##_to_float, clat_old, v))      \
   CLAT_FN ushort clat_cas_xchg_##NAME##SFX(volatile AS ushort *p, ushort v)                   \
       CLAT_SLOT_CAS_BODY(AS, p, v)                                                             \
   CLAT_FN ushort clat_atomic_cmpxchg_##NAME##SFX(volatile AS ushort *p, ushort cmp, ushort v) \
       CLAT_SLOT_CAS_BODY(AS, p, clat_old == cmp ? v : clat_old)
+#define CLAT_DEFINE_SLOT_CAS_OPS(NAME)                                                         \
+  CLAT_SLOT_CAS_OPS(NAME, __global, )                                                          \
+  CLAT_SLOT_CAS_OPS(NAME, __local, _local)
 
-/* The public value ops: ADD_PATH picks the add (PTX packed add or the CAS loop). */
-#define CLAT_DEFINE_SLOT_PUBLIC_OPS(NAME, TO_F, FROM_F, AS, SFX, ADD_PATH)                    \
-  CLAT_FN float clat_atomic_add_##NAME##SFX(volatile AS ushort *p, float v) {                 \
-    return TO_F(CLAT_IMPL(ADD_PATH, add_##NAME##SFX)(p, FROM_F(v)));                           \
-  }                                                                                            \
-  CLAT_FN float clat_atomic_sub_##NAME##SFX(volatile AS ushort *p, float v) {                 \
-    return TO_F(CLAT_IMPL(ADD_PATH, add_##NAME##SFX)(p, FROM_F(v) ^ (ushort)0x8000u));         \
-  }                                                                                            \
-  CLAT_FN float clat_atomic_min_##NAME##SFX(volatile AS ushort *p, float v) {                 \
-    return TO_F(clat_cas_min_##NAME##SFX(p, FROM_F(v)));                                       \
-  }                                                                                            \
-  CLAT_FN float clat_atomic_max_##NAME##SFX(volatile AS ushort *p, float v) {                 \
-    return TO_F(clat_cas_max_##NAME##SFX(p, FROM_F(v)));                                       \
-  }                                                                                            \
-  CLAT_FN float clat_atomic_xchg_##NAME##SFX(volatile AS ushort *p, float v) {                \
-    return TO_F(clat_cas_xchg_##NAME##SFX(p, FROM_F(v)));                                      \
+/* The public value ops, in float: each converts v, runs IMPL on the bits, converts the old value
+ * back. ADD_PATH picks the add (PTX packed add or the CAS loop); sub adds -v (its sign bit). */
+#define CLAT_SLOT_PUBLIC_OP(NAME, AS, SFX, OP, IMPL, BITS)                                     \
+  CLAT_FN float clat_atomic_##OP##_##NAME##SFX(volatile AS ushort *p, float v) {              \
+    return clat_##NAME##_to_float(IMPL(p, BITS));                                              \
   }
+#define CLAT_SLOT_PUBLIC_OPS(NAME, AS, SFX, ADD_PATH)                                          \
+  CLAT_SLOT_PUBLIC_OP(NAME, AS, SFX, add, CLAT_IMPL(ADD_PATH, add_##NAME##SFX),                \
+                      clat_float_to_##NAME(v))                                                 \
+  CLAT_SLOT_PUBLIC_OP(NAME, AS, SFX, sub, CLAT_IMPL(ADD_PATH, add_##NAME##SFX),                \
+                      clat_float_to_##NAME(v) ^ (ushort)0x8000u)                               \
+  CLAT_SLOT_PUBLIC_OP(NAME, AS, SFX, min, clat_cas_min_##NAME##SFX, clat_float_to_##NAME(v))   \
+  CLAT_SLOT_PUBLIC_OP(NAME, AS, SFX, max, clat_cas_max_##NAME##SFX, clat_float_to_##NAME(v))   \
+  CLAT_SLOT_PUBLIC_OP(NAME, AS, SFX, xchg, clat_cas_xchg_##NAME##SFX, clat_float_to_##NAME(v))
+#define CLAT_DEFINE_SLOT_PUBLIC_OPS(NAME, ADD_PATH_GLOBAL, ADD_PATH_LOCAL)                     \
+  CLAT_SLOT_PUBLIC_OPS(NAME, __global, , ADD_PATH_GLOBAL)                                      \
+  CLAT_SLOT_PUBLIC_OPS(NAME, __local, _local, ADD_PATH_LOCAL)
 
 /* NVIDIA: the packed atom.global.add.noftz.<PTX_TYPE>x2 on the containing word, neighbour's
  * addend -0.0 (0x8000), unless the neighbour is a NaN (its 15 magnitude bits above NAN_ABOVE,
@@ -156,14 +161,10 @@ CLAT_FN ushort clat_float_to_half(float f) {
   }
 #endif
 
-CLAT_DEFINE_SLOT_CAS_OPS(half, clat_half_to_float, clat_float_to_half, __global, )
-CLAT_DEFINE_SLOT_CAS_OPS(half, clat_half_to_float, clat_float_to_half, __local, _local)
+CLAT_DEFINE_SLOT_CAS_OPS(half)
 #if CLAT_PATH_ADD_HALF_GLOBAL == CLAT_PATH_PTX
 CLAT_DEFINE_SLOT_PTX_ADD(half, "f16", 0x7c00u)
 #endif
-CLAT_DEFINE_SLOT_PUBLIC_OPS(half, clat_half_to_float, clat_float_to_half, __global, ,
-                            CLAT_PATH_ADD_HALF_GLOBAL)
-CLAT_DEFINE_SLOT_PUBLIC_OPS(half, clat_half_to_float, clat_float_to_half, __local, _local,
-                            CLAT_PATH_ADD_HALF_LOCAL)
+CLAT_DEFINE_SLOT_PUBLIC_OPS(half, CLAT_PATH_ADD_HALF_GLOBAL, CLAT_PATH_ADD_HALF_LOCAL)
 
 #endif /* CLATOMICS_HALF_CL */

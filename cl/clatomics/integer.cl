@@ -12,11 +12,28 @@
 #ifndef CLATOMICS_INTEGER_CL
 #define CLATOMICS_INTEGER_CL
 
+/* DEF(T, U, AS, SFX, CAS) for each integer type the helpers serve, on __global and __local:
+ * U is the unsigned type of T's size, CAS its compare-exchange. */
+#define CLAT_FOR_EACH_ATOMIC_INT(DEF)                                                          \
+  DEF(uint, uint, __global, , atomic_cmpxchg)                                                  \
+  DEF(uint, uint, __local, _local, atomic_cmpxchg)                                             \
+  DEF(int, uint, __global, , atomic_cmpxchg)                                                   \
+  DEF(int, uint, __local, _local, atomic_cmpxchg)                                              \
+  CLAT_FOR_EACH_ATOMIC_INT64(DEF)
+#ifdef CLAT_HAS_INT64_ATOMICS
+#define CLAT_FOR_EACH_ATOMIC_INT64(DEF)                                                        \
+  DEF(ulong, ulong, __global, , atom_cmpxchg)                                                  \
+  DEF(ulong, ulong, __local, _local, atom_cmpxchg)                                             \
+  DEF(long, ulong, __global, , atom_cmpxchg)                                                   \
+  DEF(long, ulong, __local, _local, atom_cmpxchg)
+#else
+#define CLAT_FOR_EACH_ATOMIC_INT64(DEF)
+#endif
+
 #define CLAT_DEFINE_INTEGER_OPS(T, U, AS, SFX, CAS)                                            \
-  CLAT_FN T clat_atomic_inc_##T##SFX(volatile AS T *p, T limit)                                \
-      CLAT_CAS_BODY(T, U, AS, CAS, p, old >= limit ? (T)0 : (T)((U)old + 1u))                  \
-  CLAT_FN T clat_atomic_dec_##T##SFX(volatile AS T *p, T limit)                                \
-      CLAT_CAS_BODY(T, U, AS, CAS, p, (old == (T)0 || old > limit) ? limit : (T)((U)old - 1u)) \
+  CLAT_ATOMIC_LOOP_OP(T, U, AS, SFX, CAS, inc, limit, old >= limit ? (T)0 : (T)((U)old + 1u))  \
+  CLAT_ATOMIC_LOOP_OP(T, U, AS, SFX, CAS, dec, limit,                                          \
+                      (old == (T)0 || old > limit) ? limit : (T)((U)old - 1u))                 \
   CLAT_FN bool clat_atomic_compare_exchange_##T##SFX(volatile AS T *p, T *expected, T desired) { \
     T seen = as_##T(CAS((volatile AS U *)p, as_##U(*expected), as_##U(desired)));             \
     bool ok = seen == *expected;                                                               \
@@ -24,15 +41,6 @@
     return ok;                                                                                 \
   }
 
-CLAT_DEFINE_INTEGER_OPS(uint, uint, __global, , atomic_cmpxchg)
-CLAT_DEFINE_INTEGER_OPS(uint, uint, __local, _local, atomic_cmpxchg)
-CLAT_DEFINE_INTEGER_OPS(int, uint, __global, , atomic_cmpxchg)
-CLAT_DEFINE_INTEGER_OPS(int, uint, __local, _local, atomic_cmpxchg)
-#ifdef CLAT_HAS_INT64_ATOMICS
-CLAT_DEFINE_INTEGER_OPS(ulong, ulong, __global, , atom_cmpxchg)
-CLAT_DEFINE_INTEGER_OPS(ulong, ulong, __local, _local, atom_cmpxchg)
-CLAT_DEFINE_INTEGER_OPS(long, ulong, __global, , atom_cmpxchg)
-CLAT_DEFINE_INTEGER_OPS(long, ulong, __local, _local, atom_cmpxchg)
-#endif
+CLAT_FOR_EACH_ATOMIC_INT(CLAT_DEFINE_INTEGER_OPS)
 
 #endif /* CLATOMICS_INTEGER_CL */

@@ -11,37 +11,31 @@
 #ifndef CLATOMICS_MINMAX_BITS_CL
 #define CLATOMICS_MINMAX_BITS_CL
 
-/* IMIN/IMAX: the integer atomic min/max for S (signed) and U (unsigned) of T's size. */
-#define CLAT_DEFINE_BITS_MINMAX(T, U, S, AS, SFX, IMIN, IMAX)                                  \
-  CLAT_FN T clat_bits_min_##T##SFX(volatile AS T *p, T v) {                                    \
+/* clat_bits_<OP>_<T><SFX>, OP min or max; max mirrors min. WINS is OP's comparison (< for min,
+ * > for max) as the bits order when the sign bit is clear (read as S). POS_ATOMIC is the signed
+ * integer atomic of the same name (min: IMIN), NEG_ATOMIC the unsigned one of the other name for
+ * a v with its sign bit set (min: IMAX), where the order runs the other way: so there v won when
+ * old WINS v. took: v won, and memory holds it now. */
+#define CLAT_DEFINE_BITS_OP(T, U, S, AS, SFX, OP, WINS, NEG_ATOMIC, POS_ATOMIC)                \
+  CLAT_FN T clat_bits_##OP##_##T##SFX(volatile AS T *p, T v) {                                 \
     T cur = *p;                                                                                \
-    if (as_##U(clat_min_##T(cur, v)) == as_##U(cur)) return cur;                              \
+    if (as_##U(clat_##OP##_##T(cur, v)) == as_##U(cur)) return cur;                          \
     U old;                                                                                     \
     int took;                                                                                  \
     if (signbit(v)) {                                                                          \
-      old = IMAX((volatile AS U *)p, as_##U(v));                                               \
-      took = as_##U(v) > old;                                                                  \
+      old = NEG_ATOMIC((volatile AS U *)p, as_##U(v));                                         \
+      took = old WINS as_##U(v);                                                               \
     } else {                                                                                   \
-      old = as_##U(IMIN((volatile AS S *)p, as_##S(v)));                                       \
-      took = as_##S(v) < as_##S(old);                                                          \
+      old = as_##U(POS_ATOMIC((volatile AS S *)p, as_##S(v)));                                 \
+      took = as_##S(v) WINS as_##S(old);                                                       \
     }                                                                                          \
-    if (isnan(as_##T(old)) && !took) return clat_cas_min_##T##SFX(p, v);                       \
-    return as_##T(old);                                                                        \
-  }                                                                                            \
-  CLAT_FN T clat_bits_max_##T##SFX(volatile AS T *p, T v) {                                    \
-    T cur = *p;                                                                                \
-    if (as_##U(clat_max_##T(cur, v)) == as_##U(cur)) return cur;                              \
-    U old;                                                                                     \
-    int took;                                                                                  \
-    if (signbit(v)) {                                                                          \
-      old = IMIN((volatile AS U *)p, as_##U(v));                                               \
-      took = as_##U(v) < old;                                                                  \
-    } else {                                                                                   \
-      old = as_##U(IMAX((volatile AS S *)p, as_##S(v)));                                       \
-      took = as_##S(v) > as_##S(old);                                                          \
-    }                                                                                          \
-    if (isnan(as_##T(old)) && !took) return clat_cas_max_##T##SFX(p, v);                       \
+    if (isnan(as_##T(old)) && !took) return clat_cas_##OP##_##T##SFX(p, v);                    \
     return as_##T(old);                                                                        \
   }
+
+/* IMIN/IMAX: the integer atomic min/max for S (signed) and U (unsigned) of T's size. */
+#define CLAT_DEFINE_BITS_MINMAX(T, U, S, AS, SFX, IMIN, IMAX)                                  \
+  CLAT_DEFINE_BITS_OP(T, U, S, AS, SFX, min, <, IMAX, IMIN)                                    \
+  CLAT_DEFINE_BITS_OP(T, U, S, AS, SFX, max, >, IMIN, IMAX)
 
 #endif /* CLATOMICS_MINMAX_BITS_CL */

@@ -10,43 +10,29 @@
 #ifndef CLATOMICS_NORET_CL
 #define CLATOMICS_NORET_CL
 
-#define CLAT_DEFINE_NORET_MINMAX(T, AS, SFX)                                                   \
+/* The no-return ops of T in address space AS; ADD(p, v) is the add they stand on (sub is an add
+ * of -v, as on every path). */
+#define CLAT_DEFINE_NORET_OPS(T, AS, SFX, ADD)                                                 \
+  CLAT_FN void clat_atomic_add_##T##_noret##SFX(volatile AS T *p, T v) { (void)ADD(p, v); }   \
+  CLAT_FN void clat_atomic_sub_##T##_noret##SFX(volatile AS T *p, T v) { (void)ADD(p, -v); }  \
   CLAT_FN void clat_atomic_min_##T##_noret##SFX(volatile AS T *p, T v) {                       \
     (void)clat_atomic_min_##T##SFX(p, v);                                                      \
   }                                                                                            \
   CLAT_FN void clat_atomic_max_##T##_noret##SFX(volatile AS T *p, T v) {                       \
     (void)clat_atomic_max_##T##SFX(p, v);                                                      \
-  }                                                                                            \
-  CLAT_FN void clat_atomic_sub_##T##_noret##SFX(volatile AS T *p, T v) {                       \
-    clat_atomic_add_##T##_noret##SFX(p, -v);                                                   \
   }
 
-CLAT_FN void clat_atomic_add_float_noret(volatile __global float *p, float v) {
-#if CLAT_PATH_NORET_ADD_FLOAT_GLOBAL == CLAT_PATH_PTX
-  clat_ptx_red_add_float(p, v);
-#else
-  (void)clat_atomic_add_float(p, v);
-#endif
-}
-CLAT_FN void clat_atomic_add_float_noret_local(volatile __local float *p, float v) {
-  (void)clat_atomic_add_float_local(p, v);
-}
-CLAT_DEFINE_NORET_MINMAX(float, __global, )
-CLAT_DEFINE_NORET_MINMAX(float, __local, _local)
+/* The add a global no-return add stands on, by its path code (config.cl; CLAT_CAT, real.cl):
+ * PTX red, or the plain returning add. */
+#define CLAT_NORET_ADD_ON_2(T) clat_ptx_red_add_##T /* CLAT_PATH_PTX */
+#define CLAT_NORET_ADD_ON_7(T) clat_atomic_add_##T  /* CLAT_PATH_PLAIN */
+#define CLAT_NORET_ADD_ON(PATH, T) CLAT_CAT(CLAT_NORET_ADD_ON_, PATH)(T)
 
+CLAT_DEFINE_NORET_OPS(float, __global, , CLAT_NORET_ADD_ON(CLAT_PATH_NORET_ADD_FLOAT_GLOBAL, float))
+CLAT_DEFINE_NORET_OPS(float, __local, _local, clat_atomic_add_float_local)
 #ifdef CLAT_HAS_DOUBLE
-CLAT_FN void clat_atomic_add_double_noret(volatile __global double *p, double v) {
-#if CLAT_PATH_NORET_ADD_DOUBLE_GLOBAL == CLAT_PATH_PTX
-  clat_ptx_red_add_double(p, v);
-#else
-  (void)clat_atomic_add_double(p, v);
-#endif
-}
-CLAT_FN void clat_atomic_add_double_noret_local(volatile __local double *p, double v) {
-  (void)clat_atomic_add_double_local(p, v);
-}
-CLAT_DEFINE_NORET_MINMAX(double, __global, )
-CLAT_DEFINE_NORET_MINMAX(double, __local, _local)
+CLAT_DEFINE_NORET_OPS(double, __global, , CLAT_NORET_ADD_ON(CLAT_PATH_NORET_ADD_DOUBLE_GLOBAL, double))
+CLAT_DEFINE_NORET_OPS(double, __local, _local, clat_atomic_add_double_local)
 #endif
 
 #endif /* CLATOMICS_NORET_CL */

@@ -12,20 +12,9 @@
 #define CLATOMICS_SATURATING_CL
 
 #define CLAT_DEFINE_SATURATING_OPS(T, U, AS, SFX, CAS)                                         \
-  CLAT_FN T clat_atomic_inc_sat_##T##SFX(volatile AS T *p, T limit)                            \
-      CLAT_CAS_BODY(T, U, AS, CAS, p, old < limit ? (T)((U)old + 1u) : old)                    \
-  CLAT_FN T clat_atomic_dec_sat_##T##SFX(volatile AS T *p)                                     \
-      CLAT_CAS_BODY(T, U, AS, CAS, p, old > (T)0 ? (T)((U)old - 1u) : old)
+  CLAT_ATOMIC_LOOP_OP(T, U, AS, SFX, CAS, inc_sat, limit, old < limit ? (T)((U)old + 1u) : old) \
+  CLAT_ATOMIC_LOOP_OP(T, U, AS, SFX, CAS, dec_sat, none, old > (T)0 ? (T)((U)old - 1u) : old)
 
-CLAT_DEFINE_SATURATING_OPS(uint, uint, __global, , atomic_cmpxchg)
-CLAT_DEFINE_SATURATING_OPS(uint, uint, __local, _local, atomic_cmpxchg)
-CLAT_DEFINE_SATURATING_OPS(int, uint, __global, , atomic_cmpxchg)
-CLAT_DEFINE_SATURATING_OPS(int, uint, __local, _local, atomic_cmpxchg)
-#ifdef CLAT_HAS_INT64_ATOMICS
-CLAT_DEFINE_SATURATING_OPS(ulong, ulong, __global, , atom_cmpxchg)
-CLAT_DEFINE_SATURATING_OPS(ulong, ulong, __local, _local, atom_cmpxchg)
-CLAT_DEFINE_SATURATING_OPS(long, ulong, __global, , atom_cmpxchg)
-CLAT_DEFINE_SATURATING_OPS(long, ulong, __local, _local, atom_cmpxchg)
-#endif
+CLAT_FOR_EACH_ATOMIC_INT(CLAT_DEFINE_SATURATING_OPS)
 
 #endif /* CLATOMICS_SATURATING_CL */

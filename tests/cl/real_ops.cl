@@ -1,43 +1,31 @@
-/* Test kernels: every float/double op, selected at run time, on __global or __local memory.
- * Work-item i applies op to cell i % naddr with operands a[i], b[i] and records the old value.
- * The local kernel gives each work-group its own naddr cells, loaded from and stored back to
- * mem[group * naddr ...]. */
-enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MAD, OP_MIN, OP_MAX, OP_XCHG, OP_CMPXCHG };
-
-#define DEFINE_APPLY(T, AS, SFX)                                                          \
-  T apply_##T##SFX(uint op, volatile AS T *p, T a, T b) {                                 \
-    switch (op) {                                                                         \
-      case OP_ADD: return clat_atomic_add_##T##SFX(p, a);                                 \
-      case OP_SUB: return clat_atomic_sub_##T##SFX(p, a);                                 \
-      case OP_MUL: return clat_atomic_mul_##T##SFX(p, a);                                 \
-      case OP_DIV: return clat_atomic_div_##T##SFX(p, a);                                 \
-      case OP_MAD: return clat_atomic_mad_##T##SFX(p, a, b);                              \
-      case OP_MIN: return clat_atomic_min_##T##SFX(p, a);                                 \
-      case OP_MAX: return clat_atomic_max_##T##SFX(p, a);                                 \
-      case OP_XCHG: return clat_atomic_xchg_##T##SFX(p, a);                               \
-      default: return clat_atomic_cmpxchg_##T##SFX(p, b, a);                              \
-    }                                                                                     \
-  }
-
-#define DEFINE_OP_KERNELS(T)                                                                  \
-  DEFINE_APPLY(T, __global, )                                                                 \
-  DEFINE_APPLY(T, __local, _local)                                                            \
-  kernel void ops_##T##_global(global T *mem, global T *olds, global const T *a,             \
-                               global const T *b, uint op, uint naddr) {                     \
+/* Test kernels: every float/double op, selected at run time, on __global or __local memory
+ * (after real_apply.cl). <NAME>_<T>_global: work-item i applies op to cell i % naddr with
+ * operands a[i], b[i] and records the old value. <NAME>_<T>_local: the same on each work-group's
+ * own naddr cells, loaded from and stored back to mem[group * naddr ...]. NAME is ops for the
+ * public ops, backoff for backoff.cl's (built with -DCLAT_WITH_BACKOFF). */
+#define DEFINE_OP_KERNELS(T, NAME, VARIANT)                                                   \
+  kernel void NAME##_##T##_global(global T *mem, global T *olds, global const T *a,          \
+                                  global const T *b, uint op, uint naddr) {                  \
     size_t i = get_global_id(0);                                                              \
-    olds[i] = apply_##T(op, mem + i % naddr, a[i], b[i]);                                     \
+    olds[i] = apply_##T##VARIANT(op, mem + i % naddr, a[i], b[i]);                            \
   }                                                                                           \
-  kernel void ops_##T##_local(global T *mem, global T *olds, global const T *a,              \
-                              global const T *b, uint op, uint naddr, local T *cells) {      \
+  kernel void NAME##_##T##_local(global T *mem, global T *olds, global const T *a,           \
+                                 global const T *b, uint op, uint naddr, local T *cells) {   \
     size_t i = get_global_id(0), lid = get_local_id(0), base = get_group_id(0) * naddr;       \
     for (size_t k = lid; k < naddr; k += get_local_size(0)) cells[k] = mem[base + k];         \
     barrier(CLK_LOCAL_MEM_FENCE);                                                             \
-    olds[i] = apply_##T##_local(op, cells + lid % naddr, a[i], b[i]);                         \
+    olds[i] = apply_##T##_local##VARIANT(op, cells + lid % naddr, a[i], b[i]);                \
     barrier(CLK_LOCAL_MEM_FENCE);                                                             \
     for (size_t k = lid; k < naddr; k += get_local_size(0)) mem[base + k] = cells[k];         \
   }
 
-DEFINE_OP_KERNELS(float)
+DEFINE_OP_KERNELS(float, ops, )
 #ifdef CLAT_HAS_DOUBLE
-DEFINE_OP_KERNELS(double)
+DEFINE_OP_KERNELS(double, ops, )
+#endif
+#ifdef CLAT_WITH_BACKOFF
+DEFINE_OP_KERNELS(float, backoff, _backoff)
+#ifdef CLAT_HAS_DOUBLE
+DEFINE_OP_KERNELS(double, backoff, _backoff)
+#endif
 #endif

@@ -1,5 +1,5 @@
-/* Test kernels for special values (test_special_values.cpp): +-0, +-1, denormals, the largest
- * finite value, +-inf and NaNs, through every float/double op.
+/* Test kernels for special values (test_special_values_single.cpp and _contention.cpp): +-0,
+ * +-1, denormals, the largest finite value, +-inf and NaNs, through every float/double op.
  *   single_*:  work-item i applies op to its own cell mem[i] (no contention: one work-item per
  *              address), operands a[i], b[i]; olds[i] gets the returned old value.
  *   contend_*: every work-item applies op to one cell (global: mem[0]; local: one cell per
@@ -7,26 +7,11 @@
  *   chain_*:   a compare-exchange chain through bit patterns that a float compare cannot tell
  *              apart or never matches (-0/+0, NaNs with distinct payloads): each work-item
  *              advances the cell from state k to k + 1 exactly once.
- * Operands: mad(p, a, b) = fma(a, b, *p); cmpxchg(p, cmp = a, v = b). */
-enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MAD, OP_MIN, OP_MAX, OP_XCHG, OP_CMPXCHG };
-
-#define SV_APPLY(T, AS, SFX)                                                                  \
-  T sv_apply_##T##SFX(uint op, volatile AS T *p, T a, T b) {                                  \
-    switch (op) {                                                                             \
-      case OP_ADD: return clat_atomic_add_##T##SFX(p, a);                                     \
-      case OP_SUB: return clat_atomic_sub_##T##SFX(p, a);                                     \
-      case OP_MUL: return clat_atomic_mul_##T##SFX(p, a);                                     \
-      case OP_DIV: return clat_atomic_div_##T##SFX(p, a);                                     \
-      case OP_MAD: return clat_atomic_mad_##T##SFX(p, a, b);                                  \
-      case OP_MIN: return clat_atomic_min_##T##SFX(p, a);                                     \
-      case OP_MAX: return clat_atomic_max_##T##SFX(p, a);                                     \
-      case OP_XCHG: return clat_atomic_xchg_##T##SFX(p, a);                                   \
-      default: return clat_atomic_cmpxchg_##T##SFX(p, a, b);                                  \
-    }                                                                                         \
-  }
+ * The op and its operands are real_apply.cl's, which the host puts before this file. */
 
 /* Chain states as bit patterns: 0 -> -0, 1 -> +0, 2 -> +inf, 3 -> -inf, 4 -> smallest denormal,
- * k >= 5 -> a quiet NaN with payload k, negative when k is odd. Host: chain_bits in the test. */
+ * k >= 5 -> a quiet NaN with payload k, negative when k is odd (the host's chain_bits,
+ * test_special_values_contention.cpp). */
 #define SV_CHAIN(T, U, NAN_BITS, SIGN)                                                        \
   U sv_encode_##T(U k) {                                                                      \
     switch (k) {                                                                              \
@@ -60,28 +45,26 @@ enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MAD, OP_MIN, OP_MAX, OP_XCHG, OP_CMPXC
   }
 
 #define SV_KERNELS(T, U)                                                                      \
-  SV_APPLY(T, __global, )                                                                     \
-  SV_APPLY(T, __local, _local)                                                                \
   SV_ADVANCE(T, U, __global, )                                                                \
   SV_ADVANCE(T, U, __local, _local)                                                           \
   kernel void single_##T##_global(global T *mem, global T *olds, global const T *a,          \
                                   global const T *b, uint op) {                              \
     size_t i = get_global_id(0);                                                              \
-    olds[i] = sv_apply_##T(op, mem + i, a[i], b[i]);                                          \
+    olds[i] = apply_##T(op, mem + i, a[i], b[i]);                                          \
   }                                                                                           \
   kernel void single_##T##_local(global T *mem, global T *olds, global const T *a,           \
                                  global const T *b, uint op, local T *cells) {               \
     size_t i = get_global_id(0), lid = get_local_id(0);                                       \
     cells[lid] = mem[i];                                                                      \
     barrier(CLK_LOCAL_MEM_FENCE);                                                             \
-    olds[i] = sv_apply_##T##_local(op, cells + lid, a[i], b[i]);                              \
+    olds[i] = apply_##T##_local(op, cells + lid, a[i], b[i]);                              \
     barrier(CLK_LOCAL_MEM_FENCE);                                                             \
     mem[i] = cells[lid];                                                                      \
   }                                                                                           \
   kernel void contend_##T##_global(global T *mem, global T *olds, global const T *a,         \
                                    global const T *b, uint op) {                             \
     size_t i = get_global_id(0);                                                              \
-    olds[i] = sv_apply_##T(op, mem, a[i], b[i]);                                              \
+    olds[i] = apply_##T(op, mem, a[i], b[i]);                                              \
   }                                                                                           \
   kernel void contend_##T##_local(global T *mem, global T *olds, global const T *a,          \
                                   global const T *b, uint op) {                              \
@@ -89,7 +72,7 @@ enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MAD, OP_MIN, OP_MAX, OP_XCHG, OP_CMPXC
     size_t i = get_global_id(0);                                                              \
     if (get_local_id(0) == 0) cell = mem[get_group_id(0)];                                    \
     barrier(CLK_LOCAL_MEM_FENCE);                                                             \
-    olds[i] = sv_apply_##T##_local(op, &cell, a[i], b[i]);                                    \
+    olds[i] = apply_##T##_local(op, &cell, a[i], b[i]);                                    \
     barrier(CLK_LOCAL_MEM_FENCE);                                                             \
     if (get_local_id(0) == 0) mem[get_group_id(0)] = cell;                                    \
   }                                                                                           \

@@ -1,293 +1,22 @@
-// Special values through every float/double op: +0, -0, 1, -1, the smallest denormal, the
-// largest finite value, +inf, -inf and a quiet NaN.
-//
-// Single work-item: every pair (old, operand) — every triple for mad and cmpxchg — runs with one
-// work-item per address, on __global and __local memory, against a host reference that follows
-// the library's semantics: sub is add of -v; mad is fma(a, b, old) with one rounding (checked
-// against both the fused and the unfused reference); min/max follow cl/clatomics/order.cl (NaN is
-// missing data, -0 < +0); xchg and cmpxchg move and compare bits.
-//
-// Equality is bit-for-bit, on the CAS path and on every native path, with these exceptions, which
-// IEEE 754 and OpenCL leave to the device (each is checked as narrowly as it can be):
-// - NaN results of arithmetic (add sub mul div mad): sign and payload of a NaN an operation
-//   produces are not specified (x86 returns 0xffc00000 for inf - inf and passes an operand's
-//   payload through; NVIDIA returns 0x7fffffff), so there the result must only be *a* NaN.
-//   min, max, xchg and cmpxchg only move values, so for them NaN bits must match exactly.
-// - Float denormals: a device may flush them when CL_DEVICE_SINGLE_FP_CONFIG lacks CL_FP_DENORM
-//   (PoCL on x86 keeps them: the test prints what the device reports). Then a result is also
-//   accepted if it equals the reference computed with denormal inputs and outputs flushed to a
-//   zero of the same sign. Double denormals are required by OpenCL wherever fp64 exists.
-//   NVIDIA's PTX atom.add.f32 always flushes denormals (PTX ISA), so the same applies to float
-//   add/sub when the device info says that path is ptx. xchg/cmpxchg never flush.
-//
-// Under contention (every work-item on one address), the same values must lose no update and no
-// loop may spin forever (CTest's timeout catches a hang): sign flips of ±0 and ±inf by mul/div
-// (a float compare would see -0 == +0 and skip the write), denormal steps by add/sub/mad, a
-// cmpxchg chain through -0, +0, ±inf, a denormal and NaNs with distinct payloads (a float
-// compare never matches NaN), an xchg chain through the same patterns, and min/max over NaN and
-// ±0 mixtures with exact expected bits.
+// Special values (special_values.hpp) under contention, every work-item on one address: no
+// update may be lost and no loop may spin forever (CTest's timeout catches a hang). Sign flips of
+// ±0 and ±inf by mul/div (a float compare would see -0 == +0 and skip the write), denormal steps
+// by add/sub/mad, a cmpxchg chain through -0, +0, ±inf, a denormal and NaNs with distinct
+// payloads (a float compare never matches NaN), an xchg chain through the same patterns, and
+// min/max over NaN and ±0 mixtures with exact expected bits.
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <functional>
-#include <iomanip>
 #include <limits>
-#include <sstream>
+#include <string>
+#include <vector>
 
-#include "support.hpp"
-
-namespace {
-
-enum Op : cl_uint { op_add, op_sub, op_mul, op_div, op_mad, op_min, op_max, op_xchg, op_cmpxchg };
-const char* const op_names[] = {"add", "sub", "mul", "div", "mad", "min", "max", "xchg", "cmpxchg"};
-
-template <class T>
-using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-
-template <class T>
-const char* type_name() {
-  return sizeof(T) == 4 ? "float" : "double";
-}
-
-template <class T>
-std::vector<T> special_values() {
-  using L = std::numeric_limits<T>;
-  return {T(0), T(-0.0), T(1), T(-1), L::denorm_min(), L::max(), L::infinity(), -L::infinity(), L::quiet_NaN()};
-}
-
-template <class T>
-bool same(T a, T b) {
-  return test::bits(a) == test::bits(b);
-}
-
-template <class T>
-std::string show(T v) {
-  std::ostringstream s;
-  s << std::hexfloat << v << " [0x" << std::hex << test::bits(v) << "]";
-  return s.str();
-}
-
-// cl/clatomics/order.cl on the host.
-template <class T>
-T ref_min(T a, T b) {
-  if (std::isnan(b)) return a;
-  if (std::isnan(a)) return b;
-  if (a == b) return std::signbit(a) ? a : b;
-  return b < a ? b : a;
-}
-template <class T>
-T ref_max(T a, T b) {
-  if (std::isnan(b)) return a;
-  if (std::isnan(a)) return b;
-  if (a == b) return std::signbit(a) ? b : a;
-  return b > a ? b : a;
-}
-
-// What memory holds after op(old, a, b), per the library's documented semantics.
-template <class T>
-T reference(Op op, T old, T a, T b) {
-  switch (op) {
-    case op_add: return old + a;
-    case op_sub: return old + (-a);
-    case op_mul: return old * a;
-    case op_div: return old / a;
-    case op_mad: return std::fma(a, b, old);
-    case op_min: return ref_min(old, a);
-    case op_max: return ref_max(old, a);
-    case op_xchg: return a;
-    case op_cmpxchg: return same(old, a) ? b : old;
-  }
-  return old;
-}
-
-// a * b + old with two roundings (the volatile keeps the compiler from contracting it).
-template <class T>
-T unfused_mad(T old, T a, T b) {
-  volatile T product = a * b;
-  return product + old;
-}
-
-template <class T>
-T flush(T x) {
-  return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(T(0), x) : x;
-}
-
-bool arithmetic(Op op) { return op <= op_mad; }
-
-// got equals want under the rules in the header comment.
-template <class T>
-bool equal_result(Op op, T got, T want) {
-  if (arithmetic(op) && std::isnan(want)) return std::isnan(got);
-  return same(got, want);
-}
-
-template <class T>
-bool device_keeps_denormals() {
-  const auto& device = test::runtime().device();
-  cl_device_fp_config config = 0;
-  if constexpr (sizeof(T) == 4)
-    config = device.getInfo<CL_DEVICE_SINGLE_FP_CONFIG>();
-  else
-    config = device.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>();
-  return (config & CL_FP_DENORM) != 0;
-}
-
-// Whether a result of op may be the denormal-flushed one on this device and path.
-template <class T>
-bool may_flush(Op op, bool local) {
-  if (op == op_xchg || op == op_cmpxchg) return false;
-  if (!device_keeps_denormals<T>()) return true;
-  const auto path = test::runtime().device_info().path_of("add", type_name<T>(), local ? "local" : "global");
-  return sizeof(T) == 4 && (op == op_add || op == op_sub) && path == clatomics::Path::ptx;
-}
-
-template <class T>
-bool acceptable(Op op, bool local, T old, T a, T b, T got) {
-  if (equal_result(op, got, reference(op, old, a, b))) return true;
-  return may_flush<T>(op, local) && equal_result(op, flush(got), flush(reference(op, flush(old), flush(a), flush(b))));
-}
-
-// ---- launching ----
-
-template <class T>
-struct Outcome {
-  std::vector<T> mem, olds;
-};
-
-template <class T>
-cl::Kernel make_kernel(const std::string& kind, bool local) {
-  const cl::Program program = test::runtime().build(test::test_source("special_values.cl"));
-  return cl::Kernel(program, (kind + "_" + type_name<T>() + (local ? "_local" : "_global")).c_str());
-}
-
-// kind: "single" or "contend" (operands a, b and op), or "chain" (none). n work-items.
-template <class T>
-Outcome<T> launch(const std::string& kind, bool local, const std::vector<T>& mem, const std::vector<T>& a,
-                  const std::vector<T>& b, Op op, std::size_t n) {
-  auto& rt = test::runtime();
-  const std::size_t group = test::group_size();
-  REQUIRE(n % group == 0);
-  cl::Kernel kernel = make_kernel<T>(kind, local);
-  cl::Buffer mem_buf = test::to_device(rt, mem);
-  cl::Buffer olds_buf(rt.context(), CL_MEM_READ_WRITE, n * sizeof(T));
-  cl::Buffer a_buf, b_buf;
-  kernel.setArg(0, mem_buf);
-  kernel.setArg(1, olds_buf);
-  if (kind != "chain") {
-    a_buf = test::to_device(rt, a);
-    b_buf = test::to_device(rt, b);
-    kernel.setArg(2, a_buf);
-    kernel.setArg(3, b_buf);
-    kernel.setArg(4, cl_uint(op));
-    if (kind == "single" && local) kernel.setArg(5, cl::Local(group * sizeof(T)));
-  }
-  rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(n), cl::NDRange(group));
-  return {test::to_host<T>(rt, mem_buf, mem.size()), test::to_host<T>(rt, olds_buf, n)};
-}
-
-bool skip_double(bool is_double) {
-  if (is_double && !test::runtime().supports_double()) {
-    MESSAGE("double not supported on this device: skipped");
-    return true;
-  }
-  return false;
-}
-
-// ---- single work-item, every pair ----
-
-template <class T>
-struct Case {
-  T old, a, b;
-};
-
-template <class T>
-std::vector<Case<T>> cases_for(Op op) {
-  const auto values = special_values<T>();
-  std::vector<Case<T>> cases;
-  const bool triples = op == op_mad || op == op_cmpxchg;
-  for (T old : values)
-    for (T a : values) {
-      if (!triples) cases.push_back({old, a, T(0)});
-      else
-        for (T b : values) cases.push_back({old, a, b});
-    }
-  if (op == op_mad) {  // products whose rounding tells fused from unfused in finite arithmetic
-    const T e = std::ldexp(T(1), sizeof(T) == 4 ? -12 : -27), x = T(1) + e;  // x*x = 1 + 2e + e^2
-    cases.push_back({T(-1), x, x});
-    cases.push_back({T(1), -x, x});
-  }
-  return cases;
-}
-
-template <class T>
-void check_single(Op op) {
-  if (skip_double(sizeof(T) == 8)) return;
-  const auto cases = cases_for<T>(op);
-  const std::size_t group = test::group_size();
-  const std::size_t n = (cases.size() + group - 1) / group * group;  // padding items work on 0
-  std::vector<T> mem(n, T(0)), a(n, T(0)), b(n, T(0));
-  for (std::size_t i = 0; i < cases.size(); ++i) mem[i] = cases[i].old, a[i] = cases[i].a, b[i] = cases[i].b;
-  for (bool local : {false, true}) {
-    const auto out = launch<T>("single", local, mem, a, b, op, n);
-    std::ostringstream bad;
-    std::size_t failures = 0;
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-      const auto& c = cases[i];
-      const bool old_ok = same(out.olds[i], c.old);
-      const bool ok = acceptable(op, local, c.old, c.a, c.b, out.mem[i]);
-      if (old_ok && ok) continue;
-      if (++failures <= 12)
-        bad << "  old " << show(c.old) << ", a " << show(c.a) << (op == op_mad || op == op_cmpxchg ? ", b " + show(c.b) : "")
-            << ": memory " << show(out.mem[i]) << ", expected " << show(reference(op, c.old, c.a, c.b))
-            << ", returned " << show(out.olds[i]) << "\n";
-    }
-    const auto path = test::runtime().device_info().path_of(op_names[op], type_name<T>(), local ? "local" : "global");
-    INFO((std::string(op_names[op]) + " " + type_name<T>() + (local ? " local" : " global") + " on the " +
-          clatomics::path_name(path) + " path: "),
-         failures, " of ", cases.size(), " cases wrong\n", bad.str());
-    CHECK(failures == 0);
-    if (op == op_mad) {  // fused, not unfused: count the cases where the two differ
-      std::size_t telling = 0, fused = 0;
-      for (std::size_t i = 0; i < cases.size(); ++i) {
-        const auto& c = cases[i];
-        const T f = std::fma(c.a, c.b, c.old), u = unfused_mad(c.old, c.a, c.b);
-        if (equal_result(op, f, u) && equal_result(op, u, f)) continue;
-        ++telling;
-        fused += equal_result(op, out.mem[i], f) && !equal_result(op, out.mem[i], u);
-      }
-      INFO(telling, " cases tell fused from unfused; the device matched fused in ", fused);
-      CHECK(telling >= 3);  // max * max + -inf, and the two rounding cases
-      CHECK(fused == telling);
-    }
-  }
-}
-
-}  // namespace
-
-TEST_CASE("the device's denormal support") {
-  MESSAGE((test::runtime().device_info().caps.device_name + ": float denormals " +
-           (device_keeps_denormals<float>() ? "kept (CL_FP_DENORM)" : "may be flushed (no CL_FP_DENORM)")));
-  if (test::runtime().supports_double()) CHECK(device_keeps_denormals<double>());  // required with fp64
-}
-
-#define SINGLE_TEST(OP)                                                                               \
-  TEST_CASE_TEMPLATE("special values: " #OP " (single work-item, every pair)", T, float, double) { \
-    check_single<T>(op_##OP);                                                                         \
-  }
-SINGLE_TEST(add)
-SINGLE_TEST(sub)
-SINGLE_TEST(mul)
-SINGLE_TEST(div)
-SINGLE_TEST(mad)
-SINGLE_TEST(min)
-SINGLE_TEST(max)
-SINGLE_TEST(xchg)
-SINGLE_TEST(cmpxchg)
-
-// ---- full contention ----
+#include "special_values.hpp"
 
 namespace {
+
+using namespace specials;
 
 constexpr std::size_t global_items = 65536;
 
@@ -506,7 +235,7 @@ void check_cmpxchg(bool local) {
 
 template <class T>
 void check_contention(Op op) {
-  if (skip_double(sizeof(T) == 8)) return;
+  if (test::skip_without_double<T>()) return;
   for (bool local : {false, true}) {
     switch (op) {
       case op_add:
@@ -531,12 +260,4 @@ void check_contention(Op op) {
   TEST_CASE_TEMPLATE("special values: " #OP " (full contention, no update lost)", T, float, double) { \
     check_contention<T>(op_##OP);                                                               \
   }
-CONTENTION_TEST(add)
-CONTENTION_TEST(sub)
-CONTENTION_TEST(mul)
-CONTENTION_TEST(div)
-CONTENTION_TEST(mad)
-CONTENTION_TEST(min)
-CONTENTION_TEST(max)
-CONTENTION_TEST(xchg)
-CONTENTION_TEST(cmpxchg)
+REAL_OPS(CONTENTION_TEST)

@@ -1,0 +1,19 @@
+// The float/double ops as the test kernels number them (tests/cl/real_apply.cl).
+#pragma once
+
+#include "support.hpp"
+
+namespace real_ops {
+
+// X(op) for each op: first the read-modify-writes (each has a backoff form), then the exchanges.
+#define REAL_OPS_READ_MODIFY_WRITE(X) X(add) X(sub) X(mul) X(div) X(mad) X(min) X(max)
+#define REAL_OPS(X) REAL_OPS_READ_MODIFY_WRITE(X) X(xchg) X(cmpxchg)
+
+#define REAL_OPS_ENUM(op) op_##op,
+#define REAL_OPS_NAME(op) #op,
+enum Op : cl_uint { REAL_OPS(REAL_OPS_ENUM) };
+inline const char* const op_names[] = {REAL_OPS(REAL_OPS_NAME)};
+#undef REAL_OPS_ENUM
+#undef REAL_OPS_NAME
+
+}  // namespace real_ops
