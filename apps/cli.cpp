@@ -61,9 +61,9 @@ Options options(const std::string& device, bool force_cas) {
   return o;
 }
 
-std::unique_ptr<Runtime> make_runtime(const std::string& command, const Options& options) {
+cl::Device pick_device(const std::string& command, const Options& options) {
   try {
-    select_device(options.device.empty() ? device_selector_from_env() : options.device);
+    return select_device(options.device.empty() ? device_selector_from_env() : options.device);
   } catch (const std::invalid_argument& e) {
     throw NoDeviceError(command, e.what());
   } catch (const Error& e) {
@@ -71,6 +71,10 @@ std::unique_ptr<Runtime> make_runtime(const std::string& command, const Options&
     if (e.code() == CL_DEVICE_NOT_FOUND || e.code() == -1001) throw NoDeviceError(command, e.what());
     throw;
   }
+}
+
+std::unique_ptr<Runtime> make_runtime(const std::string& command, const Options& options) {
+  pick_device(command, options);  // a missing device is a NoDeviceError before the Runtime's own error
   return std::make_unique<Runtime>(options);
 }
 

@@ -56,8 +56,11 @@ int parse_count(const std::string& command, const std::string& option, const std
 // command line: a non-empty device selector, force_cas when set.
 Options options(const std::string& device, bool force_cas);
 
-// The Runtime for those options; a selector that matches no device (the message lists the
+// The device those options select; a selector that matches no device (the message lists the
 // devices present), or no OpenCL device at all, is a NoDeviceError.
+cl::Device pick_device(const std::string& command, const Options& options);
+
+// The Runtime for those options, on pick_device's device.
 std::unique_ptr<Runtime> make_runtime(const std::string& command, const Options& options);
 
 // "3.0" from 300.

@@ -9,5 +9,6 @@ namespace clatomics::cli {
 int info_command(const Args& args);
 int demo_command(const Args& args);
 int bench_command(const Args& args);
+int options_command(const Args& args);
 
 }  // namespace clatomics::cli

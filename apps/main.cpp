@@ -16,13 +16,14 @@ constexpr Command commands[] = {
     {"info", "OpenCL platforms and devices, their atomic extensions, and the path each op takes", info_command},
     {"demo", "the lessons of atomics, each checked and shown in a short table", demo_command},
     {"bench", "benchmark suites with yardsticks from the same run: table, JSON, SVG plot", bench_command},
+    {"options", "the OpenCL C build options for the snippets on one device (for your own builds)", options_command},
 };
 
 void print_usage(std::ostream& out) {
   out << "Usage: clatomics <command> [options]\n"
          "       clatomics <command> --help\n\n"
          "Portable float/double atomics for OpenCL (clatomics " CLATOMICS_VERSION ").\n\nCommands:\n";
-  for (const auto& c : commands) out << "  " << c.name << std::string(8 - std::string(c.name).size(), ' ') << c.summary << "\n";
+  for (const auto& c : commands) out << "  " << c.name << std::string(9 - std::string(c.name).size(), ' ') << c.summary << "\n";
   out << "\nEnvironment: CLATOMICS_DEVICE picks the device (index, cpu, gpu or a name), CLATOMICS_FORCE_CAS=1\n"
          "puts every op on the CAS loop, CLATOMICS_HIDE_FP64=1 hides double.\n\n"
       << exit_codes_help;

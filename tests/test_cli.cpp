@@ -4,6 +4,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +13,9 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
+
+#include "clatomics/clatomics.hpp"
 
 namespace {
 
@@ -31,7 +36,7 @@ std::string temp_path(const std::string& what) {
 }
 
 // Runs `clatomics <args>` through the shell, with env assignments before it.
-Result clatomics(const std::string& args, const std::string& env = "") {
+Result cli(const std::string& args, const std::string& env = "") {
   const char* cli = std::getenv("CLATOMICS_CLI");
   REQUIRE_MESSAGE(cli != nullptr, "CLATOMICS_CLI must name the clatomics program");
   const std::string err_path = temp_path("stderr");
@@ -126,34 +131,34 @@ class Json {
 
 TEST_CASE("usage") {
   SUBCASE("no command is a usage error") {
-    const auto r = clatomics("");
+    const auto r = cli("");
     CHECK(r.code == 2);
     CHECK(contains(r.err, "Usage: clatomics"));
   }
   SUBCASE("--help lists the commands and the exit codes") {
-    const auto r = clatomics("--help");
+    const auto r = cli("--help");
     CHECK(r.code == 0);
-    for (const char* word : {"info", "demo", "bench", "Exit codes", "0 success", "1 a failed check", "2 a usage error",
+    for (const char* word : {"info", "demo", "bench", "options", "Exit codes", "0 success", "1 a failed check", "2 a usage error",
                              "3 no such OpenCL device"})
       CHECK_MESSAGE(contains(r.out, word), word);
-    CHECK(clatomics("--version").code == 0);
+    CHECK(cli("--version").code == 0);
   }
   SUBCASE("every subcommand has --help") {
-    for (const char* command : {"info", "demo", "bench"}) {
+    for (const char* command : {"info", "demo", "bench", "options"}) {
       CAPTURE(command);
-      const auto r = clatomics(std::string(command) + " --help");
+      const auto r = cli(std::string(command) + " --help");
       CHECK(r.code == 0);
       CHECK(contains(r.out, std::string("Usage: clatomics ") + command));
       CHECK(contains(r.out, "Exit codes"));
     }
-    CHECK(contains(clatomics("bench --help").out, "--json FILE"));
-    CHECK(contains(clatomics("help bench").out, "--plot FILE.svg"));
-    CHECK(contains(clatomics("demo --help").out, "histogram"));  // the lessons are listed
-    CHECK(contains(clatomics("demo --help").out, "CLATOMICS_DEMO_BREAK"));
-    CHECK(clatomics("help frobnicate").code == 2);
+    CHECK(contains(cli("bench --help").out, "--json FILE"));
+    CHECK(contains(cli("help bench").out, "--plot FILE.svg"));
+    CHECK(contains(cli("demo --help").out, "histogram"));  // the lessons are listed
+    CHECK(contains(cli("demo --help").out, "CLATOMICS_DEMO_BREAK"));
+    CHECK(cli("help frobnicate").code == 2);
   }
   SUBCASE("unknown command") {
-    const auto r = clatomics("frobnicate");
+    const auto r = cli("frobnicate");
     CHECK(r.code == 2);
     CHECK(contains(r.err, "unknown command 'frobnicate'"));
   }
@@ -162,49 +167,49 @@ TEST_CASE("usage") {
                              "bench --repeats 0", "bench --warmup x", "bench --suite nope", "demo --lesson nope",
                              "demo --device", "bench --json", "bench --json /no/such/dir/x.json", "--bogus"}) {
       CAPTURE(args);
-      const auto r = clatomics(args);
+      const auto r = cli(args);
       CHECK(r.code == 2);
       CHECK(contains(r.err, "--help"));
       CHECK(r.out.empty());
     }
-    CHECK(contains(clatomics("bench --bogus").err, "unknown option '--bogus'"));
-    CHECK(contains(clatomics("bench --suite nope").err, "atomics"));  // the suites are listed
-    CHECK(contains(clatomics("demo --lesson nope").err, "histogram"));  // the lessons are listed
-    CHECK(contains(clatomics("bench --json /no/such/dir/x.json").err, "cannot write --json file"));
+    CHECK(contains(cli("bench --bogus").err, "unknown option '--bogus'"));
+    CHECK(contains(cli("bench --suite nope").err, "atomics"));  // the suites are listed
+    CHECK(contains(cli("demo --lesson nope").err, "histogram"));  // the lessons are listed
+    CHECK(contains(cli("bench --json /no/such/dir/x.json").err, "cannot write --json file"));
   }
 }
 
 // Exit code 3, distinct from a usage error: a script can tell "no such device here" apart.
 TEST_CASE("unknown device") {
-  const auto r = clatomics("info --device no-such-device-xyz");
+  const auto r = cli("info --device no-such-device-xyz");
   CHECK(r.code == 3);
   CHECK(contains(r.err, "no OpenCL device matches"));
   CHECK(contains(r.err, "0: "));  // the devices present are listed
   CHECK(r.out.empty());
   for (const char* command : {"demo", "bench --quick"}) {
     CAPTURE(command);
-    const auto e = clatomics(command, "CLATOMICS_DEVICE=no-such-device-xyz");
+    const auto e = cli(command, "CLATOMICS_DEVICE=no-such-device-xyz");
     CHECK(e.code == 3);
     CHECK(contains(e.err, "no-such-device-xyz"));
   }
-  CHECK(clatomics("bench --quick --device 999").code == 3);
-  CHECK(clatomics("demo --device 0 --lesson race").code == 0);  // the index the listing gave works
+  CHECK(cli("bench --quick --device 999").code == 3);
+  CHECK(cli("demo --device 0 --lesson race").code == 0);  // the index the listing gave works
 }
 
 TEST_CASE("info") {
-  const auto r = clatomics("info");
+  const auto r = cli("info");
   REQUIRE_MESSAGE(r.code == 0, r.err);
   for (const char* part : {"Platform 0:", "[0] ", "OpenCL C", "highest accepted", "extensions", "Atomic paths on",
                            "float global", "Why:", "Native path checks", "Build options"})
     CHECK_MESSAGE(contains(r.out, part), part);
-  const auto forced = clatomics("info --force-cas");
+  const auto forced = cli("info --force-cas");
   CHECK(forced.code == 0);
   CHECK(contains(forced.out, "forced"));
   CHECK(contains(forced.out, "-DCLAT_FORCE_CAS"));
 }
 
 TEST_CASE("demo") {
-  const auto r = clatomics("demo");
+  const auto r = cli("demo");
   REQUIRE_MESSAGE(r.code == 0, std::string(r.out + r.err));
   for (const char* part : {"lost update", "atomic_inc", "clat_atomic_add_float", "Tickets", "mul", "div", "min", "max",
                            "clatomics::reduce", "deterministic", "clatomics::dot", "float, integers", "gamma_n",
@@ -213,7 +218,7 @@ TEST_CASE("demo") {
     CHECK_MESSAGE(contains(r.out, part), part);
   CHECK_FALSE(contains(r.out, "FAILED"));
   CHECK_FALSE(contains(r.out, "ERROR"));
-  const auto listed = clatomics("demo --list");
+  const auto listed = cli("demo --list");
   CHECK(listed.code == 0);
   for (const char* name : {"race", "float", "reduce", "dot", "histogram"}) CHECK_MESSAGE(contains(listed.out, name), name);
 }
@@ -224,16 +229,16 @@ TEST_CASE("demo failure") {
   for (const char* lesson : {"race", "float", "reduce", "dot", "histogram"}) {
     CAPTURE(lesson);
     const std::string other = std::string(lesson) == "race" ? "float" : "race";
-    const auto r = clatomics("demo --lesson " + std::string(lesson) + " --lesson " + other,
+    const auto r = cli("demo --lesson " + std::string(lesson) + " --lesson " + other,
                              std::string("CLATOMICS_DEMO_BREAK=") + lesson);
     CHECK(r.code == 1);
     CHECK(contains(r.out, "lesson '" + std::string(lesson) + "' FAILED"));
     CHECK_FALSE(contains(r.out, "lesson '" + other + "' FAILED"));
     CHECK(contains(r.out, "demo: 1 of 2 lessons FAILED"));
   }
-  const auto all = clatomics("demo --lesson dot", "CLATOMICS_DEMO_BREAK=all");
+  const auto all = cli("demo --lesson dot", "CLATOMICS_DEMO_BREAK=all");
   CHECK(all.code == 1);
-  const auto none = clatomics("demo --lesson dot", "CLATOMICS_DEMO_BREAK=nothing");
+  const auto none = cli("demo --lesson dot", "CLATOMICS_DEMO_BREAK=nothing");
   CHECK(none.code == 0);
 }
 
@@ -241,7 +246,7 @@ TEST_CASE("demo failure") {
 // the atomics panels (log axes, a legend per path) and a ratio section per unit.
 TEST_CASE("bench") {
   const std::string json = temp_path("bench.json"), svg = temp_path("bench.svg");
-  const auto r = clatomics("bench --quick --json " + json + " --plot " + svg);
+  const auto r = cli("bench --quick --json " + json + " --plot " + svg);
   CHECK_MESSAGE(r.code == 0, r.err);
   CHECK(contains(r.err, "[bench] suite atomics"));  // progress on stderr: which suite...
   CHECK(contains(r.err, "[bench] atomics: add float global, 1 address"));  // ... which benchmark, which size
@@ -273,4 +278,40 @@ TEST_CASE("bench") {
   CHECK(open > 0);
   std::remove(json.c_str());
   std::remove(svg.c_str());
+}
+
+// `clatomics options` prints what the library's build_options() returns for the same device and
+// options, so that a program building the snippets itself builds them as the library would.
+TEST_CASE("options") {
+  const cl::Device device = clatomics::select_device("0");
+  clatomics::Options defaults = clatomics::Options::from_env(), forced = defaults;
+  forced.force_cas = true;
+  for (const auto& [args, env, expected] :
+       {std::tuple<std::string, std::string, clatomics::Options>{"options --device 0", "", defaults},
+        {"options --device 0 --force-cas", "", forced},
+        {"options --device 0", "CLATOMICS_FORCE_CAS=1", forced}}) {
+    CAPTURE(args);
+    CAPTURE(env);
+    const auto r = cli(args, env);
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    CHECK(r.out == clatomics::build_options(device, expected) + "\n");
+  }
+  CHECK(cli("options --device 0 --force-cas").out != cli("options --device 0").out);
+
+  const auto j = cli("options --device 0 --force-cas --json");
+  REQUIRE_MESSAGE(j.code == 0, j.err);
+  const auto doc = nlohmann::json::parse(j.out);
+  const auto caps = clatomics::detect_capabilities(device);
+  CHECK(doc.at("build_options") == clatomics::build_options(device, forced));
+  CHECK(doc.at("device") == caps.device_name);
+  CHECK(doc.at("platform") == caps.platform_name);
+  REQUIRE(doc.at("include_dir").is_string());  // the build tree's cl/ here
+  CHECK(std::ifstream(doc.at("include_dir").get<std::string>() + "/clatomics/atomics.cl").good());
+
+  const auto missing = cli("options --device no-such-device-xyz");
+  CHECK(missing.code == 3);
+  CHECK(missing.out.empty());
+  CHECK(contains(missing.err, "no-such-device-xyz"));
+  CHECK(cli("options --bogus").code == 2);
+  CHECK(contains(cli("options --help").out, "--json"));
 }
