@@ -11,36 +11,18 @@
 namespace clatomics::cli {
 namespace {
 
-std::string bench_help() {
-  std::string text =
-      "Usage: clatomics bench [--device SEL] [--size BYTES] [--repeats N] [--warmup N] [--suite NAME]...\n"
-      "                       [--quick] [--json FILE] [--plot FILE.svg] [--force-cas] [--list]\n\n"
-      "Runs benchmark suites on one device. Each figure is the median of N timed runs after a warm-up,\n"
-      "kernel time from OpenCL profiling events, printed beside a yardstick measured in the same run\n"
-      "(the CAS loop, a read-only pass over the same bytes, a plain multi-threaded C++ loop) and the\n"
-      "ratio. Progress goes to stderr, the table to stdout. Suites (all by default, in this order):\n";
-  for (const auto& s : bench::suites()) text += "  " + s.name + std::string(12 - std::min<std::size_t>(11, s.name.size()), ' ') + s.description + "\n";
-  text +=
-      "\nOptions:\n"
-      "  --device SEL     an index, cpu, gpu, or part of the \"platform / device\" names\n"
-      "                   (default: CLATOMICS_DEVICE, else the first GPU, else CPU)\n"
-      "  --size BYTES     data size of the algorithm suites: 4096, 64K, 256M, 1G (default 256M)\n"
-      "  --repeats N      timed runs per figure, the median is reported (default 7)\n"
-      "  --warmup N       untimed runs first (default 2)\n"
-      "  --suite NAME     run only this suite (repeatable)\n"
-      "  --quick          tiny sizes, one run, fewer cases: a smoke test, not a measurement\n"
-      "  --json FILE      also write the results as JSON (device, platform, date, config, rows)\n"
-      "  --plot FILE.svg  also draw throughput against contention per path, and each ratio\n"
-      "  --force-cas      the main runtime puts every op on the CAS loop (as CLATOMICS_FORCE_CAS=1)\n"
-      "  --list           list the suites and exit\n"
-      "  -h, --help       this text\n\n"
-      "Environment (the atomics suite; comma lists narrow a run, e.g. for tuning): CLATOMICS_BENCH_OPS\n"
-      "(add,sub,mul,div,mad,min,max,xchg), CLATOMICS_BENCH_TYPES (float,double), CLATOMICS_BENCH_SPACES\n"
-      "(global,local), CLATOMICS_BENCH_LEVELS (1,32,1024,65536); CLATOMICS_BACKOFF_OPTIONS: build options\n"
-      "for the backoff variant (-DCLAT_BACKOFF_MIN_NS=... -DCLAT_BACKOFF_MAX_NS=...).\n\n"
-      "A suite that fails is reported (exit code 1); the others still run and are reported.\n";
-  text += exit_codes_help;
-  return text;
+struct BenchArgs {
+  DeviceChoice choice;
+  bench::Config config;
+  std::vector<std::string> suites;  // --suite; empty: all
+  std::string json_path, plot_path;
+  bool list = false;
+};
+
+std::vector<std::string> suite_names() {
+  std::vector<std::string> names;
+  for (const auto& s : bench::suites()) names.push_back(s.name);
+  return names;
 }
 
 std::string json_list(const std::vector<std::string>& items) {
@@ -56,55 +38,22 @@ std::ofstream open_output(const std::string& option, const std::string& path) {
   return out;
 }
 
-}  // namespace
-
-int bench_command(const Args& args) {
-  std::string device, value, json_path, plot_path;
-  bool force_cas = false;
-  bench::Config config;
-  std::vector<const bench::Suite*> chosen;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "-h" || a == "--help") {
-      std::cout << bench_help();
-      return exit_ok;
-    }
-    if (a == "--list") {
-      for (const auto& s : bench::suites()) std::cout << s.name << "\t" << s.description << "\n";
-      return exit_ok;
-    }
-    if (a == "--quick") {
-      config.quick = true;
-    } else if (a == "--force-cas") {
-      force_cas = true;
-    } else if (take_value("bench", args, i, "--device", device)) {
-    } else if (take_value("bench", args, i, "--size", value)) {
-      config.bytes = parse_size("bench", "--size", value);
-    } else if (take_value("bench", args, i, "--repeats", value)) {
-      config.repeats = parse_count("bench", "--repeats", value, 1, 1000);
-    } else if (take_value("bench", args, i, "--warmup", value)) {
-      config.warmup = parse_count("bench", "--warmup", value, 0, 1000);
-    } else if (take_value("bench", args, i, "--json", json_path)) {
-    } else if (take_value("bench", args, i, "--plot", plot_path)) {
-    } else if (take_value("bench", args, i, "--suite", value)) {
-      const bench::Suite* s = bench::find_suite(value);
-      if (!s) {
-        std::string known;
-        for (const auto& k : bench::suites()) known += " " + k.name;
-        throw UsageError("bench", "unknown suite '" + value + "' (suites:" + known + ")");
-      }
-      if (std::find(chosen.begin(), chosen.end(), s) == chosen.end()) chosen.push_back(s);
-    } else {
-      throw UsageError("bench", "unknown option '" + a + "'");
-    }
+int run_bench(BenchArgs& args) {
+  if (args.list) {
+    for (const auto& s : bench::suites()) std::cout << s.name << "\t" << s.description << "\n";
+    return exit_ok;
   }
-  if (chosen.empty())
-    for (const auto& s : bench::suites()) chosen.push_back(&s);
+  bench::Config& config = args.config;
+  std::vector<const bench::Suite*> chosen;
+  for (const auto& s : bench::suites())
+    if (args.suites.empty() || std::find(args.suites.begin(), args.suites.end(), s.name) != args.suites.end())
+      chosen.push_back(&s);
+  const std::string &json_path = args.json_path, &plot_path = args.plot_path;
   std::ofstream json_file, plot_file;
   if (!json_path.empty()) json_file = open_output("--json", json_path);
   if (!plot_path.empty()) plot_file = open_output("--plot", plot_path);
 
-  auto rt = make_runtime("bench", options(device, force_cas));
+  auto rt = make_runtime("bench", args.choice.options());
   config.progress = &std::cerr;
   const auto& caps = rt->device_info().caps;
   bench::RunInfo run{caps.device_name, caps.platform_name, caps.driver_version, caps.device_version,
@@ -149,6 +98,46 @@ int bench_command(const Args& args) {
     std::cerr << "[bench] wrote " << plot_path << "\n";
   }
   return run.errors.empty() ? exit_ok : exit_failed;
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App& app) {
+  auto args = std::make_shared<BenchArgs>();
+  CLI::App* sub = app.add_subcommand("bench");
+  std::string description =
+      "benchmark suites with yardsticks from the same run: table, JSON, SVG plot.\n\n"
+      "Runs benchmark suites on one device. Each figure is the median of N timed runs after a warm-up,\n"
+      "kernel time from OpenCL profiling events, printed beside a yardstick measured in the same run\n"
+      "(the CAS loop, a read-only pass over the same bytes, a plain multi-threaded C++ loop) and the\n"
+      "ratio. Progress goes to stderr, the table to stdout. Suites (all by default, in this order):\n";
+  for (const auto& s : bench::suites())
+    description += "  " + s.name + std::string(12 - std::min<std::size_t>(11, s.name.size()), ' ') + s.description + "\n";
+  description.pop_back();  // the formatter adds the line break
+  sub->description(description);
+  add_device_options(*sub, args->choice, "the main runtime puts every op on the CAS loop (as CLATOMICS_FORCE_CAS=1)");
+  add_size_option(*sub, "--size", args->config.bytes, "data size of the algorithm suites: 4096, 64K, 256M, 1G (default 256M)");
+  sub->add_option("--repeats", args->config.repeats, "timed runs per figure, the median is reported (1 to 1000, default 7)")
+      ->option_text("N")
+      ->check(CLI::Range(1, 1000).description(""));
+  sub->add_option("--warmup", args->config.warmup, "untimed runs first (0 to 1000, default 2)")
+      ->option_text("N")
+      ->check(CLI::Range(0, 1000).description(""));
+  sub->add_option("--suite", args->suites, "run only this suite (repeatable)")->option_text("NAME")->check(one_of("suite", suite_names));
+  sub->add_flag("--quick", args->config.quick, "tiny sizes, one run, fewer cases: a smoke test, not a measurement");
+  sub->add_option("--json", args->json_path, "also write the results as JSON (device, platform, date, config, rows)")
+      ->option_text("FILE");
+  sub->add_option("--plot", args->plot_path, "also draw throughput against contention per path, and each ratio")
+      ->option_text("FILE.svg");
+  sub->add_flag("--list", args->list, "list the suites and exit");
+  sub->footer(std::string(
+                  "Environment (the atomics suite; comma lists narrow a run, e.g. for tuning): CLATOMICS_BENCH_OPS\n"
+                  "(add,sub,mul,div,mad,min,max,xchg), CLATOMICS_BENCH_TYPES (float,double), CLATOMICS_BENCH_SPACES\n"
+                  "(global,local), CLATOMICS_BENCH_LEVELS (1,32,1024,65536); CLATOMICS_BACKOFF_OPTIONS: build options\n"
+                  "for the backoff variant (-DCLAT_BACKOFF_MIN_NS=... -DCLAT_BACKOFF_MAX_NS=...).\n\n"
+                  "A suite that fails is reported (exit code 1); the others still run and are reported.\n\n") +
+              exit_codes_help);
+  return {sub, [args] { return run_bench(*args); }};
 }
 
 }  // namespace clatomics::cli

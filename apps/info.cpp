@@ -10,19 +10,6 @@
 namespace clatomics::cli {
 namespace {
 
-const char* const info_help =
-    "Usage: clatomics info [--device SEL] [--force-cas]\n\n"
-    "Lists every OpenCL platform and device: OpenCL and OpenCL C versions (with the highest OpenCL C\n"
-    "the compiler accepts), the atomic-related extensions and OpenCL C features it reports. Then,\n"
-    "for the selected device, the path each atomic op takes (cas: compare-exchange loop, ext:\n"
-    "cl_ext_float_atomics, ptx: NVIDIA inline PTX, bits: integer min/max on the bit pattern,\n"
-    "hardware: a plain OpenCL atomic), the check run of each native path, and why.\n\n"
-    "Options:\n"
-    "  --device SEL   the device to probe: an index from the list, cpu, gpu, or part of\n"
-    "                 \"platform / device\" names (default: CLATOMICS_DEVICE, else the first GPU, else CPU)\n"
-    "  --force-cas    show the paths with every op forced onto the CAS loop\n"
-    "  -h, --help     this text\n\n";
-
 std::string type_name(cl_device_type type) {
   if (type & CL_DEVICE_TYPE_GPU) return "GPU";
   if (type & CL_DEVICE_TYPE_CPU) return "CPU";
@@ -219,24 +206,8 @@ void print_paths(std::ostream& out, const DeviceInfo& info, const Options& optio
   out << "\nBuild options for this device: " << (info.build_options.empty() ? "(none)" : info.build_options) << "\n";
 }
 
-}  // namespace
-
-int info_command(const Args& args) {
-  std::string device;
-  bool force_cas = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "-h" || args[i] == "--help") {
-      std::cout << info_help << exit_codes_help;
-      return exit_ok;
-    }
-    if (take_value("info", args, i, "--device", device)) continue;
-    if (args[i] == "--force-cas") {
-      force_cas = true;
-      continue;
-    }
-    throw UsageError("info", "unknown option '" + args[i] + "'");
-  }
-  const Options opts = options(device, force_cas);
+int run_info(const DeviceChoice& choice) {
+  const Options opts = choice.options();
   auto rt = make_runtime("info", opts);  // an unknown device fails here, before any output
 
   std::cout << "OpenCL platforms and devices ([index] is what --device and CLATOMICS_DEVICE take)\n";
@@ -264,6 +235,22 @@ int info_command(const Args& args) {
             << ")" << (opts.force_cas ? ", CAS forced" : "") << ":\n";
   print_paths(std::cout, info, opts);
   return exit_ok;
+}
+
+}  // namespace
+
+Command add_info_command(CLI::App& app) {
+  auto choice = std::make_shared<DeviceChoice>();
+  CLI::App* sub = app.add_subcommand("info");
+  sub->description(
+      "OpenCL platforms and devices, their atomic extensions, and the path each op takes.\n\n"
+      "Lists every OpenCL platform and device: OpenCL and OpenCL C versions (with the highest OpenCL C\n"
+      "the compiler accepts), the atomic-related extensions and OpenCL C features it reports. Then,\n"
+      "for the selected device, the path each atomic op takes, what that path is, the library's note\n"
+      "on it, and the check run of each native path.");
+  add_device_options(*sub, *choice, "show the paths with every op forced onto the CAS loop");
+  sub->footer(exit_codes_help);
+  return {sub, [choice] { return run_info(*choice); }};
 }
 
 }  // namespace clatomics::cli

@@ -9,46 +9,16 @@
 namespace clatomics::cli {
 namespace {
 
-const char* const options_help =
-    "Usage: clatomics options [--device SEL] [--force-cas] [--json]\n\n"
-    "Prints, on one line, the OpenCL C build options for the snippet library on one device: exactly\n"
-    "what clatomics::build_options(device, options) returns (-cl-std where native atomics need it,\n"
-    "-D macros for the native paths whose checks passed). An empty line when there are none.\n"
-    "Build your kernel, with the snippets prepended or included, with these options.\n\n"
-    "Options:\n"
-    "  --device SEL   an index, cpu, gpu, or part of the \"platform / device\" names\n"
-    "                 (default: CLATOMICS_DEVICE, else the first GPU, else CPU)\n"
-    "  --force-cas    the options with every op on the CAS loop (as CLATOMICS_FORCE_CAS=1)\n"
-    "  --json         one JSON object instead: {\"device\": NAME, \"platform\": NAME,\n"
-    "                 \"build_options\": STRING, \"include_dir\": DIR or null}, where include_dir is\n"
-    "                 the directory to pass with -I for #include \"clatomics/atomics.cl\"\n"
-    "  -h, --help     this text\n\n"
-    "The environment (CLATOMICS_FORCE_CAS, CLATOMICS_HIDE_FP64, CLATOMICS_EXACT_SUBNORMALS, ...)\n"
-    "counts as it does for the library.\n\n";
+struct OptionsArgs {
+  DeviceChoice choice;
+  bool json = false;
+};
 
-}  // namespace
-
-int options_command(const Args& args) {
-  std::string device;
-  bool force_cas = false, json = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "-h" || args[i] == "--help") {
-      std::cout << options_help << exit_codes_help;
-      return exit_ok;
-    }
-    if (take_value("options", args, i, "--device", device)) continue;
-    if (args[i] == "--force-cas") {
-      force_cas = true;
-    } else if (args[i] == "--json") {
-      json = true;
-    } else {
-      throw UsageError("options", "unknown option '" + args[i] + "'");
-    }
-  }
-  const Options opts = options(device, force_cas);
+int run_options(const OptionsArgs& args) {
+  const Options opts = args.choice.options();
   const cl::Device chosen = pick_device("options", opts);
   const std::string text = build_options(chosen, opts);
-  if (!json) {
+  if (!args.json) {
     std::cout << text << "\n";
     return exit_ok;
   }
@@ -61,6 +31,28 @@ int options_command(const Args& args) {
       {"include_dir", include_dir.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(include_dir)}};
   std::cout << out.dump() << "\n";
   return exit_ok;
+}
+
+}  // namespace
+
+Command add_options_command(CLI::App& app) {
+  auto args = std::make_shared<OptionsArgs>();
+  CLI::App* sub = app.add_subcommand("options");
+  sub->description(
+      "the OpenCL C build options for the snippets on one device (for your own builds).\n\n"
+      "Prints, on one line, the OpenCL C build options for the snippet library on one device: exactly\n"
+      "what clatomics::build_options(device, options) returns (-cl-std where native atomics need it,\n"
+      "-D macros for the native paths whose checks passed). An empty line when there are none.\n"
+      "Build your kernel, with the snippets prepended or included, with these options.");
+  add_device_options(*sub, args->choice, "the options with every op on the CAS loop (as CLATOMICS_FORCE_CAS=1)");
+  sub->add_flag("--json", args->json,
+                "one JSON object instead: {\"device\": NAME, \"platform\": NAME, \"build_options\": STRING,\n"
+                "\"include_dir\": DIR or null}; include_dir is the directory to pass with -I for\n"
+                "#include \"clatomics/atomics.cl\"");
+  sub->footer(std::string("The environment (CLATOMICS_FORCE_CAS, CLATOMICS_HIDE_FP64, CLATOMICS_EXACT_SUBNORMALS, ...)\n"
+                          "counts as it does for the library.\n\n") +
+              exit_codes_help);
+  return {sub, [args] { return run_options(*args); }};
 }
 
 }  // namespace clatomics::cli

@@ -141,7 +141,6 @@ TEST_CASE("usage") {
     for (const char* word : {"info", "demo", "bench", "options", "Exit codes", "0 success", "1 a failed check", "2 a usage error",
                              "3 no such OpenCL device"})
       CHECK_MESSAGE(contains(r.out, word), word);
-    CHECK(cli("--version").code == 0);
   }
   SUBCASE("every subcommand has --help") {
     for (const char* command : {"info", "demo", "bench", "options"}) {
@@ -176,6 +175,25 @@ TEST_CASE("usage") {
     CHECK(contains(cli("bench --suite nope").err, "atomics"));  // the suites are listed
     CHECK(contains(cli("demo --lesson nope").err, "histogram"));  // the lessons are listed
     CHECK(contains(cli("bench --json /no/such/dir/x.json").err, "cannot write --json file"));
+    CHECK(contains(cli("bench extra").err, "unexpected argument 'extra'"));
+    CHECK(cli("help").code == 2);
+  }
+  SUBCASE("sizes take K, M, G suffixes (powers of 1024)") {
+    for (const char* size : {"4096", "64K", "256M", "1G", "2KiB"}) {
+      CAPTURE(size);
+      CHECK(cli(std::string("bench --list --size ") + size).code == 0);
+    }
+    for (const char* size : {"0", "1.5G", "12X", "-1", "99999999999999T"}) {
+      CAPTURE(size);
+      const auto r = cli(std::string("bench --list --size ") + size);
+      CHECK(r.code == 2);
+      CHECK(contains(r.err, "is not a size in bytes"));
+    }
+  }
+  SUBCASE("--version") {
+    const auto r = cli("--version");
+    CHECK(r.code == 0);
+    CHECK(r.out.rfind("clatomics ", 0) == 0);
   }
 }
 
