@@ -25,12 +25,6 @@ std::vector<std::string> suite_names() {
   return names;
 }
 
-std::string json_list(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + bench::json_string(items[i]);
-  return out + "]";
-}
-
 // Opens a file for writing now, so a bad path fails before the benchmarks run.
 std::ofstream open_output(const std::string& option, const std::string& path) {
   std::ofstream out(path);
@@ -56,16 +50,17 @@ int run_bench(BenchArgs& args) {
   auto rt = make_runtime("bench", args.choice.options());
   config.progress = &std::cerr;
   const auto& caps = rt->device_info().caps;
-  bench::RunInfo run{caps.device_name, caps.platform_name, caps.driver_version, caps.device_version,
-                     rt->build_options(), bench::utc_now(), {}, {}};
-  std::vector<std::string> suite_names;
-  for (const auto* s : chosen) suite_names.push_back(s->name);
-  run.config = {{"suites", json_list(suite_names)},
-                {"bytes", std::to_string(config.bytes)},
-                {"repeats", std::to_string(config.quick ? 1 : config.repeats)},
-                {"warmup", std::to_string(config.quick ? 0 : config.warmup)},
-                {"quick", config.quick ? "true" : "false"},
-                {"force_cas", rt->options().force_cas ? "true" : "false"}};
+  bench::RunInfo run;
+  run.tool_version = CLATOMICS_VERSION;
+  run.device = caps.device_name;
+  run.platform = caps.platform_name;
+  run.driver = caps.driver_version;
+  run.device_version = caps.device_version;
+  run.build_options = rt->build_options();
+  run.date = bench::utc_now();
+  for (const auto* s : chosen) run.suites.push_back(s->name);
+  run.config = config;
+  run.force_cas = rt->options().force_cas;
   bench::progress(config, "device: " + caps.device_name + " (" + caps.platform_name + ")");
 
   std::vector<bench::Row> rows;

@@ -6,16 +6,36 @@
 #include <cstdio>
 #include <ctime>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace clatomics::bench {
 namespace {
 
-std::vector<std::string> words(const std::string& text) {
-  std::istringstream in(text);
-  std::vector<std::string> out;
-  for (std::string w; in >> w;) out.push_back(w);
+std::string join_nonempty(std::initializer_list<std::string> parts) {
+  std::string out;
+  for (const auto& p : parts)
+    if (!p.empty()) out += (out.empty() ? "" : " ") + p;
   return out;
+}
+
+std::string bytes_label(std::size_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  double v = double(bytes);
+  while (v >= 1024 && u < 4) v /= 1024, ++u;
+  return format_number(v) + " " + units[u];
+}
+
+// "add float global agg", "histogram uchar 256 bins"
+std::string benchmark_label(const Row& r) {
+  return join_nonempty({r.op, r.type, r.space, r.form, r.bins ? std::to_string(r.bins) + " bins" : ""});
+}
+
+// "32 addr spread", "1 MiB uniform"
+std::string case_label(const Row& r) {
+  return join_nonempty({r.addresses ? std::to_string(r.addresses) + " addr" : "", r.bytes ? bytes_label(r.bytes) : "",
+                        r.distribution});
 }
 
 std::string xml_escape(const std::string& text) {
@@ -59,29 +79,28 @@ struct Panel {
   }
 };
 
-// Atomics rows: name "<op> <type> <space>", variant "<n> addr <path>" (path "backoff" for the
-// backoff variant, else the device's path). The figure is one line ("native", or "backoff"), and
-// each yardstick another ("cas loop", "naive cas loop", ...): several rows may share one figure.
+// Atomics rows: one panel per type and space. The figure is one line per op and path class
+// ("native", or the backoff path), and each yardstick another ("cas loop", "naive cas loop"):
+// several rows may share one figure.
 std::vector<Panel> atomics_panels(const std::vector<Row>& rows) {
   std::vector<Panel> panels;
   for (const auto& row : rows) {
     if (row.suite != "atomics") continue;
-    const auto name = words(row.name), variant = words(row.variant);
-    if (name.size() != 3 || variant.size() != 3) continue;
-    const std::string title = name[1] + " " + name[2];
+    const std::string title = row.type + " " + row.space;
     auto it = std::find_if(panels.begin(), panels.end(), [&](const Panel& p) { return p.title == title; });
     if (it == panels.end()) {
       panels.push_back({title, {}});
       it = panels.end() - 1;
     }
-    const double naddr = std::atof(variant[0].c_str());
+    const double naddr = double(row.addresses);
     const auto add = [&](const std::string& path, double value) {
-      auto& points = it->get(name[0], path).points;
+      auto& points = it->get(row.op, path).points;
       if (std::none_of(points.begin(), points.end(), [&](const Point& p) { return p.naddr == naddr; }))
         points.push_back({naddr, value});
     };
-    add(variant[2] == "backoff" ? "backoff" : "native", row.value);
-    if (row.yardstick_value > 0 && variant[2] != "backoff") add(row.yardstick, row.yardstick_value);
+    const bool backoff = row.path == "cas+backoff";
+    add(backoff ? "backoff" : "native", row.value);
+    if (row.yardstick_value > 0 && !backoff) add(row.yardstick, row.yardstick_value);
   }
   return panels;
 }
@@ -220,7 +239,7 @@ int draw_ratios(std::ostream& out, const std::string& unit, const std::vector<co
   std::vector<std::string> benchmarks, yardsticks;
   double top = 1.2, bottom = 1.0;
   for (const auto* row : rows) {
-    const std::string label = row->suite + ": " + row->name + (row->variant.empty() ? "" : " (" + row->variant + ")");
+    const std::string label = row->suite + ": " + benchmark_label(*row) + " (" + case_label(*row) + ")";
     if (std::find(benchmarks.begin(), benchmarks.end(), label) == benchmarks.end()) benchmarks.push_back(label);
     if (std::find(yardsticks.begin(), yardsticks.end(), row->yardstick) == yardsticks.end()) yardsticks.push_back(row->yardstick);
     top = std::max(top, row->ratio() * 1.05);
@@ -249,7 +268,7 @@ int draw_ratios(std::ostream& out, const std::string& unit, const std::vector<co
   for (const auto& label : benchmarks) {
     std::size_t bars = 0;
     for (const auto* row : rows) {
-      const std::string row_label = row->suite + ": " + row->name + (row->variant.empty() ? "" : " (" + row->variant + ")");
+      const std::string row_label = row->suite + ": " + benchmark_label(*row) + " (" + case_label(*row) + ")";
       if (row_label != label) continue;
       const std::size_t k = std::size_t(std::find(yardsticks.begin(), yardsticks.end(), row->yardstick) - yardsticks.begin());
       const int by = y + int(bars) * bar_h;
@@ -342,63 +361,59 @@ std::string text_table(const std::vector<std::vector<std::string>>& rows) {
 }
 
 void print_table(std::ostream& out, const std::vector<Row>& rows) {
-  std::vector<std::vector<std::string>> table{{"suite", "benchmark", "variant", "figure", "unit", "yardstick", "yardstick figure", "ratio"}};
+  std::vector<std::vector<std::string>> table{
+      {"suite", "benchmark", "case", "path", "figure", "unit", "yardstick", "yardstick figure", "ratio"}};
   for (const auto& row : rows)
-    table.push_back({row.suite, row.name, row.variant, format_number(row.value), row.unit, row.yardstick,
+    table.push_back({row.suite, benchmark_label(row), case_label(row), row.path.empty() ? "-" : row.path,
+                     format_number(row.value), row.unit, row.yardstick,
                      row.yardstick_value > 0 ? format_number(row.yardstick_value) : "-",
                      row.yardstick_value > 0 ? fixed(row.ratio(), 2) + "x" : "-"});
   out << text_table(table);
 }
 
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += char(c);
-        }
-    }
-  }
-  return out + "\"";
-}
+namespace {
 
-std::string json_number(double value) {
-  if (!std::isfinite(value)) return "null";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", value);
-  return buf;
-}
+// The field, or null where it does not apply.
+nlohmann::ordered_json text_or_null(const std::string& text) { return text.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(text); }
+nlohmann::ordered_json count_or_null(std::size_t n) { return n ? nlohmann::ordered_json(n) : nlohmann::ordered_json(); }
+nlohmann::ordered_json number_or_null(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); }
+
+}  // namespace
 
 void write_json(std::ostream& out, const RunInfo& info, const std::vector<Row>& rows) {
-  out << "{\n  \"tool\": \"clatomics bench\",\n  \"date\": " << json_string(info.date) << ",\n";
-  out << "  \"device\": {\"name\": " << json_string(info.device) << ", \"platform\": " << json_string(info.platform)
-      << ", \"driver\": " << json_string(info.driver) << ", \"version\": " << json_string(info.device_version)
-      << ", \"build_options\": " << json_string(info.build_options) << "},\n";
-  out << "  \"config\": {";
-  for (std::size_t i = 0; i < info.config.size(); ++i)
-    out << (i ? ", " : "") << json_string(info.config[i].first) << ": " << info.config[i].second;
-  out << "},\n  \"errors\": [";
-  for (std::size_t i = 0; i < info.errors.size(); ++i) out << (i ? ", " : "") << json_string(info.errors[i]);
-  out << "],\n  \"rows\": [";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const auto& r = rows[i];
-    out << (i ? ",\n" : "\n") << "    {\"suite\": " << json_string(r.suite) << ", \"name\": " << json_string(r.name)
-        << ", \"variant\": " << json_string(r.variant) << ", \"value\": " << json_number(r.value)
-        << ", \"unit\": " << json_string(r.unit) << ", \"yardstick\": " << json_string(r.yardstick)
-        << ", \"yardstick_value\": " << json_number(r.yardstick_value)
-        << ", \"ratio\": " << json_number(r.yardstick_value > 0 ? r.ratio() : 0) << "}";
-  }
-  out << (rows.empty() ? "]\n}\n" : "\n  ]\n}\n");
+  using json = nlohmann::ordered_json;
+  json doc = {{"tool", "clatomics bench"}, {"version", info.tool_version}, {"date", info.date}};
+  doc["device"] = {{"name", info.device},
+                   {"platform", info.platform},
+                   {"driver", info.driver},
+                   {"version", info.device_version},
+                   {"build_options", info.build_options}};
+  const bool quick = info.config.quick;
+  doc["config"] = {{"suites", info.suites},
+                   {"bytes", info.config.bytes},
+                   {"repeats", quick ? 1 : info.config.repeats},
+                   {"warmup", quick ? 0 : info.config.warmup},
+                   {"quick", quick},
+                   {"force_cas", info.force_cas}};
+  doc["errors"] = info.errors;
+  doc["rows"] = json::array();
+  for (const auto& r : rows)
+    doc["rows"].push_back({{"suite", r.suite},
+                           {"op", r.op},
+                           {"type", text_or_null(r.type)},
+                           {"space", text_or_null(r.space)},
+                           {"form", text_or_null(r.form)},
+                           {"addresses", count_or_null(r.addresses)},
+                           {"bytes", count_or_null(r.bytes)},
+                           {"bins", count_or_null(r.bins)},
+                           {"distribution", text_or_null(r.distribution)},
+                           {"path", text_or_null(r.path)},
+                           {"value", number_or_null(r.value)},
+                           {"unit", r.unit},
+                           {"yardstick", text_or_null(r.yardstick)},
+                           {"yardstick_value", r.yardstick_value > 0 ? number_or_null(r.yardstick_value) : json()},
+                           {"ratio", r.yardstick_value > 0 ? number_or_null(r.ratio()) : json()}});
+  out << doc.dump(2) << "\n";
 }
 
 void write_svg(std::ostream& out, const RunInfo& info, const std::vector<Row>& rows) {

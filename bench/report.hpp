@@ -12,10 +12,12 @@ namespace clatomics::bench {
 
 // What the JSON says about the run besides its rows.
 struct RunInfo {
+  std::string tool_version;  // the clatomics version that ran
   std::string device, platform, driver, device_version, build_options;
   std::string date;  // ISO 8601, UTC
-  // Settings, as (key, value already written as JSON) pairs: {"repeats", "7"}, {"suites", "[...]"}.
-  std::vector<std::pair<std::string, std::string>> config;
+  std::vector<std::string> suites;  // in the order they ran
+  Config config;
+  bool force_cas = false;
   std::vector<std::string> errors;  // suites that failed, with why
 };
 
@@ -25,11 +27,11 @@ std::string text_table(const std::vector<std::vector<std::string>>& rows);
 // A figure with about three significant digits ("0.412", "35.7", "13300").
 std::string format_number(double value);
 
-// One line per row: suite, name, variant, figure, yardstick, its figure, ratio.
+// One line per row: suite, benchmark, case, path, figure, yardstick, its figure, ratio.
 void print_table(std::ostream& out, const std::vector<Row>& rows);
 
-std::string json_string(const std::string& text);  // quoted and escaped
-std::string json_number(double value);              // null for NaN and infinities
+// {"tool", "version", "date", "device": {...}, "config": {...}, "errors": [...], "rows": [...]}:
+// every row with every field of Row plus its ratio; a field that does not apply is null.
 void write_json(std::ostream& out, const RunInfo& info, const std::vector<Row>& rows);
 
 // Throughput against addresses (log-log), one panel per type and memory space, per op and path,

@@ -6,11 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cctype>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
+#include <iterator>
+#include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -54,78 +55,6 @@ Result cli(const std::string& args, const std::string& env = "") {
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-// A small strict JSON reader: true when text is one well-formed JSON value.
-class Json {
- public:
-  explicit Json(const std::string& text) : s_(text) {}
-  bool valid() {
-    ws();
-    if (!value()) return false;
-    ws();
-    return i_ == s_.size();
-  }
-
- private:
-  void ws() {
-    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
-  }
-  bool eat(char c) {
-    ws();
-    if (i_ < s_.size() && s_[i_] == c) return ++i_, true;
-    return false;
-  }
-  bool literal(const char* word) {
-    const std::string w(word);
-    if (s_.compare(i_, w.size(), w) != 0) return false;
-    i_ += w.size();
-    return true;
-  }
-  bool string() {
-    if (!eat('"')) return false;
-    while (i_ < s_.size() && s_[i_] != '"') {
-      if (static_cast<unsigned char>(s_[i_]) < 0x20) return false;
-      if (s_[i_] == '\\') ++i_;
-      ++i_;
-    }
-    return i_ < s_.size() && s_[i_++] == '"';
-  }
-  bool number() {
-    const std::size_t start = i_;
-    if (i_ < s_.size() && s_[i_] == '-') ++i_;
-    while (i_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[i_])) || std::strchr(".eE+-", s_[i_]))) ++i_;
-    return i_ > start && std::isdigit(static_cast<unsigned char>(s_[i_ - 1]));
-  }
-  bool value() {
-    ws();
-    if (i_ >= s_.size()) return false;
-    const char c = s_[i_];
-    if (c == '{') {
-      ++i_;
-      if (eat('}')) return true;
-      do {
-        ws();
-        if (!string() || !eat(':') || !value()) return false;
-      } while (eat(','));
-      return eat('}');
-    }
-    if (c == '[') {
-      ++i_;
-      if (eat(']')) return true;
-      do {
-        if (!value()) return false;
-      } while (eat(','));
-      return eat(']');
-    }
-    if (c == '"') return string();
-    if (c == 't') return literal("true");
-    if (c == 'f') return literal("false");
-    if (c == 'n') return literal("null");
-    return number();
-  }
-  const std::string& s_;
-  std::size_t i_ = 0;
-};
 
 }  // namespace
 
@@ -275,14 +204,45 @@ TEST_CASE("bench") {
   CHECK(contains(r.out, "float add global, M ops/s"));  // the summary
   CHECK(contains(r.out, "GB/s"));
   CHECK(contains(r.out, "read-only pass"));
-  const std::string text = read_file(json);
-  CHECK(Json(text).valid());
-  for (const char* key : {"\"device\"", "\"platform\"", "\"date\"", "\"config\"", "\"rows\"", "\"suite\": \"atomics\"",
-                          "\"suite\": \"algorithms\"", "\"unit\": \"M ops/s\"", "\"unit\": \"GB/s\"",
-                          "\"yardstick\": \"cas loop\"", "\"yardstick\": \"read-only pass\"", "\"errors\": []"})
-    CHECK_MESSAGE(contains(text, key), key);
-  CHECK_FALSE(Json("{\"rows\": [1, 2,]}").valid());  // the checker can say no
-  CHECK_FALSE(Json("{\"a\": 1").valid());
+  const auto doc = nlohmann::json::parse(read_file(json));  // throws (the test fails) unless it is JSON
+  CHECK(doc.at("tool") == "clatomics bench");
+  CHECK("clatomics " + doc.at("version").get<std::string>() + "\n" == cli("--version").out);
+  for (const char* key : {"name", "platform", "driver", "version", "build_options"})
+    CHECK_MESSAGE(doc.at("device").at(key).is_string(), key);
+  CHECK(doc.at("date").get<std::string>().size() == 20);  // 2026-01-02T03:04:05Z
+  CHECK(doc.at("config").at("quick") == true);
+  CHECK(doc.at("config").at("suites") == nlohmann::json({"atomics", "variants", "algorithms"}));
+  CHECK(doc.at("errors").empty());
+  const auto& rows = doc.at("rows");
+  REQUIRE(!rows.empty());
+  const char* fields[] = {"suite", "op", "type", "space", "form", "addresses", "bytes", "bins", "distribution", "path",
+                          "value", "unit", "yardstick", "yardstick_value", "ratio"};
+  std::set<std::string> suites, yardsticks;
+  for (const auto& row : rows) {
+    CHECK(row.size() == std::size(fields));
+    for (const char* f : fields) CHECK_MESSAGE(row.contains(f), f);
+    suites.insert(row.at("suite").get<std::string>());
+    yardsticks.insert(row.at("yardstick").get<std::string>());
+    CHECK(row.at("value").get<double>() > 0);
+    if (row.at("suite") == "algorithms") {
+      CHECK(row.at("unit") == "GB/s");
+      CHECK(row.at("bytes").get<std::size_t>() == 1u << 20);  // --quick: 1 MiB
+      CHECK(row.at("addresses").is_null());
+    } else {
+      CHECK(row.at("unit") == "M ops/s");
+      CHECK(row.at("addresses").get<std::size_t>() >= 1);
+      CHECK(row.at("type").is_string());
+      CHECK(row.at("space").is_string());
+      CHECK(row.at("path").is_string());
+    }
+    CHECK(row.at("ratio").get<double>() ==
+          doctest::Approx(row.at("value").get<double>() / row.at("yardstick_value").get<double>()));
+  }
+  CHECK(suites == std::set<std::string>{"atomics", "variants", "algorithms"});
+  for (const char* y : {"cas loop", "naive cas loop", "read-only pass", "returning add"}) CHECK_MESSAGE(yardsticks.count(y), y);
+  const auto backoff = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.at("path") == "cas+backoff"; });
+  REQUIRE(backoff != rows.end());
+  CHECK(backoff->at("op") == "mul");  // --quick: backoff for mul only
   const std::string plot = read_file(svg);
   CHECK(plot.rfind("<svg", 0) == 0);
   CHECK(contains(plot, "</svg>"));
