@@ -1,10 +1,12 @@
 // clatomics bench: runs the registered suites, prints a table on stdout (progress on stderr),
 // and writes JSON and an SVG plot on request.
 #include <algorithm>
-#include <fstream>
 #include <iostream>
+#include <memory>
 
 #include "commands.hpp"
+#include "output_file.hpp"
+#include "plot.hpp"
 #include "report.hpp"
 #include "suites.hpp"
 
@@ -25,11 +27,41 @@ std::vector<std::string> suite_names() {
   return names;
 }
 
-// Opens a file for writing now, so a bad path fails before the benchmarks run.
-std::ofstream open_output(const std::string& option, const std::string& path) {
-  std::ofstream out(path);
-  if (!out) throw UsageError("bench", "cannot write " + option + " file '" + path + "'");
-  return out;
+// The run's facts besides its rows, for the JSON.
+bench::RunInfo run_info(const Runtime& rt, const bench::Config& config, const std::vector<const bench::Suite*>& chosen) {
+  const auto& caps = rt.device_info().caps;
+  bench::RunInfo run;
+  run.tool_version = CLATOMICS_VERSION;
+  run.device = caps.device_name;
+  run.platform = caps.platform_name;
+  run.driver = caps.driver_version;
+  run.device_version = caps.device_version;
+  run.build_options = rt.build_options();
+  run.date = bench::utc_now();
+  for (const auto* s : chosen) run.suites.push_back(s->name);
+  run.config = config;
+  run.force_cas = rt.options().force_cas;
+  return run;
+}
+
+// Writes the JSON and the plot, each whole or not at all. The plot is drawn from the JSON: the
+// --json file once written, else a temporary one beside the plot.
+void write_outputs(const OutputFile& json, const OutputFile& plot, const Plotter& plotter, const std::string& text) {
+  if (json.wanted()) {
+    write_output(json, text);
+    std::cerr << "[bench] wrote " << json.path() << "\n";
+  }
+  if (plot.wanted()) {
+    std::unique_ptr<TempFile> own_json;
+    if (!json.wanted()) {
+      own_json = std::make_unique<TempFile>(plot);
+      own_json->write(text);
+    }
+    TempFile svg(plot);
+    draw_plot(plotter, json.wanted() ? json.target() : own_json->path(), svg.path());
+    svg.commit();
+    std::cerr << "[bench] wrote " << plot.path() << "\n";
+  }
 }
 
 int run_bench(BenchArgs& args) {
@@ -42,25 +74,17 @@ int run_bench(BenchArgs& args) {
   for (const auto& s : bench::suites())
     if (args.suites.empty() || std::find(args.suites.begin(), args.suites.end(), s.name) != args.suites.end())
       chosen.push_back(&s);
-  const std::string &json_path = args.json_path, &plot_path = args.plot_path;
-  std::ofstream json_file, plot_file;
-  if (!json_path.empty()) json_file = open_output("--json", json_path);
-  if (!plot_path.empty()) plot_file = open_output("--plot", plot_path);
-
+  // Everything that can be wrong with the command line fails here, before any output file is
+  // touched and before the benchmarks run: the paths, then the plotter, then the device.
+  const OutputFile json = args.json_path.empty() ? OutputFile() : OutputFile("bench", "--json", args.json_path);
+  const OutputFile plot = args.plot_path.empty() ? OutputFile() : OutputFile("bench", "--plot", args.plot_path);
+  json.refuse_same_as(plot);
+  const Plotter plotter = plot.wanted() ? find_plotter() : Plotter();
   auto rt = make_runtime("bench", args.choice.options());
+
   config.progress = &std::cerr;
+  bench::RunInfo run = run_info(*rt, config, chosen);
   const auto& caps = rt->device_info().caps;
-  bench::RunInfo run;
-  run.tool_version = CLATOMICS_VERSION;
-  run.device = caps.device_name;
-  run.platform = caps.platform_name;
-  run.driver = caps.driver_version;
-  run.device_version = caps.device_version;
-  run.build_options = rt->build_options();
-  run.date = bench::utc_now();
-  for (const auto* s : chosen) run.suites.push_back(s->name);
-  run.config = config;
-  run.force_cas = rt->options().force_cas;
   bench::progress(config, "device: " + caps.device_name + " (" + caps.platform_name + ")");
 
   std::vector<bench::Row> rows;
@@ -80,18 +104,7 @@ int run_bench(BenchArgs& args) {
   bench::print_table(std::cout, rows);
   for (const auto* suite : chosen)
     if (suite->summary) suite->summary(rows, std::cout);
-  if (json_file.is_open()) {
-    bench::write_json(json_file, run, rows);
-    json_file.close();
-    if (!json_file) throw std::runtime_error("writing " + json_path + " failed");
-    std::cerr << "[bench] wrote " << json_path << "\n";
-  }
-  if (plot_file.is_open()) {
-    bench::write_svg(plot_file, run, rows);
-    plot_file.close();
-    if (!plot_file) throw std::runtime_error("writing " + plot_path + " failed");
-    std::cerr << "[bench] wrote " << plot_path << "\n";
-  }
+  write_outputs(json, plot, plotter, bench::to_json(run, rows));
   return run.errors.empty() ? exit_ok : exit_failed;
 }
 
@@ -121,15 +134,22 @@ Command add_bench_command(CLI::App& app) {
   sub->add_option("--suite", args->suites, "run only this suite (repeatable)")->option_text("NAME")->check(one_of("suite", suite_names));
   sub->add_flag("--quick", args->config.quick, "tiny sizes, one run, fewer cases: a smoke test, not a measurement");
   sub->add_option("--json", args->json_path, "also write the results as JSON (device, platform, date, config, rows)")
-      ->option_text("FILE");
-  sub->add_option("--plot", args->plot_path, "also draw throughput against contention per path, and each ratio")
-      ->option_text("FILE.svg");
+      ->option_text("FILE")
+      ->check(non_empty());
+  sub->add_option("--plot", args->plot_path,
+                  "also draw an SVG with bench/plot.py (Python 3 + matplotlib): throughput against\n"
+                  "contention per path, and each ratio to its yardstick")
+      ->option_text("FILE.svg")
+      ->check(non_empty());
   sub->add_flag("--list", args->list, "list the suites and exit");
   sub->footer(std::string(
                   "Environment (the atomics suite; comma lists narrow a run, e.g. for tuning): CLATOMICS_BENCH_OPS\n"
                   "(add,sub,mul,div,mad,min,max,xchg), CLATOMICS_BENCH_TYPES (float,double), CLATOMICS_BENCH_SPACES\n"
                   "(global,local), CLATOMICS_BENCH_LEVELS (1,32,1024,65536); CLATOMICS_BACKOFF_OPTIONS: build options\n"
                   "for the backoff variant (-DCLAT_BACKOFF_MIN_NS=... -DCLAT_BACKOFF_MAX_NS=...).\n\n"
+                  "CLATOMICS_PYTHON: the Python that runs plot.py (default: python3, else /usr/bin/python3).\n\n"
+                  "Output files are checked before the run and each is replaced only once it is complete (a\n"
+                  "temporary file beside it, renamed over it); --json and --plot must name different files.\n"
                   "A suite that fails is reported (exit code 1); the others still run and are reported.\n\n") +
               exit_codes_help);
   return {sub, [args] { return run_bench(*args); }};

@@ -18,7 +18,7 @@ void add_device_options(CLI::App& app, DeviceChoice& choice, const std::string& 
                  "an index from `clatomics info`, cpu, gpu, or part of the \"platform / device\" names\n"
                  "(default: CLATOMICS_DEVICE, else the first GPU, else CPU)")
       ->option_text("SEL")
-      ->check(CLI::Validator([](std::string& v) { return v.empty() ? std::string("needs a value") : std::string(); }, ""));
+      ->check(non_empty());
   app.add_flag("--force-cas", choice.force_cas, force_cas_help);
 }
 
@@ -60,6 +60,10 @@ CLI::Option* add_size_option(CLI::App& app, const std::string& name, std::size_t
     return "'" + given + "' is not a size in bytes of at least 1 (e.g. 4096, 64K, 256M, 1G)";
   }, "");
   return app.add_option(name, bytes, help)->option_text("BYTES")->transform(size);
+}
+
+CLI::Validator non_empty() {
+  return CLI::Validator([](std::string& v) { return v.empty() ? std::string("needs a value") : std::string(); }, "");
 }
 
 CLI::Validator one_of(const std::string& what, std::function<std::vector<std::string>()> names) {

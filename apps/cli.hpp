@@ -24,8 +24,9 @@ constexpr int exit_no_device = 3;  // no device matches --device / CLATOMICS_DEV
 
 // The exit codes as every --help prints them.
 constexpr const char* exit_codes_help =
-    "Exit codes: 0 success, 1 a failed check or an OpenCL error, 2 a usage error (unknown command,\n"
-    "option, suite or lesson; a bad value), 3 no such OpenCL device (none matches, or none at all).\n";
+    "Exit codes: 0 success, 1 a failed check or an OpenCL error (or another failure, such as no\n"
+    "matplotlib for --plot), 2 a usage error (unknown command, option, suite or lesson; a bad value;\n"
+    "an output file that cannot be written), 3 no such OpenCL device (none matches, or none at all).\n";
 
 // A mistake in the command line (exit code 2); main() prints it with a hint to use --help.
 struct UsageError : std::runtime_error {
@@ -64,6 +65,9 @@ std::shared_ptr<CLI::Formatter> help_formatter();
 
 // A size in bytes: "4096", "64K", "256M", "1G" (powers of 1024; "KiB", "kb" too), more than 0.
 CLI::Option* add_size_option(CLI::App& app, const std::string& name, std::size_t& bytes, const std::string& help);
+
+// Refuses an empty value ("--json ''").
+CLI::Validator non_empty();
 
 // Checks that a value is one of names() (e.g. the suites), naming them all when it is not.
 CLI::Validator one_of(const std::string& what, std::function<std::vector<std::string>()> names);

@@ -15,4 +15,8 @@ std::filesystem::path executable_dir();
 // neither holds clatomics/atomics.cl.
 std::string cl_include_dir();
 
+// plot.py, which draws `clatomics bench --plot`: <prefix>/share/clatomics/plot.py of an installed
+// program, else the copy beside the program in its build tree; empty when neither exists.
+std::string plot_script();
+
 }  // namespace clatomics::cli

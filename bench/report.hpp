@@ -1,4 +1,5 @@
-// The outputs of `clatomics bench`: a text table, JSON, and an SVG plot of the rows.
+// The outputs of `clatomics bench`: a text table and JSON of the rows (bench/plot.py draws the
+// JSON).
 #pragma once
 
 #include <ostream>
@@ -32,13 +33,7 @@ void print_table(std::ostream& out, const std::vector<Row>& rows);
 
 // {"tool", "version", "date", "device": {...}, "config": {...}, "errors": [...], "rows": [...]}:
 // every row with every field of Row plus its ratio; a field that does not apply is null.
-void write_json(std::ostream& out, const RunInfo& info, const std::vector<Row>& rows);
-
-// Throughput against addresses (log-log), one panel per type and memory space, per op and path,
-// from the "atomics" rows; then, per unit (GB/s first), bars of every other row's ratio to each
-// of its yardsticks (against the read-only pass: the bandwidth fraction of an algorithm).
-// Nothing else is needed to view it.
-void write_svg(std::ostream& out, const RunInfo& info, const std::vector<Row>& rows);
+std::string to_json(const RunInfo& info, const std::vector<Row>& rows);
 
 // The ISO 8601 UTC time now.
 std::string utc_now();

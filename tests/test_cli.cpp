@@ -1,6 +1,7 @@
 // The `clatomics` command as a script sees it: exit codes, stdout, stderr, and the files it
 // writes. The path of the program comes from CLATOMICS_CLI (set by CTest to the built target).
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -55,6 +57,31 @@ Result cli(const std::string& args, const std::string& env = "") {
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// An SVG document as matplotlib writes it, complete (not cut off).
+bool is_svg(const std::string& text) {
+  return text.rfind("<?xml", 0) == 0 && contains(text, "<svg") && text.size() > 7 &&
+         text.compare(text.size() - 7, 7, "</svg>\n") == 0;
+}
+
+// A fresh directory of its own for a test's files, removed with everything in it at the end.
+struct TempDir {
+  TempDir() {
+    std::string name = "cli-" + std::to_string(::getpid()) + "-XXXXXX";
+    REQUIRE(::mkdtemp(name.data()) != nullptr);
+    path = std::filesystem::absolute(name).string();
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  std::string operator/(const std::string& name) const { return path + "/" + name; }
+  std::set<std::string> names() const {  // what the directory holds, temporary files included
+    std::set<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(path)) out.insert(e.path().filename().string());
+    return out;
+  }
+  std::string path;
+};
+
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
 }  // namespace
 
@@ -243,17 +270,12 @@ TEST_CASE("bench") {
   const auto backoff = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.at("path") == "cas+backoff"; });
   REQUIRE(backoff != rows.end());
   CHECK(backoff->at("op") == "mul");  // --quick: backoff for mul only
-  const std::string plot = read_file(svg);
-  CHECK(plot.rfind("<svg", 0) == 0);
-  CHECK(contains(plot, "</svg>"));
-  for (const char* part : {"<polyline", "M ops/s", "addresses (contention falls to the right)", "native path", "CAS loop",
-                           "CAS + backoff", "GB/s: ratio to each yardstick", "vs read-only pass", "M ops/s: ratio to each yardstick"})
+  const std::string plot = read_file(svg);  // drawn by bench/plot.py
+  CHECK(is_svg(plot));
+  for (const char* part : {"atomics: float global", "atomics: float local", "M ops/s", "addresses (contention falls to the right)",
+                           "native path", "cas loop", "cas+backoff", "naive cas loop", "variants: ratio to returning add",
+                           "algorithms: ratio to read-only pass", "algorithms: ratio to C++"})
     CHECK_MESSAGE(contains(plot, part), part);
-  std::size_t open = 0, close = 0;  // every group closed
-  for (std::size_t at = 0; (at = plot.find("<g ", at)) != std::string::npos; ++at) ++open;
-  for (std::size_t at = 0; (at = plot.find("</g>", at)) != std::string::npos; ++at) ++close;
-  CHECK(open == close);
-  CHECK(open > 0);
   std::remove(json.c_str());
   std::remove(svg.c_str());
 }
@@ -292,4 +314,79 @@ TEST_CASE("options") {
   CHECK(contains(missing.err, "no-such-device-xyz"));
   CHECK(cli("options --bogus").code == 2);
   CHECK(contains(cli("options --help").out, "--json"));
+}
+
+// A plot from a tiny run, with no --json: the SVG names the suite, and the temporary JSON it was
+// drawn from is gone.
+TEST_CASE("plot") {
+  const TempDir dir;
+  const auto r = cli("bench --quick --suite atomics --plot " + dir / "tiny.svg", "CLATOMICS_BENCH_OPS=add");
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const std::string plot = read_file(dir / "tiny.svg");
+  CHECK(is_svg(plot));
+  CHECK(contains(plot, "atomics: float global"));
+  CHECK(contains(plot, "add, native path"));
+  CHECK(dir.names() == std::set<std::string>{"tiny.svg"});
+  // No Python with matplotlib: a clear error before the benchmarks run, the old plot untouched.
+  const auto none = cli("bench --quick --suite atomics --plot " + dir / "tiny.svg", "CLATOMICS_PYTHON=/no/such/python3");
+  CHECK(none.code == 1);
+  CHECK(contains(none.err, "matplotlib"));
+  CHECK_FALSE(contains(none.err, "[bench] suite"));
+  CHECK(read_file(dir / "tiny.svg") == plot);
+}
+
+// Bad arguments never destroy a file: everything is checked before an output is touched, and an
+// output replaces its file only once complete (a temporary file renamed over it).
+TEST_CASE("outputs") {
+  const TempDir dir;
+  const std::string file = dir / "results.json", old = "keep me\n";
+  write_file(file, old);
+  const std::string run = "bench --quick --suite atomics ", env = "CLATOMICS_BENCH_OPS=add";
+  SUBCASE("an unknown device") {
+    CHECK(cli(run + "--json " + file + " --device no-such-device-xyz", env).code == 3);
+    CHECK(cli(run + "--plot " + file + " --device no-such-device-xyz", env).code == 3);
+  }
+  SUBCASE("one file for two outputs, however it is spelled") {
+    ::symlink(file.c_str(), (dir / "link.json").c_str());
+    const std::string base = std::filesystem::path(dir.path).filename().string();
+    for (const std::string& other : {file, dir / "./results.json", dir / ("../" + base + "/results.json"), dir / "link.json"}) {
+      CAPTURE(other);
+      const auto r = cli(run + "--json " + file + " --plot " + other, env);
+      CHECK(r.code == 2);
+      CHECK(contains(r.err, "name the same file"));
+      CHECK(r.out.empty());
+    }
+    const std::string here = std::filesystem::current_path().string();
+    const auto relative = cli(run + "--json x-" + std::to_string(::getpid()) + ".json --plot ./x-" + std::to_string(::getpid()) +
+                              ".json", env);
+    CHECK(relative.code == 2);
+    CHECK_FALSE(std::filesystem::exists(here + "/x-" + std::to_string(::getpid()) + ".json"));
+  }
+  SUBCASE("bad values and unwritable paths") {
+    for (const std::string& args : {"--json " + file + " --size 12X", "--json " + file + " --suite nope",
+                                    "--json " + file + " --repeats 0", "--plot " + file + " --bogus"}) {
+      CAPTURE(args);
+      CHECK(cli(run + args, env).code == 2);
+    }
+    for (const std::string& path : {dir / "no/such/dir/x.json", dir.path}) {
+      CAPTURE(path);
+      const auto r = cli(run + "--json " + path, env);
+      CHECK(r.code == 2);
+      CHECK(contains(r.err, "cannot write --json file"));
+    }
+  }
+  SUBCASE("replaced whole on success") {
+    ::chmod(file.c_str(), 0640);
+    REQUIRE(::link(file.c_str(), (dir / "old.json").c_str()) == 0);
+    const auto r = cli(run + "--json " + file, env);
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    CHECK(nlohmann::json::parse(read_file(file)).at("rows").size() > 0);
+    CHECK(read_file(dir / "old.json") == old);  // the old file was replaced, never rewritten in place
+    struct stat st {};
+    REQUIRE(::stat(file.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0640);  // and the new one keeps its mode
+    CHECK(dir.names() == std::set<std::string>{"results.json", "old.json"});  // no temporary file left
+    return;
+  }
+  CHECK(read_file(file) == old);
 }
