@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "bench_table.hpp"
 #include "commands.hpp"
 #include "output_file.hpp"
 #include "plot.hpp"
@@ -101,7 +102,7 @@ int run_bench(BenchArgs& args) {
 
   std::cout << "clatomics bench on " << caps.device_name << " (" << caps.platform_name << "), " << run.date
             << (config.quick ? ", quick" : "") << "\n\n";
-  bench::print_table(std::cout, rows);
+  print_bench_table(std::cout, rows);
   for (const auto* suite : chosen)
     if (suite->summary) suite->summary(rows, std::cout);
   write_outputs(json, plot, plotter, bench::to_json(run, rows));

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "report.hpp"
+#include "table.hpp"
 
 namespace clatomics::cli {
 namespace {
@@ -21,14 +21,6 @@ bool atomic_related(const std::string& name) {
   for (const char* word : {"atomic", "fp64", "subgroup", "int64"})
     if (name.find(word) != std::string::npos) return true;
   return false;
-}
-
-std::string bytes_name(cl_ulong bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = double(bytes);
-  int u = 0;
-  while (v >= 1024 && u < 4) v /= 1024, ++u;
-  return bench::format_number(v) + " " + units[u];
 }
 
 // Words wrapped at width, continuation lines indented.
@@ -153,8 +145,7 @@ void print_table(std::ostream& out, const std::vector<OpPath>& paths, WhyFn&& wh
     }
     table.push_back(row);
   }
-  std::istringstream lines(bench::text_table(table));
-  for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
+  out << text_table(table, 2);
 
   // One line per distinct (path, reason), naming the ops and the columns it covers.
   struct Why {

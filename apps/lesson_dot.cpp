@@ -11,6 +11,7 @@
 #include "bench.hpp"
 #include "lessons.hpp"
 #include "report.hpp"
+#include "table.hpp"
 
 namespace clatomics::cli {
 namespace {
@@ -86,7 +87,7 @@ bool lesson_dot(Runtime& rt, std::ostream& out) {
   } else {
     rows.push_back({"double, random", "-", "-", "-", "-", "skipped: no fp64 on this device", "-"});
   }
-  out << table(rows);
+  out << text_table(rows, 2);
   out << "  (Random data: the last bits vary from run to run, as the work-groups' atomic adds come in any\n"
          "  order; the worst-case bound is loose, the error seen far smaller. GB/s: both inputs' bytes over\n"
          "  the device time of one call.)\n";

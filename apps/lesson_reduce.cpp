@@ -8,7 +8,7 @@
 
 #include "bench.hpp"
 #include "lessons.hpp"
-#include "report.hpp"
+#include "table.hpp"
 
 namespace clatomics::cli {
 
@@ -58,7 +58,7 @@ bool lesson_reduce(Runtime& rt, std::ostream& out) {
     all_ok = all_ok && ok;
     rows.push_back({std::string(c.op) + " float", c.how, exact(r.timed), exact(c.reference), ok_mark(ok), gbps(bytes, r.ms)});
   }
-  out << table(rows);
+  out << text_table(rows, 2);
   out << "  (GB/s: bytes read over the device time of one call, from profiling events.)\n";
   return all_ok;
 }

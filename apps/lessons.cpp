@@ -31,17 +31,6 @@ const std::vector<Lesson>& lessons() {
   return all;
 }
 
-std::string table(const std::vector<std::vector<std::string>>& rows) {
-  const std::string text = bench::text_table(rows);
-  std::string out;
-  for (std::size_t start = 0; start < text.size();) {
-    const std::size_t end = text.find('\n', start);
-    out += "  " + text.substr(start, end - start + 1);
-    start = end + 1;
-  }
-  return out;
-}
-
 std::string ok_mark(bool ok) { return ok ? "ok" : "FAILED"; }
 
 std::string mops(double ops, double ms) { return ms > 0 ? bench::format_number(ops / (ms * 1e3)) : "-"; }

@@ -1,47 +1,24 @@
-// Text table and JSON for the rows of a benchmark run.
+// Figures as text, and a benchmark run as JSON.
 #include "report.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <initializer_list>
 #include <nlohmann/json.hpp>
 
 namespace clatomics::bench {
 namespace {
-
-std::string join_nonempty(std::initializer_list<std::string> parts) {
-  std::string out;
-  for (const auto& p : parts)
-    if (!p.empty()) out += (out.empty() ? "" : " ") + p;
-  return out;
-}
-
-std::string bytes_label(std::size_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  double v = double(bytes);
-  while (v >= 1024 && u < 4) v /= 1024, ++u;
-  return format_number(v) + " " + units[u];
-}
-
-// "add float global agg", "histogram uchar 256 bins"
-std::string benchmark_label(const Row& r) {
-  return join_nonempty({r.op, r.type, r.space, r.form, r.bins ? std::to_string(r.bins) + " bins" : ""});
-}
-
-// "32 addr spread", "1 MiB uniform"
-std::string case_label(const Row& r) {
-  return join_nonempty({r.addresses ? std::to_string(r.addresses) + " addr" : "", r.bytes ? bytes_label(r.bytes) : "",
-                        r.distribution});
-}
 
 std::string fixed(double value, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
   return buf;
 }
+
+// The field, or null where it does not apply.
+nlohmann::ordered_json text_or_null(const std::string& text) { return text.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(text); }
+nlohmann::ordered_json count_or_null(std::size_t n) { return n ? nlohmann::ordered_json(n) : nlohmann::ordered_json(); }
+nlohmann::ordered_json number_or_null(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); }
 
 }  // namespace
 
@@ -61,48 +38,6 @@ std::string format_number(double value) {
   std::snprintf(buf, sizeof buf, "%.3g", value);
   return buf;
 }
-
-std::string text_table(const std::vector<std::vector<std::string>>& rows) {
-  std::vector<std::size_t> widths;
-  for (const auto& row : rows)
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      if (widths.size() <= c) widths.push_back(0);
-      widths[c] = std::max(widths[c], row[c].size());
-    }
-  std::string out;
-  for (std::size_t r = 0; r < rows.size(); ++r) {
-    std::string line;
-    for (std::size_t c = 0; c < rows[r].size(); ++c)
-      line += rows[r][c] + (c + 1 < rows[r].size() ? std::string(widths[c] - rows[r][c].size() + 2, ' ') : "");
-    out += line + "\n";
-    if (r == 0) {
-      std::size_t total = 0;
-      for (std::size_t c = 0; c < widths.size(); ++c) total += widths[c] + (c + 1 < widths.size() ? 2 : 0);
-      out += std::string(total, '-') + "\n";
-    }
-  }
-  return out;
-}
-
-void print_table(std::ostream& out, const std::vector<Row>& rows) {
-  std::vector<std::vector<std::string>> table{
-      {"suite", "benchmark", "case", "path", "figure", "unit", "yardstick", "yardstick figure", "ratio"}};
-  for (const auto& row : rows)
-    table.push_back({row.suite, benchmark_label(row), case_label(row), row.path.empty() ? "-" : row.path,
-                     format_number(row.value), row.unit, row.yardstick,
-                     row.yardstick_value > 0 ? format_number(row.yardstick_value) : "-",
-                     row.yardstick_value > 0 ? fixed(row.ratio(), 2) + "x" : "-"});
-  out << text_table(table);
-}
-
-namespace {
-
-// The field, or null where it does not apply.
-nlohmann::ordered_json text_or_null(const std::string& text) { return text.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(text); }
-nlohmann::ordered_json count_or_null(std::size_t n) { return n ? nlohmann::ordered_json(n) : nlohmann::ordered_json(); }
-nlohmann::ordered_json number_or_null(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); }
-
-}  // namespace
 
 std::string to_json(const RunInfo& info, const std::vector<Row>& rows) {
   using json = nlohmann::ordered_json;

@@ -1,10 +1,7 @@
-// The outputs of `clatomics bench`: a text table and JSON of the rows (bench/plot.py draws the
-// JSON).
+// What `clatomics bench` reports: figures as text, the run as JSON (bench/plot.py draws it).
 #pragma once
 
-#include <ostream>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "bench.hpp"
@@ -22,14 +19,8 @@ struct RunInfo {
   std::vector<std::string> errors;  // suites that failed, with why
 };
 
-// Columns aligned; the first row is the header, underlined.
-std::string text_table(const std::vector<std::vector<std::string>>& rows);
-
 // A figure with about three significant digits ("0.412", "35.7", "13300").
 std::string format_number(double value);
-
-// One line per row: suite, benchmark, case, path, figure, yardstick, its figure, ratio.
-void print_table(std::ostream& out, const std::vector<Row>& rows);
 
 // {"tool", "version", "date", "device": {...}, "config": {...}, "errors": [...], "rows": [...]}:
 // every row with every field of Row plus its ratio; a field that does not apply is null.
