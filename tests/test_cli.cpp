@@ -170,16 +170,36 @@ TEST_CASE("unknown device") {
   CHECK(cli("demo --device 0 --lesson race").code == 0);  // the index the listing gave works
 }
 
+// info prints the library's own account of the paths: each note verbatim, nothing re-derived.
 TEST_CASE("info") {
-  const auto r = cli("info");
+  const auto r = cli("info --device 0");
   REQUIRE_MESSAGE(r.code == 0, r.err);
   for (const char* part : {"Platform 0:", "[0] ", "OpenCL C", "highest accepted", "extensions", "Atomic paths on",
-                           "float global", "Why:", "Native path checks", "Build options"})
+                           "float global", "Paths:", "cas       the compare-exchange loop", "Native path checks",
+                           "Build options"})
     CHECK_MESSAGE(contains(r.out, part), part);
-  const auto forced = cli("info --force-cas");
+  const auto forced = cli("info --device 0 --force-cas");
   CHECK(forced.code == 0);
-  CHECK(contains(forced.out, "forced"));
+  CHECK(contains(forced.out, "CAS forced"));
   CHECK(contains(forced.out, "-DCLAT_FORCE_CAS"));
+
+  const cl::Device device = clatomics::select_device("0");
+  clatomics::Options options = clatomics::Options::from_env();
+  for (const bool force : {false, true}) {
+    options.force_cas = force;
+    const auto& info = clatomics::device_info(device, options);
+    const std::string& out = force ? forced.out : r.out;
+    std::size_t notes = 0;
+    for (const auto* list : {&info.paths, &info.variant_paths})
+      for (const auto& p : *list) {
+        if (p.note.empty()) continue;
+        ++notes;
+        CAPTURE(p.op + " " + p.type + " " + p.space + " " + p.family);
+        CHECK(contains(out, ": " + p.note + "\n"));
+      }
+    CHECK(notes > 0);  // on any device: mul/div/mad say why they have no native path
+    for (const auto& c : info.checks) CHECK(contains(out, c.slot + " (" + clatomics::path_name(c.path) + "): "));
+  }
 }
 
 TEST_CASE("demo") {
