@@ -1,4 +1,4 @@
-// Lesson: the atomic dot product of the reference. clatomics::dot has each work-group sum its
+// Lesson: the atomic dot product. clatomics::dot has each work-group sum its
 // products in __local memory and add them to the result with one atomic add (no lock). With
 // small integers the result is exact; with random data the order of the additions varies, and
 // the check is the classic error bound |result - exact| <= gamma_n * sum |a_i * b_i| with

@@ -1,4 +1,4 @@
-// Lesson: histogramming, the reference's example application of atomics. Every element is one
+// Lesson: histogramming, the classic application of atomics. Every element is one
 // increment of its bin; when many elements fall in the same bins those increments contend, and
 // privatization (each work-group or work-item counts in its own copy first, then merges with one
 // atomic per bin) takes the contention away. clatomics::histogram chooses the privatization from

@@ -1,6 +1,6 @@
 // Lesson: why atomics exist. Many work-items increment one counter; the plain read-add-write
-// loses updates when two of them overlap, the atomic never does. Also the tickets of the
-// reference's "each customer gets a number": the old value an atomic returns is unique.
+// loses updates when two of them overlap, the atomic never does. Also tickets, as when each
+// customer takes a number: the old value an atomic returns is unique.
 #include <algorithm>
 #include <numeric>
 #include <set>

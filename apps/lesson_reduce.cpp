@@ -1,5 +1,5 @@
-// Lesson: a reduction, the "bank tellers adding their piles to the running total" of the
-// reference. clatomics::reduce sums each work-group's share in __local memory and adds it to the
+// Lesson: a reduction, like bank tellers adding their piles to one running total.
+// clatomics::reduce sums each work-group's share in __local memory and adds it to the
 // total with one atomic; its deterministic option uses two passes in a fixed order instead.
 // The data are small integers stored as floats: every partial sum stays below 2^24, so every
 // order of addition gives the exact total and the check can ask for equality.

@@ -1,4 +1,4 @@
-// The list of demo lessons (../shared/reference's lessons, each checked on the device).
+// The list of demo lessons, each checked on the device, and the helpers their tables share.
 #include "lessons.hpp"
 
 #include <cmath>
