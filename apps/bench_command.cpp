@@ -10,6 +10,7 @@
 #include "plot.hpp"
 #include "report.hpp"
 #include "suites.hpp"
+#include "table.hpp"
 
 namespace clatomics::cli {
 namespace {
@@ -113,17 +114,23 @@ int run_bench(BenchArgs& args) {
 
 Command add_bench_command(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
-  CLI::App* sub = app.add_subcommand("bench");
   std::string description =
       "benchmark suites with yardsticks from the same run: table, JSON, SVG plot.\n\n"
       "Runs benchmark suites on one device. Each figure is the median of N timed runs after a warm-up,\n"
       "kernel time from OpenCL profiling events, printed beside a yardstick measured in the same run\n"
       "(the CAS loop, a read-only pass over the same bytes, a plain multi-threaded C++ loop) and the\n"
       "ratio. Progress goes to stderr, the table to stdout. Suites (all by default, in this order):\n";
-  for (const auto& s : bench::suites())
-    description += "  " + s.name + std::string(12 - std::min<std::size_t>(11, s.name.size()), ' ') + s.description + "\n";
-  description.pop_back();  // the formatter adds the line break
-  sub->description(description);
+  for (const auto& s : bench::suites()) description += named_line(s.name, s.description);
+  CLI::App* sub = add_command(
+      app, "bench", description,
+      "Environment (the atomics suite; comma lists narrow a run, e.g. for tuning): CLATOMICS_BENCH_OPS\n"
+      "(add,sub,mul,div,mad,min,max,xchg), CLATOMICS_BENCH_TYPES (float,double), CLATOMICS_BENCH_SPACES\n"
+      "(global,local), CLATOMICS_BENCH_LEVELS (1,32,1024,65536); CLATOMICS_BACKOFF_OPTIONS: build options\n"
+      "for the backoff variant (-DCLAT_BACKOFF_MIN_NS=... -DCLAT_BACKOFF_MAX_NS=...).\n"
+      "CLATOMICS_PYTHON: the Python that runs plot.py (default: python3, else /usr/bin/python3).\n\n"
+      "Output files are checked before the run and each is replaced only once it is complete (a\n"
+      "temporary file beside it, renamed over it); --json and --plot must name different files.\n"
+      "A suite that fails is reported (exit code 1); the others still run and are reported.\n");
   add_device_options(*sub, args->choice, "the main runtime puts every op on the CAS loop (as CLATOMICS_FORCE_CAS=1)");
   add_size_option(*sub, "--size", args->config.bytes, "data size of the algorithm suites: 4096, 64K, 256M, 1G (default 256M)");
   sub->add_option("--repeats", args->config.repeats, "timed runs per figure, the median is reported (1 to 1000, default 7)")
@@ -143,16 +150,6 @@ Command add_bench_command(CLI::App& app) {
       ->option_text("FILE.svg")
       ->check(non_empty());
   sub->add_flag("--list", args->list, "list the suites and exit");
-  sub->footer(std::string(
-                  "Environment (the atomics suite; comma lists narrow a run, e.g. for tuning): CLATOMICS_BENCH_OPS\n"
-                  "(add,sub,mul,div,mad,min,max,xchg), CLATOMICS_BENCH_TYPES (float,double), CLATOMICS_BENCH_SPACES\n"
-                  "(global,local), CLATOMICS_BENCH_LEVELS (1,32,1024,65536); CLATOMICS_BACKOFF_OPTIONS: build options\n"
-                  "for the backoff variant (-DCLAT_BACKOFF_MIN_NS=... -DCLAT_BACKOFF_MAX_NS=...).\n\n"
-                  "CLATOMICS_PYTHON: the Python that runs plot.py (default: python3, else /usr/bin/python3).\n\n"
-                  "Output files are checked before the run and each is replaced only once it is complete (a\n"
-                  "temporary file beside it, renamed over it); --json and --plot must name different files.\n"
-                  "A suite that fails is reported (exit code 1); the others still run and are reported.\n\n") +
-              exit_codes_help);
   return {sub, [args] { return run_bench(*args); }};
 }
 

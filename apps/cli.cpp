@@ -13,6 +13,14 @@ Options DeviceChoice::options() const {
   return o;
 }
 
+CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description, const std::string& footer) {
+  CLI::App* sub = app.add_subcommand(name);
+  // the formatter ends the description with a line break of its own
+  sub->description(!description.empty() && description.back() == '\n' ? description.substr(0, description.size() - 1) : description);
+  sub->footer(footer + (footer.empty() ? "" : "\n") + exit_codes_help);
+  return sub;
+}
+
 void add_device_options(CLI::App& app, DeviceChoice& choice, const std::string& force_cas_help) {
   app.add_option("--device", choice.device,
                  "an index from `clatomics info`, cpu, gpu, or part of the \"platform / device\" names\n"
@@ -82,7 +90,9 @@ cl::Device pick_device(const std::string& command, const Options& options) {
   try {
     return select_device(options.device.empty() ? device_selector_from_env() : options.device);
   } catch (const std::invalid_argument& e) {
-    throw NoDeviceError(command, e.what());
+    std::string message = e.what();
+    if (message.rfind("clatomics: ", 0) == 0) message.erase(0, 11);  // main() names the program
+    throw NoDeviceError(command, message);
   } catch (const Error& e) {
     // no ICD loaded (CL_PLATFORM_NOT_FOUND_KHR), or platforms without devices
     if (e.code() == CL_DEVICE_NOT_FOUND || e.code() == -1001) throw NoDeviceError(command, e.what());

@@ -57,6 +57,10 @@ struct DeviceChoice {
   Options options() const;
 };
 
+// Adds a subcommand and its help: the description (a one-line summary, a blank line, then the
+// details) and the footer, followed by the exit codes every command's help ends with.
+CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description, const std::string& footer = "");
+
 // Adds --device SEL and --force-cas (what it means for this command) to a subcommand.
 void add_device_options(CLI::App& app, DeviceChoice& choice, const std::string& force_cas_help);
 

@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "lessons.hpp"
+#include "table.hpp"
 
 namespace clatomics::cli {
 namespace {
@@ -62,22 +63,20 @@ int run_demo(const DemoArgs& args) {
 
 Command add_demo_command(CLI::App& app) {
   auto args = std::make_shared<DemoArgs>();
-  CLI::App* sub = app.add_subcommand("demo");
   std::string description =
       "the lessons of atomics, each checked and shown in a short table.\n\n"
       "Runs the lessons of atomics on one device, each with its expected results checked, and prints\n"
       "a short table per lesson. Lessons (in the order they run):\n";
-  for (const auto& l : lessons()) description += "  " + l.name + std::string(12 - std::min<std::size_t>(11, l.name.size()), ' ') + l.title + "\n";
-  description.pop_back();  // the formatter adds the line break
-  sub->description(description);
+  for (const auto& l : lessons()) description += named_line(l.name, l.title);
+  CLI::App* sub = add_command(
+      app, "demo", description,
+      "Environment: CLATOMICS_DEMO_BREAK=LESSON[,...] or all shifts those lessons' host references by one\n"
+      "unit, so that their checks must fail (a test of the checks themselves).\n");
   add_device_options(*sub, args->choice, "every op on the CAS loop (as CLATOMICS_FORCE_CAS=1)");
   sub->add_option("--lesson", args->lessons, "run only this lesson (repeatable)")
       ->option_text("NAME")
       ->check(one_of("lesson", lesson_names));
   sub->add_flag("--list", args->list, "list the lessons and exit");
-  sub->footer(std::string("Environment: CLATOMICS_DEMO_BREAK=LESSON[,...] or all shifts those lessons' host references by one\n"
-                          "unit, so that their checks must fail (a test of the checks themselves).\n\n") +
-              exit_codes_help);
   return {sub, [args] { return run_demo(*args); }};
 }
 

@@ -2,7 +2,6 @@
 // each op takes on the selected device (after the native paths' check runs).
 #include <algorithm>
 #include <iostream>
-#include <sstream>
 
 #include "commands.hpp"
 #include "info_paths.hpp"
@@ -103,15 +102,14 @@ int run_info(const DeviceChoice& choice) {
 
 Command add_info_command(CLI::App& app) {
   auto choice = std::make_shared<DeviceChoice>();
-  CLI::App* sub = app.add_subcommand("info");
-  sub->description(
+  CLI::App* sub = add_command(
+      app, "info",
       "OpenCL platforms and devices, their atomic extensions, and the path each op takes.\n\n"
       "Lists every OpenCL platform and device: OpenCL and OpenCL C versions (with the highest OpenCL C\n"
       "the compiler accepts), the atomic-related extensions and OpenCL C features it reports. Then,\n"
       "for the selected device, the path each atomic op takes, what that path is, the library's note\n"
       "on it, and the check run of each native path.");
   add_device_options(*sub, *choice, "show the paths with every op forced onto the CAS loop");
-  sub->footer(exit_codes_help);
   return {sub, [choice] { return run_info(*choice); }};
 }
 

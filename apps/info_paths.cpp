@@ -65,11 +65,7 @@ void print_family(std::ostream& out, const std::vector<OpPath>& paths) {
   out << text_table(table, 2);
 
   out << "  Paths:\n";
-  for (const Path path : used) {
-    const std::string name = path_name(path);
-    out << "    " << name << std::string(name.size() < 10 ? 10 - name.size() : 1, ' ')
-        << path_description(paths.front().family, path) << "\n";
-  }
+  for (const Path path : used) out << named_line(path_name(path), path_description(paths.front().family, path), 4);
 
   struct Note {
     std::string text;

@@ -37,21 +37,20 @@ int run_options(const OptionsArgs& args) {
 
 Command add_options_command(CLI::App& app) {
   auto args = std::make_shared<OptionsArgs>();
-  CLI::App* sub = app.add_subcommand("options");
-  sub->description(
+  CLI::App* sub = add_command(
+      app, "options",
       "the OpenCL C build options for the snippets on one device (for your own builds).\n\n"
       "Prints, on one line, the OpenCL C build options for the snippet library on one device: exactly\n"
       "what clatomics::build_options(device, options) returns (-cl-std where native atomics need it,\n"
       "-D macros for the native paths whose checks passed). An empty line when there are none.\n"
-      "Build your kernel, with the snippets prepended or included, with these options.");
+      "Build your kernel, with the snippets prepended or included, with these options.",
+      "The environment (CLATOMICS_FORCE_CAS, CLATOMICS_HIDE_FP64, CLATOMICS_EXACT_SUBNORMALS, ...)\n"
+      "counts as it does for the library.\n");
   add_device_options(*sub, args->choice, "the options with every op on the CAS loop (as CLATOMICS_FORCE_CAS=1)");
   sub->add_flag("--json", args->json,
                 "one JSON object instead: {\"device\": NAME, \"platform\": NAME, \"build_options\": STRING,\n"
                 "\"include_dir\": DIR or null}; include_dir is the directory to pass with -I for\n"
                 "#include \"clatomics/atomics.cl\"");
-  sub->footer(std::string("The environment (CLATOMICS_FORCE_CAS, CLATOMICS_HIDE_FP64, CLATOMICS_EXACT_SUBNORMALS, ...)\n"
-                          "counts as it does for the library.\n\n") +
-              exit_codes_help);
   return {sub, [args] { return run_options(*args); }};
 }
 

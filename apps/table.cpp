@@ -30,6 +30,10 @@ std::string text_table(const std::vector<std::vector<std::string>>& rows, std::s
   return out;
 }
 
+std::string named_line(const std::string& name, const std::string& text, std::size_t indent) {
+  return std::string(indent, ' ') + name + std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') + text + "\n";
+}
+
 std::string bytes_name(std::uint64_t bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double v = double(bytes);

@@ -175,7 +175,7 @@ TEST_CASE("info") {
   const auto r = cli("info --device 0");
   REQUIRE_MESSAGE(r.code == 0, r.err);
   for (const char* part : {"Platform 0:", "[0] ", "OpenCL C", "highest accepted", "extensions", "Atomic paths on",
-                           "float global", "Paths:", "cas       the compare-exchange loop", "Native path checks",
+                           "float global", "Paths:", "the compare-exchange loop on the value's bits", "Native path checks",
                            "Build options"})
     CHECK_MESSAGE(contains(r.out, part), part);
   const auto forced = cli("info --device 0 --force-cas");
