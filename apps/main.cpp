@@ -30,7 +30,6 @@ int run(int argc, char** argv) {
   app.set_version_flag("--version", "clatomics " CLATOMICS_VERSION);
   app.require_subcommand(0, 1);
   app.allow_extras();  // unknown words are reported below, in this program's words
-  app.option_defaults()->always_capture_default(false);
 
   std::vector<Command> commands = {add_info_command(app), add_demo_command(app), add_bench_command(app),
                                    add_options_command(app)};

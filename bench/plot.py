@@ -12,6 +12,7 @@ fraction of the bandwidth reached); a red line marks 1.
 Exit codes: 0 written, 1 bad input, 2 usage, 3 matplotlib missing.
 """
 import json
+import math
 import sys
 
 OP_COLORS = {"add": "#1f77b4", "sub": "#aec7e8", "mul": "#d62728", "div": "#ff9896",
@@ -60,10 +61,17 @@ def ratio_groups(rows):
 
 
 def plain_numbers(axis, minor=True):
-    """Tick labels as 1024 and 600, not 2^10 and 6x10^2; minor ticks labelled too, or not at all."""
+    """Tick labels as 1024 and 600, not 2^10 and 6x10^2; minor ticks labelled at 2x and 5x only
+    where the axis spans a decade or more."""
     from matplotlib.ticker import FuncFormatter, NullFormatter
-    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    axis.set_minor_formatter(FuncFormatter(lambda v, _: f"{v:g}") if minor else NullFormatter())
+
+    def label(value, _):
+        low, high = axis.get_view_interval()
+        few = high < 10 * low or round(value / 10 ** math.floor(math.log10(value))) in (1, 2, 5)
+        return f"{value:g}" if value > 0 and few else ""
+
+    axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    axis.set_minor_formatter(FuncFormatter(label) if minor else NullFormatter())
 
 
 def draw_atomics(ax, title, lines):
