@@ -106,6 +106,10 @@ int run_bench(BenchArgs& args) {
   print_bench_table(std::cout, rows);
   for (const auto* suite : chosen)
     if (suite->summary) suite->summary(rows, std::cout);
+  if (rows.empty() && !run.errors.empty()) {  // e.g. a typo in CLATOMICS_BENCH_OPS: keep the old files
+    if (json.wanted() || plot.wanted()) std::cerr << "[bench] nothing was measured: no output file written\n";
+    return exit_failed;
+  }
   write_outputs(json, plot, plotter, bench::to_json(run, rows));
   return run.errors.empty() ? exit_ok : exit_failed;
 }
@@ -129,7 +133,8 @@ Command add_bench_command(CLI::App& app) {
       "for the backoff variant (-DCLAT_BACKOFF_MIN_NS=... -DCLAT_BACKOFF_MAX_NS=...).\n"
       "CLATOMICS_PYTHON: the Python that runs plot.py (default: python3, else /usr/bin/python3).\n\n"
       "Output files are checked before the run and each is replaced only once it is complete (a\n"
-      "temporary file beside it, renamed over it); --json and --plot must name different files.\n"
+      "temporary file beside it, renamed over it); --json and --plot must name different files, and\n"
+      "a run that measures nothing writes neither.\n"
       "A suite that fails is reported (exit code 1); the others still run and are reported.\n");
   add_device_options(*sub, args->choice, "the main runtime puts every op on the CAS loop (as CLATOMICS_FORCE_CAS=1)");
   add_size_option(*sub, "--size", args->config.bytes, "data size of the algorithm suites: 4096, 64K, 256M, 1G (default 256M)");

@@ -395,6 +395,11 @@ TEST_CASE("outputs") {
       CHECK(contains(r.err, "cannot write --json file"));
     }
   }
+  SUBCASE("a run that measures nothing") {
+    const auto r = cli(run + "--json " + file, "CLATOMICS_BENCH_OPS=nope");
+    CHECK(r.code == 1);
+    CHECK(contains(r.err, "nothing was measured"));
+  }
   SUBCASE("replaced whole on success") {
     ::chmod(file.c_str(), 0640);
     REQUIRE(::link(file.c_str(), (dir / "old.json").c_str()) == 0);
