@@ -1,122 +1,92 @@
 // clatomics bench: runs the registered suites, prints a table on stdout (progress on stderr),
 // and writes JSON and an SVG plot on request.
 #include <algorithm>
-#include <fstream>
 #include <iostream>
+#include <memory>
 
+#include "bench_table.hpp"
 #include "commands.hpp"
+#include "output_file.hpp"
+#include "plot.hpp"
 #include "report.hpp"
 #include "suites.hpp"
+#include "table.hpp"
 
 namespace clatomics::cli {
 namespace {
 
-std::string bench_help() {
-  std::string text =
-      "Usage: clatomics bench [--device SEL] [--size BYTES] [--repeats N] [--warmup N] [--suite NAME]...\n"
-      "                       [--quick] [--json FILE] [--plot FILE.svg] [--force-cas] [--list]\n\n"
-      "Runs benchmark suites on one device. Each figure is the median of N timed runs after a warm-up,\n"
-      "kernel time from OpenCL profiling events, printed beside a yardstick measured in the same run\n"
-      "(the CAS loop, a read-only pass over the same bytes, a plain multi-threaded C++ loop) and the\n"
-      "ratio. Progress goes to stderr, the table to stdout. Suites (all by default, in this order):\n";
-  for (const auto& s : bench::suites()) text += "  " + s.name + std::string(12 - std::min<std::size_t>(11, s.name.size()), ' ') + s.description + "\n";
-  text +=
-      "\nOptions:\n"
-      "  --device SEL     an index, cpu, gpu, or part of the \"platform / device\" names\n"
-      "                   (default: CLATOMICS_DEVICE, else the first GPU, else CPU)\n"
-      "  --size BYTES     data size of the algorithm suites: 4096, 64K, 256M, 1G (default 256M)\n"
-      "  --repeats N      timed runs per figure, the median is reported (default 7)\n"
-      "  --warmup N       untimed runs first (default 2)\n"
-      "  --suite NAME     run only this suite (repeatable)\n"
-      "  --quick          tiny sizes, one run, fewer cases: a smoke test, not a measurement\n"
-      "  --json FILE      also write the results as JSON (device, platform, date, config, rows)\n"
-      "  --plot FILE.svg  also draw throughput against contention per path, and each ratio\n"
-      "  --force-cas      the main runtime puts every op on the CAS loop (as CLATOMICS_FORCE_CAS=1)\n"
-      "  --list           list the suites and exit\n"
-      "  -h, --help       this text\n\n"
-      "Environment (the atomics suite; comma lists narrow a run, e.g. for tuning): CLATOMICS_BENCH_OPS\n"
-      "(add,sub,mul,div,mad,min,max,xchg), CLATOMICS_BENCH_TYPES (float,double), CLATOMICS_BENCH_SPACES\n"
-      "(global,local), CLATOMICS_BENCH_LEVELS (1,32,1024,65536); CLATOMICS_BACKOFF_OPTIONS: build options\n"
-      "for the backoff variant (-DCLAT_BACKOFF_MIN_NS=... -DCLAT_BACKOFF_MAX_NS=...).\n\n"
-      "A suite that fails is reported (exit code 1); the others still run and are reported.\n";
-  text += exit_codes_help;
-  return text;
-}
-
-std::string json_list(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + bench::json_string(items[i]);
-  return out + "]";
-}
-
-// Opens a file for writing now, so a bad path fails before the benchmarks run.
-std::ofstream open_output(const std::string& option, const std::string& path) {
-  std::ofstream out(path);
-  if (!out) throw UsageError("bench", "cannot write " + option + " file '" + path + "'");
-  return out;
-}
-
-}  // namespace
-
-int bench_command(const Args& args) {
-  std::string device, value, json_path, plot_path;
-  bool force_cas = false;
+struct BenchArgs {
+  DeviceChoice choice;
   bench::Config config;
-  std::vector<const bench::Suite*> chosen;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "-h" || a == "--help") {
-      std::cout << bench_help();
-      return exit_ok;
-    }
-    if (a == "--list") {
-      for (const auto& s : bench::suites()) std::cout << s.name << "\t" << s.description << "\n";
-      return exit_ok;
-    }
-    if (a == "--quick") {
-      config.quick = true;
-    } else if (a == "--force-cas") {
-      force_cas = true;
-    } else if (take_value("bench", args, i, "--device", device)) {
-    } else if (take_value("bench", args, i, "--size", value)) {
-      config.bytes = parse_size("bench", "--size", value);
-    } else if (take_value("bench", args, i, "--repeats", value)) {
-      config.repeats = parse_count("bench", "--repeats", value, 1, 1000);
-    } else if (take_value("bench", args, i, "--warmup", value)) {
-      config.warmup = parse_count("bench", "--warmup", value, 0, 1000);
-    } else if (take_value("bench", args, i, "--json", json_path)) {
-    } else if (take_value("bench", args, i, "--plot", plot_path)) {
-    } else if (take_value("bench", args, i, "--suite", value)) {
-      const bench::Suite* s = bench::find_suite(value);
-      if (!s) {
-        std::string known;
-        for (const auto& k : bench::suites()) known += " " + k.name;
-        throw UsageError("bench", "unknown suite '" + value + "' (suites:" + known + ")");
-      }
-      if (std::find(chosen.begin(), chosen.end(), s) == chosen.end()) chosen.push_back(s);
-    } else {
-      throw UsageError("bench", "unknown option '" + a + "'");
-    }
-  }
-  if (chosen.empty())
-    for (const auto& s : bench::suites()) chosen.push_back(&s);
-  std::ofstream json_file, plot_file;
-  if (!json_path.empty()) json_file = open_output("--json", json_path);
-  if (!plot_path.empty()) plot_file = open_output("--plot", plot_path);
+  std::vector<std::string> suites;  // --suite; empty: all
+  std::string json_path, plot_path;
+  bool list = false;
+};
 
-  auto rt = make_runtime("bench", options(device, force_cas));
+std::vector<std::string> suite_names() {
+  std::vector<std::string> names;
+  for (const auto& s : bench::suites()) names.push_back(s.name);
+  return names;
+}
+
+// The run's facts besides its rows, for the JSON.
+bench::RunInfo run_info(const Runtime& rt, const bench::Config& config, const std::vector<const bench::Suite*>& chosen) {
+  const auto& caps = rt.device_info().caps;
+  bench::RunInfo run;
+  run.tool_version = CLATOMICS_VERSION;
+  run.device = caps.device_name;
+  run.platform = caps.platform_name;
+  run.driver = caps.driver_version;
+  run.device_version = caps.device_version;
+  run.build_options = rt.build_options();
+  run.date = bench::utc_now();
+  for (const auto* s : chosen) run.suites.push_back(s->name);
+  run.config = config;
+  run.force_cas = rt.options().force_cas;
+  return run;
+}
+
+// Writes the JSON and the plot, each whole or not at all. The plot is drawn from the JSON: the
+// --json file once written, else a temporary one beside the plot.
+void write_outputs(const OutputFile& json, const OutputFile& plot, const Plotter& plotter, const std::string& text) {
+  if (json.wanted()) {
+    write_output(json, text);
+    std::cerr << "[bench] wrote " << json.path() << "\n";
+  }
+  if (plot.wanted()) {
+    std::unique_ptr<TempFile> own_json;
+    if (!json.wanted()) {
+      own_json = std::make_unique<TempFile>(plot);
+      own_json->write(text);
+    }
+    TempFile svg(plot);
+    draw_plot(plotter, json.wanted() ? json.target() : own_json->path(), svg.path());
+    svg.commit();
+    std::cerr << "[bench] wrote " << plot.path() << "\n";
+  }
+}
+
+int run_bench(BenchArgs& args) {
+  if (args.list) {
+    for (const auto& s : bench::suites()) std::cout << s.name << "\t" << s.description << "\n";
+    return exit_ok;
+  }
+  bench::Config& config = args.config;
+  std::vector<const bench::Suite*> chosen;
+  for (const auto& s : bench::suites())
+    if (args.suites.empty() || std::find(args.suites.begin(), args.suites.end(), s.name) != args.suites.end())
+      chosen.push_back(&s);
+  // Everything that can be wrong with the command line fails here, before any output file is
+  // touched and before the benchmarks run: the paths, then the plotter, then the device.
+  const OutputFile json = args.json_path.empty() ? OutputFile() : OutputFile("bench", "--json", args.json_path);
+  const OutputFile plot = args.plot_path.empty() ? OutputFile() : OutputFile("bench", "--plot", args.plot_path);
+  json.refuse_same_as(plot);
+  const Plotter plotter = plot.wanted() ? find_plotter() : Plotter();
+  auto rt = make_runtime("bench", args.choice.options());
+
   config.progress = &std::cerr;
+  bench::RunInfo run = run_info(*rt, config, chosen);
   const auto& caps = rt->device_info().caps;
-  bench::RunInfo run{caps.device_name, caps.platform_name, caps.driver_version, caps.device_version,
-                     rt->build_options(), bench::utc_now(), {}, {}};
-  std::vector<std::string> suite_names;
-  for (const auto* s : chosen) suite_names.push_back(s->name);
-  run.config = {{"suites", json_list(suite_names)},
-                {"bytes", std::to_string(config.bytes)},
-                {"repeats", std::to_string(config.quick ? 1 : config.repeats)},
-                {"warmup", std::to_string(config.quick ? 0 : config.warmup)},
-                {"quick", config.quick ? "true" : "false"},
-                {"force_cas", rt->options().force_cas ? "true" : "false"}};
   bench::progress(config, "device: " + caps.device_name + " (" + caps.platform_name + ")");
 
   std::vector<bench::Row> rows;
@@ -133,22 +103,59 @@ int bench_command(const Args& args) {
 
   std::cout << "clatomics bench on " << caps.device_name << " (" << caps.platform_name << "), " << run.date
             << (config.quick ? ", quick" : "") << "\n\n";
-  bench::print_table(std::cout, rows);
+  print_bench_table(std::cout, rows);
   for (const auto* suite : chosen)
     if (suite->summary) suite->summary(rows, std::cout);
-  if (json_file.is_open()) {
-    bench::write_json(json_file, run, rows);
-    json_file.close();
-    if (!json_file) throw std::runtime_error("writing " + json_path + " failed");
-    std::cerr << "[bench] wrote " << json_path << "\n";
+  if (rows.empty() && !run.errors.empty()) {  // e.g. a typo in CLATOMICS_BENCH_OPS: keep the old files
+    if (json.wanted() || plot.wanted()) std::cerr << "[bench] nothing was measured: no output file written\n";
+    return exit_failed;
   }
-  if (plot_file.is_open()) {
-    bench::write_svg(plot_file, run, rows);
-    plot_file.close();
-    if (!plot_file) throw std::runtime_error("writing " + plot_path + " failed");
-    std::cerr << "[bench] wrote " << plot_path << "\n";
-  }
+  write_outputs(json, plot, plotter, bench::to_json(run, rows));
   return run.errors.empty() ? exit_ok : exit_failed;
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App& app) {
+  auto args = std::make_shared<BenchArgs>();
+  std::string description =
+      "benchmark suites with yardsticks from the same run: table, JSON, SVG plot.\n\n"
+      "Runs benchmark suites on one device. Each figure is the median of N timed runs after a warm-up,\n"
+      "kernel time from OpenCL profiling events, printed beside a yardstick measured in the same run\n"
+      "(the CAS loop, a read-only pass over the same bytes, a plain multi-threaded C++ loop) and the\n"
+      "ratio. Progress goes to stderr, the table to stdout. Suites (all by default, in this order):\n";
+  for (const auto& s : bench::suites()) description += named_line(s.name, s.description);
+  CLI::App* sub = add_command(
+      app, "bench", description,
+      "Environment (the atomics suite; comma lists narrow a run, e.g. for tuning): CLATOMICS_BENCH_OPS\n"
+      "(add,sub,mul,div,mad,min,max,xchg), CLATOMICS_BENCH_TYPES (float,double), CLATOMICS_BENCH_SPACES\n"
+      "(global,local), CLATOMICS_BENCH_LEVELS (1,32,1024,65536); CLATOMICS_BACKOFF_OPTIONS: build options\n"
+      "for the backoff variant (-DCLAT_BACKOFF_MIN_NS=... -DCLAT_BACKOFF_MAX_NS=...).\n"
+      "CLATOMICS_PYTHON: the Python that runs plot.py (default: python3, else /usr/bin/python3).\n\n"
+      "Output files are checked before the run and each is replaced only once it is complete (a\n"
+      "temporary file beside it, renamed over it); --json and --plot must name different files, and\n"
+      "a run that measures nothing writes neither.\n"
+      "A suite that fails is reported (exit code 1); the others still run and are reported.\n");
+  add_device_options(*sub, args->choice, "the main runtime puts every op on the CAS loop (as CLATOMICS_FORCE_CAS=1)");
+  add_size_option(*sub, "--size", args->config.bytes, "data size of the algorithm suites: 4096, 64K, 256M, 1G (default 256M)");
+  sub->add_option("--repeats", args->config.repeats, "timed runs per figure, the median is reported (1 to 1000, default 7)")
+      ->option_text("N")
+      ->check(CLI::Range(1, 1000).description(""));
+  sub->add_option("--warmup", args->config.warmup, "untimed runs first (0 to 1000, default 2)")
+      ->option_text("N")
+      ->check(CLI::Range(0, 1000).description(""));
+  sub->add_option("--suite", args->suites, "run only this suite (repeatable)")->option_text("NAME")->check(one_of("suite", suite_names));
+  sub->add_flag("--quick", args->config.quick, "tiny sizes, one run, fewer cases: a smoke test, not a measurement");
+  sub->add_option("--json", args->json_path, "also write the results as JSON (device, platform, date, config, rows)")
+      ->option_text("FILE")
+      ->check(non_empty());
+  sub->add_option("--plot", args->plot_path,
+                  "also draw an SVG with bench/plot.py (Python 3 + matplotlib): throughput against\n"
+                  "contention per path, and each ratio to its yardstick")
+      ->option_text("FILE.svg")
+      ->check(non_empty());
+  sub->add_flag("--list", args->list, "list the suites and exit");
+  return {sub, [args] { return run_bench(*args); }};
 }
 
 }  // namespace clatomics::cli

@@ -1,11 +1,13 @@
-// Shared by the subcommands of `clatomics`: usage errors, option parsing, making the Runtime.
+// Shared by the subcommands of `clatomics`: exit codes, usage errors, the options every command
+// takes (--device, --force-cas), making the Runtime.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 #include "bench.hpp"
 #include "clatomics/clatomics.hpp"
@@ -16,14 +18,15 @@ using bench::checked;
 
 // Exit codes, as every --help documents them.
 constexpr int exit_ok = 0;
-constexpr int exit_failed = 1;  // a check failed, or an OpenCL/runtime error
-constexpr int exit_usage = 2;   // unknown command, option, suite or lesson; a bad option value
+constexpr int exit_failed = 1;     // a check failed, or an OpenCL/runtime error
+constexpr int exit_usage = 2;      // unknown command, option, suite or lesson; a bad option value
 constexpr int exit_no_device = 3;  // no device matches --device / CLATOMICS_DEVICE, or none at all
 
 // The exit codes as every --help prints them.
 constexpr const char* exit_codes_help =
-    "Exit codes: 0 success, 1 a failed check or an OpenCL error, 2 a usage error (unknown command,\n"
-    "option, suite or lesson; a bad value), 3 no such OpenCL device (none matches, or none at all).\n";
+    "Exit codes: 0 success, 1 a failed check or an OpenCL error (or another failure, such as no\n"
+    "matplotlib for --plot), 2 a usage error (unknown command, option, suite or lesson; a bad value;\n"
+    "an output file that cannot be written), 3 no such OpenCL device (none matches, or none at all).\n";
 
 // A mistake in the command line (exit code 2); main() prints it with a hint to use --help.
 struct UsageError : std::runtime_error {
@@ -39,25 +42,45 @@ struct NoDeviceError : std::runtime_error {
   std::string command;
 };
 
-using Args = std::vector<std::string>;
+// A subcommand: its CLI11 app (options, help) and what runs it once the command line is parsed.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;  // returns the exit code
+};
 
-// If args[i] is "--name VALUE" or "--name=VALUE", stores VALUE, advances i past it and returns
-// true; a missing value is a UsageError.
-bool take_value(const std::string& command, const Args& args, std::size_t& i, const std::string& name,
-                std::string& value);
+// The options of every command that runs on a device.
+struct DeviceChoice {
+  std::string device;  // --device; empty: CLATOMICS_DEVICE, else the default
+  bool force_cas = false;
+  // Options from the environment (CLATOMICS_DEVICE, CLATOMICS_FORCE_CAS, ...), overridden by
+  // these: a non-empty device selector, force_cas when set.
+  Options options() const;
+};
 
-// "4096", "64K", "256M", "1G" (powers of 1024; an optional trailing "B" or "iB"), more than 0.
-std::size_t parse_size(const std::string& command, const std::string& option, const std::string& text);
+// Adds a subcommand and its help: the description (a one-line summary, a blank line, then the
+// details) and the footer, followed by the exit codes every command's help ends with.
+CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description, const std::string& footer = "");
 
-// A whole number in [min, max].
-int parse_count(const std::string& command, const std::string& option, const std::string& text, int min, int max);
+// Adds --device SEL and --force-cas (what it means for this command) to a subcommand.
+void add_device_options(CLI::App& app, DeviceChoice& choice, const std::string& force_cas_help);
 
-// Options from the environment (CLATOMICS_DEVICE, CLATOMICS_FORCE_CAS, ...), overridden by the
-// command line: a non-empty device selector, force_cas when set.
-Options options(const std::string& device, bool force_cas);
+// The help layout of every command: usage first, then the description, options and the footer.
+std::shared_ptr<CLI::Formatter> help_formatter();
 
-// The Runtime for those options; a selector that matches no device (the message lists the
+// A size in bytes: "4096", "64K", "256M", "1G" (powers of 1024; "KiB", "kb" too), more than 0.
+CLI::Option* add_size_option(CLI::App& app, const std::string& name, std::size_t& bytes, const std::string& help);
+
+// Refuses an empty value ("--json ''").
+CLI::Validator non_empty();
+
+// Checks that a value is one of names() (e.g. the suites), naming them all when it is not.
+CLI::Validator one_of(const std::string& what, std::function<std::vector<std::string>()> names);
+
+// The device those options select; a selector that matches no device (the message lists the
 // devices present), or no OpenCL device at all, is a NoDeviceError.
+cl::Device pick_device(const std::string& command, const Options& options);
+
+// The Runtime for those options, on pick_device's device.
 std::unique_ptr<Runtime> make_runtime(const std::string& command, const Options& options);
 
 // "3.0" from 300.

@@ -1,13 +1,14 @@
-// The subcommands of `clatomics`: each takes the arguments after its name and returns the exit
-// code; a command-line mistake throws UsageError.
+// The subcommands of `clatomics`: each adds itself (options, help) to the program's CLI11 app and
+// returns what runs it; a command-line mistake found while running throws UsageError.
 #pragma once
 
 #include "cli.hpp"
 
 namespace clatomics::cli {
 
-int info_command(const Args& args);
-int demo_command(const Args& args);
-int bench_command(const Args& args);
+Command add_info_command(CLI::App& app);
+Command add_demo_command(CLI::App& app);
+Command add_bench_command(CLI::App& app);
+Command add_options_command(CLI::App& app);
 
 }  // namespace clatomics::cli

@@ -4,72 +4,34 @@
 
 #include "commands.hpp"
 #include "lessons.hpp"
+#include "table.hpp"
 
 namespace clatomics::cli {
 namespace {
 
-std::string demo_help() {
-  std::string text =
-      "Usage: clatomics demo [--device SEL] [--lesson NAME]... [--force-cas] [--list]\n\n"
-      "Runs the lessons of atomics on one device, each with its expected results checked, and prints\n"
-      "a short table per lesson. Lessons:\n";
-  for (const auto& l : lessons()) text += "  " + l.name + std::string(10 - std::min<std::size_t>(9, l.name.size()), ' ') + l.title + "\n";
-  text +=
-      "\nOptions:\n"
-      "  --device SEL   an index, cpu, gpu, or part of the \"platform / device\" names\n"
-      "                 (default: CLATOMICS_DEVICE, else the first GPU, else CPU)\n"
-      "  --lesson NAME  run only this lesson (repeatable)\n"
-      "  --force-cas    every op on the CAS loop (as CLATOMICS_FORCE_CAS=1)\n"
-      "  --list         list the lessons and exit\n"
-      "  -h, --help     this text\n\n"
-      "Environment: CLATOMICS_DEMO_BREAK=LESSON[,...] or all shifts those lessons' host references by one\n"
-      "unit, so that their checks must fail (a test of the checks themselves).\n\n";
-  text += exit_codes_help;
-  return text;
+struct DemoArgs {
+  DeviceChoice choice;
+  std::vector<std::string> lessons;  // --lesson, in the order given; empty: all
+  bool list = false;
+};
+
+std::vector<std::string> lesson_names() {
+  std::vector<std::string> names;
+  for (const auto& l : lessons()) names.push_back(l.name);
+  return names;
 }
 
-const Lesson* find_lesson(const std::string& name) {
-  for (const auto& l : lessons())
-    if (l.name == name) return &l;
-  return nullptr;
-}
-
-}  // namespace
-
-int demo_command(const Args& args) {
-  std::string device, name;
-  bool force_cas = false;
-  std::vector<const Lesson*> chosen;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "-h" || args[i] == "--help") {
-      std::cout << demo_help();
-      return exit_ok;
-    }
-    if (args[i] == "--list") {
-      for (const auto& l : lessons()) std::cout << l.name << "\t" << l.title << "\n";
-      return exit_ok;
-    }
-    if (args[i] == "--force-cas") {
-      force_cas = true;
-      continue;
-    }
-    if (take_value("demo", args, i, "--device", device)) continue;
-    if (take_value("demo", args, i, "--lesson", name)) {
-      const Lesson* l = find_lesson(name);
-      if (!l) {
-        std::string known;
-        for (const auto& k : lessons()) known += " " + k.name;
-        throw UsageError("demo", "unknown lesson '" + name + "' (lessons:" + known + ")");
-      }
-      chosen.push_back(l);
-      continue;
-    }
-    throw UsageError("demo", "unknown option '" + args[i] + "'");
+int run_demo(const DemoArgs& args) {
+  if (args.list) {
+    for (const auto& l : lessons()) std::cout << l.name << "\t" << l.title << "\n";
+    return exit_ok;
   }
-  if (chosen.empty())
-    for (const auto& l : lessons()) chosen.push_back(&l);
+  std::vector<const Lesson*> chosen;
+  for (const auto& l : lessons())
+    if (args.lessons.empty() || std::find(args.lessons.begin(), args.lessons.end(), l.name) != args.lessons.end())
+      chosen.push_back(&l);
 
-  auto rt = make_runtime("demo", options(device, force_cas));
+  auto rt = make_runtime("demo", args.choice.options());
   const auto& caps = rt->device_info().caps;
   std::cout << "clatomics demo on " << caps.device_name << " (" << caps.platform_name << ")"
             << (rt->options().force_cas ? ", every op on the CAS loop" : "") << "\n";
@@ -95,6 +57,27 @@ int demo_command(const Args& args) {
   }
   std::cout << "demo: " << chosen.size() << " lessons, all checks passed\n";
   return exit_ok;
+}
+
+}  // namespace
+
+Command add_demo_command(CLI::App& app) {
+  auto args = std::make_shared<DemoArgs>();
+  std::string description =
+      "the lessons of atomics, each checked and shown in a short table.\n\n"
+      "Runs the lessons of atomics on one device, each with its expected results checked, and prints\n"
+      "a short table per lesson. Lessons (in the order they run):\n";
+  for (const auto& l : lessons()) description += named_line(l.name, l.title);
+  CLI::App* sub = add_command(
+      app, "demo", description,
+      "Environment: CLATOMICS_DEMO_BREAK=LESSON[,...] or all shifts those lessons' host references by one\n"
+      "unit, so that their checks must fail (a test of the checks themselves).\n");
+  add_device_options(*sub, args->choice, "every op on the CAS loop (as CLATOMICS_FORCE_CAS=1)");
+  sub->add_option("--lesson", args->lessons, "run only this lesson (repeatable)")
+      ->option_text("NAME")
+      ->check(one_of("lesson", lesson_names));
+  sub->add_flag("--list", args->list, "list the lessons and exit");
+  return {sub, [args] { return run_demo(*args); }};
 }
 
 }  // namespace clatomics::cli

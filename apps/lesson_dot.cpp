@@ -1,4 +1,4 @@
-// Lesson: the atomic dot product of the reference. clatomics::dot has each work-group sum its
+// Lesson: the atomic dot product. clatomics::dot has each work-group sum its
 // products in __local memory and add them to the result with one atomic add (no lock). With
 // small integers the result is exact; with random data the order of the additions varies, and
 // the check is the classic error bound |result - exact| <= gamma_n * sum |a_i * b_i| with
@@ -11,6 +11,7 @@
 #include "bench.hpp"
 #include "lessons.hpp"
 #include "report.hpp"
+#include "table.hpp"
 
 namespace clatomics::cli {
 namespace {
@@ -86,7 +87,7 @@ bool lesson_dot(Runtime& rt, std::ostream& out) {
   } else {
     rows.push_back({"double, random", "-", "-", "-", "-", "skipped: no fp64 on this device", "-"});
   }
-  out << table(rows);
+  out << text_table(rows, 2);
   out << "  (Random data: the last bits vary from run to run, as the work-groups' atomic adds come in any\n"
          "  order; the worst-case bound is loose, the error seen far smaller. GB/s: both inputs' bytes over\n"
          "  the device time of one call.)\n";

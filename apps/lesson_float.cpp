@@ -8,6 +8,7 @@
 #include "bench.hpp"
 #include "lessons.hpp"
 #include "report.hpp"
+#include "table.hpp"
 
 namespace clatomics::cli {
 namespace {
@@ -111,7 +112,7 @@ bool lesson_float_atomics(Runtime& rt, std::ostream& out) {
                       ok_mark(ok), mops(double(n), r.ms)});
     }
   }
-  out << table(rows);
+  out << text_table(rows, 2);
   out << "  (M ops/s: this one launch, profiling event time; `clatomics bench` measures properly.)\n";
   return all_ok;
 }

@@ -1,4 +1,4 @@
-// Lesson: histogramming, the reference's example application of atomics. Every element is one
+// Lesson: histogramming, the classic application of atomics. Every element is one
 // increment of its bin; when many elements fall in the same bins those increments contend, and
 // privatization (each work-group or work-item counts in its own copy first, then merges with one
 // atomic per bin) takes the contention away. clatomics::histogram chooses the privatization from
@@ -11,7 +11,7 @@
 
 #include "bench.hpp"
 #include "lessons.hpp"
-#include "report.hpp"
+#include "table.hpp"
 
 namespace clatomics::cli {
 namespace {
@@ -122,7 +122,7 @@ bool lesson_histogram(Runtime& rt, std::ostream& out) {
     };
     row("floats in [-4, 4], weights 1|2", nbins, HistogramStrategy::automatic, largest(r.timed.counts),
         good(r.warm) && good(r.timed), 2.0 * double(n) * sizeof(float), r.ms);
-    out << table(rows);
+    out << text_table(rows, 2);
     out << "  floats: also " << below << " below, " << above << " above and " << nan
         << " NaN counted apart; the weights' per-bin sums exact.\n";
   }

@@ -1,6 +1,6 @@
 // Lesson: why atomics exist. Many work-items increment one counter; the plain read-add-write
-// loses updates when two of them overlap, the atomic never does. Also the tickets of the
-// reference's "each customer gets a number": the old value an atomic returns is unique.
+// loses updates when two of them overlap, the atomic never does. Also tickets, as when each
+// customer takes a number: the old value an atomic returns is unique.
 #include <algorithm>
 #include <numeric>
 #include <set>
@@ -8,6 +8,7 @@
 #include "bench.hpp"
 #include "lessons.hpp"
 #include "report.hpp"
+#include "table.hpp"
 
 namespace clatomics::cli {
 namespace {
@@ -87,7 +88,7 @@ bool lesson_lost_update(Runtime& rt, std::ostream& out) {
     rows.push_back({line.method, bench::format_number(line.outcome.value), bench::format_number(lost),
                      line.atomic ? ok_mark(good) : (good ? "(race)" : "FAILED"), mops(expected, line.outcome.ms)});
   }
-  out << table(rows);
+  out << text_table(rows, 2);
   if (!plain_lost)
     out << "  No update was lost this time: a CPU runs each work-group on one thread, so two increments\n"
            "  rarely overlap on few cores. Nothing guarantees it; on a GPU most updates are lost.\n";
@@ -102,12 +103,12 @@ bool lesson_lost_update(Runtime& rt, std::ostream& out) {
   const bool atomic_ok = atomic == expected_tickets;
   ok = ok && atomic_ok;
   out << "\n  Tickets: " << n << " work-items each take a number (the old value) from a counter\n";
-  out << table({{"method", "distinct numbers", "handed out twice or more", "check"},
-                            {"plain  t = x; x = t + 1", std::to_string(plain_distinct), std::to_string(n - plain_distinct),
-                             "(race)"},
-                            {"t = atomic_inc(&x)", std::to_string(std::set<cl_uint>(atomic.begin(), atomic.end()).size()),
-                             std::to_string(n - std::set<cl_uint>(atomic.begin(), atomic.end()).size()),
-                             ok_mark(atomic_ok) + (atomic_ok ? " (exactly 0.." + std::to_string(n - 1) + ")" : "")}});
+  const std::size_t atomic_distinct = std::set<cl_uint>(atomic.begin(), atomic.end()).size();
+  out << text_table({{"method", "distinct numbers", "handed out twice or more", "check"},
+                     {"plain  t = x; x = t + 1", std::to_string(plain_distinct), std::to_string(n - plain_distinct), "(race)"},
+                     {"t = atomic_inc(&x)", std::to_string(atomic_distinct), std::to_string(n - atomic_distinct),
+                      ok_mark(atomic_ok) + (atomic_ok ? " (exactly 0.." + std::to_string(n - 1) + ")" : "")}},
+                    2);
   return ok;
 }
 

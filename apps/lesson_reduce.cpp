@@ -1,5 +1,5 @@
-// Lesson: a reduction, the "bank tellers adding their piles to the running total" of the
-// reference. clatomics::reduce sums each work-group's share in __local memory and adds it to the
+// Lesson: a reduction, like bank tellers adding their piles to one running total.
+// clatomics::reduce sums each work-group's share in __local memory and adds it to the
 // total with one atomic; its deterministic option uses two passes in a fixed order instead.
 // The data are small integers stored as floats: every partial sum stays below 2^24, so every
 // order of addition gives the exact total and the check can ask for equality.
@@ -8,7 +8,7 @@
 
 #include "bench.hpp"
 #include "lessons.hpp"
-#include "report.hpp"
+#include "table.hpp"
 
 namespace clatomics::cli {
 
@@ -58,7 +58,7 @@ bool lesson_reduce(Runtime& rt, std::ostream& out) {
     all_ok = all_ok && ok;
     rows.push_back({std::string(c.op) + " float", c.how, exact(r.timed), exact(c.reference), ok_mark(ok), gbps(bytes, r.ms)});
   }
-  out << table(rows);
+  out << text_table(rows, 2);
   out << "  (GB/s: bytes read over the device time of one call, from profiling events.)\n";
   return all_ok;
 }

@@ -1,4 +1,4 @@
-// The list of demo lessons (../shared/reference's lessons, each checked on the device).
+// The list of demo lessons, each checked on the device, and the helpers their tables share.
 #include "lessons.hpp"
 
 #include <cmath>
@@ -29,17 +29,6 @@ const std::vector<Lesson>& lessons() {
       {"histogram", "histograms with clatomics::histogram: privatized vs global atomics", lesson_histogram},
   };
   return all;
-}
-
-std::string table(const std::vector<std::vector<std::string>>& rows) {
-  const std::string text = bench::text_table(rows);
-  std::string out;
-  for (std::size_t start = 0; start < text.size();) {
-    const std::size_t end = text.find('\n', start);
-    out += "  " + text.substr(start, end - start + 1);
-    start = end + 1;
-  }
-  return out;
 }
 
 std::string ok_mark(bool ok) { return ok ? "ok" : "FAILED"; }

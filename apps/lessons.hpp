@@ -68,6 +68,5 @@ std::string gbps(double bytes, double ms);  // "12.3" GB/s (10^9 bytes)
 // Integers in full ("12582912"), else the fewest digits that read back as the same value.
 std::string exact(double value);
 std::string exact(float value);
-std::string table(const std::vector<std::vector<std::string>>& rows);  // aligned, indented by 2
 
 }  // namespace clatomics::cli

@@ -1,61 +1,70 @@
 // clatomics: the command a new user runs first (info, demo) and a maintainer runs to measure (bench).
 #include <iostream>
+#include <vector>
 
 #include "commands.hpp"
 
 namespace clatomics::cli {
 namespace {
 
-struct Command {
-  const char* name;
-  const char* summary;
-  int (*run)(const Args&);
-};
+const char* const environment_help =
+    "Environment: CLATOMICS_DEVICE picks the device (index, cpu, gpu or a name), CLATOMICS_FORCE_CAS=1\n"
+    "puts every op on the CAS loop, CLATOMICS_HIDE_FP64=1 hides double.\n\n";
 
-constexpr Command commands[] = {
-    {"info", "OpenCL platforms and devices, their atomic extensions, and the path each op takes", info_command},
-    {"demo", "the lessons of atomics, each checked and shown in a short table", demo_command},
-    {"bench", "benchmark suites with yardsticks from the same run: table, JSON, SVG plot", bench_command},
-};
-
-void print_usage(std::ostream& out) {
-  out << "Usage: clatomics <command> [options]\n"
-         "       clatomics <command> --help\n\n"
-         "Portable float/double atomics for OpenCL (clatomics " CLATOMICS_VERSION ").\n\nCommands:\n";
-  for (const auto& c : commands) out << "  " << c.name << std::string(8 - std::string(c.name).size(), ' ') << c.summary << "\n";
-  out << "\nEnvironment: CLATOMICS_DEVICE picks the device (index, cpu, gpu or a name), CLATOMICS_FORCE_CAS=1\n"
-         "puts every op on the CAS loop, CLATOMICS_HIDE_FP64=1 hides double.\n\n"
-      << exit_codes_help;
+// The subcommand CLI11 selected, or "" at the top level.
+std::string selected_name(const CLI::App& app) {
+  const auto selected = app.get_subcommands();
+  return selected.empty() ? std::string() : selected.front()->get_name();
 }
 
-const Command* find_command(const std::string& name) {
-  for (const auto& c : commands)
-    if (name == c.name) return &c;
-  return nullptr;
+// A word the parser did not take: an unknown command at the top level, else an unknown option.
+UsageError leftover(const std::string& command, const std::string& word) {
+  if (word.rfind("-", 0) == 0) return UsageError(command, "unknown option '" + word + "'");
+  return UsageError(command, (command.empty() ? "unknown command '" : "unexpected argument '") + word + "'");
 }
 
-int run(const Args& args) {
-  if (args.empty()) {
-    print_usage(std::cerr);
-    return exit_usage;
-  }
-  const std::string& first = args[0];
-  if (first == "--help" || first == "-h" || first == "help") {
-    if (first == "help" && args.size() > 1) {
-      const Command* c = find_command(args[1]);
-      if (!c) throw UsageError("", "unknown command '" + args[1] + "'");
-      return c->run({"--help"});
-    }
-    print_usage(std::cout);
+int run(int argc, char** argv) {
+  CLI::App app("Portable float/double atomics for OpenCL (clatomics " CLATOMICS_VERSION ").", "clatomics");
+  app.formatter(help_formatter());
+  app.footer(std::string(environment_help) + exit_codes_help);
+  app.set_version_flag("--version", "clatomics " CLATOMICS_VERSION);
+  app.require_subcommand(0, 1);
+  app.allow_extras();  // unknown words are reported below, in this program's words
+
+  std::vector<Command> commands = {add_info_command(app), add_demo_command(app), add_bench_command(app),
+                                   add_options_command(app)};
+  std::string topic;
+  CLI::App* help = app.add_subcommand("help", "the help of one command: clatomics help bench");
+  help->add_option("command", topic, "info, demo, bench or options")->required();
+  for (auto& c : commands) c.app->allow_extras();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
     return exit_ok;
-  }
-  if (first == "--version") {
-    std::cout << "clatomics " CLATOMICS_VERSION "\n";
+  } catch (const CLI::CallForVersion& e) {
+    std::cout << e.what() << "\n";
     return exit_ok;
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(selected_name(app), e.what());
   }
-  const Command* c = find_command(first);
-  if (!c) throw UsageError("", (first.rfind("-", 0) == 0 ? "unknown option '" : "unknown command '") + first + "'");
-  return c->run(Args(args.begin() + 1, args.end()));
+  if (!app.remaining().empty()) throw leftover("", app.remaining().front());
+  if (help->parsed()) {
+    for (const auto& c : commands)
+      if (c.app->get_name() == topic) {
+        std::cout << c.app->help("clatomics");
+        return exit_ok;
+      }
+    throw UsageError("", "unknown command '" + topic + "'");
+  }
+  for (const auto& c : commands) {
+    if (!c.app->parsed()) continue;
+    if (!c.app->remaining().empty()) throw leftover(c.app->get_name(), c.app->remaining().front());
+    return c.run();
+  }
+  std::cerr << app.help();  // no command: the usage, as an error
+  return exit_usage;
 }
 
 }  // namespace
@@ -64,10 +73,10 @@ int run(const Args& args) {
 int main(int argc, char** argv) {
   using namespace clatomics::cli;
   try {
-    return run(Args(argv + 1, argv + argc));
+    return run(argc, argv);
   } catch (const UsageError& e) {
-    std::cerr << "clatomics" << (e.command.empty() ? "" : " " + e.command) << ": " << e.what() << "\n"
-              << "Run 'clatomics" << (e.command.empty() ? "" : " " + e.command) << " --help' for usage.\n";
+    const std::string command = "clatomics" + (e.command.empty() ? "" : " " + e.command);
+    std::cerr << command << ": " << e.what() << "\nRun '" << command << " --help' for usage.\n";
     return exit_usage;
   } catch (const NoDeviceError& e) {
     std::cerr << "clatomics" << (e.command.empty() ? "" : " " + e.command) << ": " << e.what() << "\n";

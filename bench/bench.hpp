@@ -32,14 +32,23 @@ struct Config {
   std::ostream* progress = nullptr;  // where "which benchmark, which size" goes (stderr)
 };
 
-// One measured figure beside its yardstick from the same run.
+// One measured figure beside its yardstick from the same run, described field by field (the
+// JSON, the table and the plot read these fields; nothing parses a name). A field that does not
+// apply to a suite stays empty, or 0 for the counts.
 struct Row {
-  std::string suite;      // "atomics", "reduce", "histogram", ...
-  std::string name;       // "add float global", "sum float", ...
-  std::string variant;    // "native", "cas", "1 address", ...
-  double value = 0;       // median
-  std::string unit;       // "M ops/s", "GB/s"
-  std::string yardstick;  // "read-only pass", "C++ 2 threads", "cas loop", ...
+  std::string suite;          // "atomics", "variants", "algorithms"
+  std::string op;             // "add", "mul", ...; algorithms: "reduce sum", "dot", "histogram", "compact", ...
+  std::string type;           // "float", "double", "half", "bf16"; algorithms also "int", "uchar"
+  std::string space;          // "global", "local"
+  std::string form;           // "agg" (aggregated), "noret" (no value returned), "stable" (compaction); "" plain
+  std::size_t addresses = 0;  // how many distinct addresses the work-items update (contention)
+  std::size_t bytes = 0;      // input bytes (algorithms)
+  std::size_t bins = 0;       // histograms
+  std::string distribution;   // "spread", "blocked" (work-items to addresses); "uniform", "one bin", "half kept"
+  std::string path;           // what ran: a path_name() ("cas", "ptx", ...), "cas+backoff", "ptx scalar (opt-in)"
+  double value = 0;           // median
+  std::string unit;           // "M ops/s", "GB/s"
+  std::string yardstick;      // "cas loop", "read-only pass", "C++ 2 threads", ...
   double yardstick_value = 0;
   double ratio() const { return yardstick_value > 0 ? value / yardstick_value : 0; }
 };

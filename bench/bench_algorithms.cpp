@@ -102,10 +102,31 @@ void check(bool ok, const std::string& what) {
   if (!ok) throw std::runtime_error("algorithms: " + what + ": the device's result differs from the host's");
 }
 
-// The two rows of one benchmark.
-void add_rows(std::vector<Row>& rows, const std::string& name, const std::string& variant, const Figures& f) {
-  rows.push_back(Row{suite, name, variant, f.device, "GB/s", read_only, f.read_only});
-  rows.push_back(Row{suite, name, variant, f.device, "GB/s", host_name(), f.host});
+// What one benchmark measured: the library call, its data, and the rows' figures.
+struct Case {
+  std::string op, type, distribution;
+  std::size_t bins;  // 0 unless a histogram
+  std::string form;
+};
+
+// The two rows of one benchmark: against the read-only pass and against the host loop.
+void add_rows(std::vector<Row>& rows, const Case& c, std::size_t bytes, const Figures& f) {
+  Row row;
+  row.suite = suite;
+  row.op = c.op;
+  row.type = c.type;
+  row.form = c.form;
+  row.bytes = bytes;
+  row.bins = c.bins;
+  row.distribution = c.distribution;
+  row.value = f.device;
+  row.unit = "GB/s";
+  row.yardstick = read_only;
+  row.yardstick_value = f.read_only;
+  rows.push_back(row);
+  row.yardstick = host_name();
+  row.yardstick_value = f.host;
+  rows.push_back(row);
 }
 
 // Plain loops for the host yardsticks: independent lanes so that the compiler can vectorize
@@ -153,7 +174,7 @@ void bench_reduce(Runtime& rt, const Config& config, std::size_t bytes, std::vec
     double ref = 0, abs_total = 0;
     for (const float v : x) ref += v, abs_total += std::fabs(v);
     check(std::fabs(double(result) - ref) <= 1e-5 * abs_total + 1e-3, "reduce sum float");
-    add_rows(rows, "reduce sum float", "uniform", f);
+    add_rows(rows, {"reduce sum", "float", "uniform", 0, ""}, n * 4, f);
   }
   {
     progress(config, "algorithms: reduce sum int");
@@ -173,7 +194,7 @@ void bench_reduce(Runtime& rt, const Config& config, std::size_t bytes, std::vec
     std::uint32_t ref = 0;
     for (const cl_int v : x) ref += std::uint32_t(v);
     check(std::uint32_t(result) == ref, "reduce sum int");
-    add_rows(rows, "reduce sum int", "uniform", f);
+    add_rows(rows, {"reduce sum", "int", "uniform", 0, ""}, n * 4, f);
   }
 }
 
@@ -196,7 +217,7 @@ void bench_dot(Runtime& rt, const Config& config, std::size_t bytes, std::vector
   double ref = 0, abs_total = 0;
   for (std::size_t i = 0; i < n; ++i) ref += double(x[i]) * x[n + i], abs_total += std::fabs(double(x[i]) * x[n + i]);
   check(std::fabs(double(result) - ref) <= 1e-5 * abs_total + 1e-3, "dot float");
-  add_rows(rows, "dot float", "uniform", f);
+  add_rows(rows, {"dot", "float", "uniform", 0, ""}, 2 * n * 4, f);
 }
 
 void bench_byte_histogram(Runtime& rt, const Config& config, std::size_t bytes, std::vector<Row>& rows) {
@@ -220,7 +241,7 @@ void bench_byte_histogram(Runtime& rt, const Config& config, std::size_t bytes, 
     std::vector<std::uint64_t> ref(256);
     for (const std::uint8_t v : x) ++ref[v];
     check(result == ref, "histogram 256 bins, " + variant);
-    add_rows(rows, "histogram 256 bins", variant, f);
+    add_rows(rows, {"histogram", "uchar", variant, 256, ""}, bytes, f);
   }
 }
 
@@ -251,7 +272,7 @@ void bench_even_histogram(Runtime& rt, const Config& config, std::size_t bytes, 
   std::uint64_t total = result.below + result.above + result.nan;
   for (const auto c : result.counts) total += c;
   check(total == n && result.nan == 0, "histogram_even");
-  add_rows(rows, "histogram_even 100 bins", "uniform", f);
+  add_rows(rows, {"histogram_even", "float", "uniform", nbins, ""}, n * 4, f);
 }
 
 void bench_compact(Runtime& rt, const Config& config, std::size_t bytes, std::vector<Row>& rows) {
@@ -274,7 +295,7 @@ void bench_compact(Runtime& rt, const Config& config, std::size_t bytes, std::ve
             if (x[i] > 0.5f) host_out[k++] = x[i];
         });
     check(kept == ref, "compact float, " + variant);
-    add_rows(rows, "compact float", variant, f);
+    add_rows(rows, {"compact", "float", "half kept", 0, stable ? "stable" : ""}, n * 4, f);
   }
 }
 
@@ -300,28 +321,27 @@ std::vector<Row> run_algorithm_benchmarks(Runtime& rt, const Config& config) {
 }
 
 void print_algorithm_summary(const std::vector<Row>& rows, std::ostream& out) {
-  const auto ratio = [&](const std::string& name, const std::string& variant, bool host) -> const Row* {
+  const auto find = [&](const std::string& op, const std::string& distribution, bool host) -> const Row* {
     for (const auto& r : rows)
-      if (r.suite == suite && r.name == name && r.variant == variant && (r.yardstick == read_only) != host) return &r;
+      if (r.suite == suite && r.op == op && r.distribution == distribution && (r.yardstick == read_only) != host) return &r;
     return nullptr;
   };
-  bool any = false;
-  for (const auto& r : rows) any = any || r.suite == suite;
-  if (!any) return;
-  out << "\nalgorithms summary (issue 4 targets: GPU vs the read-only pass, CPU vs plain C++)\n";
+  if (std::none_of(rows.begin(), rows.end(), [](const Row& r) { return r.suite == suite; })) return;
+  out << "\nalgorithms summary (targets: GPU vs the read-only pass, CPU vs plain C++)\n";
   const struct {
-    const char* name;
-    const char* variant;
+    const char* op;
+    const char* label;
+    const char* distribution;
     const char* gpu;
     const char* cpu;
-  } targets[] = {{"reduce sum float", "uniform", ">= 0.90x", ">= 0.7x"},
-                 {"histogram 256 bins", "uniform", ">= 0.85x", ">= 0.5x"},
-                 {"histogram 256 bins", "one bin", ">= 0.85x", ">= 0.5x"}};
+  } targets[] = {{"reduce sum", "reduce sum float", "uniform", ">= 0.90x", ">= 0.7x"},
+                 {"histogram", "histogram 256 bins", "uniform", ">= 0.85x", ">= 0.5x"},
+                 {"histogram", "histogram 256 bins", "one bin", ">= 0.85x", ">= 0.5x"}};
   for (const auto& t : targets) {
-    const Row* gpu = ratio(t.name, t.variant, false);
-    const Row* cpu = ratio(t.name, t.variant, true);
+    const Row* gpu = find(t.op, t.distribution, false);
+    const Row* cpu = find(t.op, t.distribution, true);
     if (!gpu || !cpu) continue;
-    out << "  " << t.name << " (" << t.variant << "): " << format_number(gpu->value) << " GB/s = " << two_places(gpu->ratio())
+    out << "  " << t.label << " (" << t.distribution << "): " << format_number(gpu->value) << " GB/s = " << two_places(gpu->ratio())
         << "x the read-only pass (GPU target " << t.gpu << "), " << two_places(cpu->ratio()) << "x plain C++ (CPU target " << t.cpu
         << ")\n";
   }

@@ -1,4 +1,4 @@
-// The "algorithms" suite of `clatomics bench` (issue 4): reduce, dot, histograms and compaction in
+// The "algorithms" suite of `clatomics bench`: reduce, dot, histograms and compaction in
 // GB/s over Config::bytes of data, each beside two yardsticks measured in the same run: a
 // read-only pass over the same bytes on the device, and a plain multi-threaded C++ loop doing the
 // same work on the host.
@@ -11,15 +11,17 @@
 
 namespace clatomics::bench {
 
-// Rows: suite "algorithms", name "reduce sum float", "histogram 256 bins", ..., variant the data
-// ("uniform", "one bin", ...), value in GB/s of input read (device time of every command the call
-// enqueues), two rows per benchmark: yardstick "read-only pass" and "C++ <n> threads".
+// Rows: suite "algorithms", op the library call ("reduce sum", "dot", "histogram" (256 bins of
+// bytes), "histogram_even" (100 bins), "compact" (form "stable" for the order-keeping one)), type
+// the element type, bytes of input, distribution of the data ("uniform", "one bin", "half kept"),
+// value in GB/s of input read (device time of every command the call enqueues), two rows per
+// benchmark: yardstick "read-only pass" and "C++ <n> threads".
 // Each device result is checked against the host's (exact for integers and counts); a mismatch
 // throws. Quick: 1 MiB of data. CLATOMICS_BENCH_ALGOS (a comma list of reduce, dot, histogram,
 // even, compact) narrows a run.
 std::vector<Row> run_algorithm_benchmarks(Runtime& rt, const Config& config);
 
-// The ratios issue 4 sets targets for (reduce and histogram against their yardsticks).
+// The ratios with targets: reduce and histogram against their yardsticks.
 void print_algorithm_summary(const std::vector<Row>& rows, std::ostream& out);
 
 }  // namespace clatomics::bench

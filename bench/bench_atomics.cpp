@@ -15,6 +15,7 @@ namespace clatomics::bench {
 namespace {
 
 constexpr const char* all_ops[] = {"add", "sub", "mul", "div", "mad", "min", "max", "xchg"};
+constexpr const char* backoff_path = "cas+backoff";  // the path of the rows of backoff.cl's loop
 
 struct Plan {
   std::vector<std::string> ops, types, spaces, backoff_ops;
@@ -59,14 +60,6 @@ Plan make_plan(const Config& config, bool doubles) {
   plan.levels.clear();
   for (const auto& n : levels) plan.levels.push_back(std::stoul(n));
   return plan;
-}
-
-// "32 addr ptx" -> "ptx"
-std::string variant_path(const std::string& variant) {
-  std::istringstream in(variant);
-  std::string naddr, addr, path;
-  in >> naddr >> addr >> path;
-  return path;
 }
 
 std::string level_name(std::size_t naddr) { return std::to_string(naddr) + (naddr == 1 ? " address" : " addresses"); }
@@ -183,11 +176,19 @@ std::vector<Row> run_atomics_benchmarks(Runtime& rt, const Config& config) {
             continue;
           }
           progress(config, what + " (" + path + " | cas" + (backoff ? " | cas+backoff)" : ")"));
-          Row row{"atomics", op + " " + type + " " + space, std::to_string(naddr) + " addr " + path, 0, "M ops/s", "cas loop", 0};
+          Row row;
+          row.suite = "atomics";
+          row.op = op;
+          row.type = type;
+          row.space = space;
+          row.addresses = naddr;
+          row.path = path;
+          row.unit = "M ops/s";
+          row.yardstick = "cas loop";
           row.value = measure_op(rt, native, kernel, op, type, local, naddr, config);
           row.yardstick_value = measure_op(cas_rt, cas, kernel, op, type, local, naddr, config);
           rows.push_back(row);
-          if (op == "min" || op == "max") {  // the loop users write by hand (reference notes) as yardstick
+          if (op == "min" || op == "max") {  // the loop users write by hand (re-reads, no early exit) as yardstick
             Row n = row;
             n.yardstick = "naive cas loop";
             n.yardstick_value = measure_op(cas_rt, cas, kernel + "_naive", op, type, local, naddr, config);
@@ -195,7 +196,7 @@ std::vector<Row> run_atomics_benchmarks(Runtime& rt, const Config& config) {
           }
           if (backoff) {
             Row b = row;
-            b.variant = std::to_string(naddr) + " addr backoff";
+            b.path = backoff_path;
             b.value = measure_op(cas_rt, cas, kernel + "_backoff", op, type, local, naddr, config);
             rows.push_back(b);
           }
@@ -205,14 +206,13 @@ std::vector<Row> run_atomics_benchmarks(Runtime& rt, const Config& config) {
 }
 
 void print_atomics_summary(const std::vector<Row>& rows, std::ostream& out) {
-  // level -> row, for one benchmark name and one kind of variant
-  const auto find = [&](const std::string& name, bool backoff, const std::string& yardstick = "cas loop") {
+  // addresses -> row, for one op/type on global memory, the backoff rows or the others
+  const auto find = [&](const std::string& op, const std::string& type, bool backoff, const std::string& yardstick = "cas loop") {
     std::map<std::size_t, const Row*> by_level;
-    for (const auto& r : rows) {
-      if (r.suite != "atomics" || r.name != name || r.yardstick != yardstick) continue;
-      const bool is_backoff = r.variant.find("backoff") != std::string::npos;
-      if (is_backoff == backoff) by_level[std::stoul(r.variant)] = &r;
-    }
+    for (const auto& r : rows)
+      if (r.suite == "atomics" && r.op == op && r.type == type && r.space == "global" && r.yardstick == yardstick &&
+          (r.path == backoff_path) == backoff)
+        by_level[r.addresses] = &r;
     return by_level;
   };
   const auto line = [&](const std::string& label, const std::map<std::size_t, const Row*>& by_level, bool ratio) {
@@ -222,25 +222,23 @@ void print_atomics_summary(const std::vector<Row>& rows, std::ostream& out) {
       out << "  " << naddr << ": " << (ratio ? format_number(row->ratio()) + "x" : format_number(row->value));
     out << "\n";
   };
-  bool any = false;
-  for (const auto& r : rows) any = any || r.suite == "atomics";
-  if (!any) return;
-  out << "\natomics summary (issue 3 targets; by number of addresses)\n";
+  if (std::none_of(rows.begin(), rows.end(), [](const Row& r) { return r.suite == "atomics"; })) return;
+  out << "\natomics summary (targets; by number of addresses)\n";
   for (const char* type : {"float", "double"}) {
-    const auto add = find(std::string("add ") + type + " global", false);
+    const auto add = find("add", type, false);
     if (add.empty()) continue;
-    const std::string path = variant_path(add.begin()->second->variant);
-    line(std::string(type) + " add global, M ops/s on the " + path + " path (target on a GPU: within 1.15x of CUDA "
-             "atomicAdd measured the same way)",
+    line(std::string(type) + " add global, M ops/s on the " + add.begin()->second->path +
+             " path (target on a GPU: within 1.15x of CUDA atomicAdd measured the same way)",
          add, false);
   }
-  for (const char* name : {"min float global", "max float global"}) {
-    line(std::string(name) + ", native/CAS with early exit", find(name, false, "cas loop"), true);
-    line(std::string(name) + ", native/naive CAS of the reference notes (target: >= 100x at 1 and 32)",
-         find(name, false, "naive cas loop"), true);
+  for (const char* op : {"min", "max"}) {
+    line(std::string(op) + " float global, native/CAS with early exit", find(op, "float", false), true);
+    line(std::string(op) + " float global, native/naive CAS loop that re-reads (target: >= 100x at 1 and 32)",
+         find(op, "float", false, "naive cas loop"), true);
   }
-  for (const char* name : {"mul float global", "div float global", "mul double global", "div double global"})
-    line(std::string(name) + ", CAS+backoff/CAS (target: >= 2x at 32 and 1024)", find(name, true), true);
+  for (const char* type : {"float", "double"})
+    for (const char* op : {"mul", "div"})
+      line(std::string(op) + " " + type + " global, CAS+backoff/CAS (target: >= 2x at 32 and 1024)", find(op, type, true), true);
 }
 
 }  // namespace clatomics::bench

@@ -1,4 +1,4 @@
-// The "atomics" suite of `clatomics bench` (issue 3): throughput of every float/double op at
+// The "atomics" suite of `clatomics bench`: throughput of every float/double op at
 // 1, 32, 1024 and 65536 addresses, on the device's native paths and on the forced CAS loop, and
 // the CAS loop with backoff (cl/clatomics/backoff.cl) against the plain loop.
 #pragma once
@@ -10,13 +10,13 @@
 
 namespace clatomics::bench {
 
-// Rows: name "<op> <type> <space>", variant "<n> addr <path>" with the native runtime's path
-// (cas, ext, ptx, bits, hardware), value in M ops/s, yardstick "cas loop" (the same kernel built
-// with CLAT_FORCE_CAS on the same device and queue). Backoff rows: variant "<n> addr backoff".
-// Quick: float only, fewer ops and levels, short launches.
+// Rows: op, type, space, addresses, path (the native runtime's: cas, ext, ptx, bits, hardware),
+// value in M ops/s, yardstick "cas loop" (the same kernel built with CLAT_FORCE_CAS on the same
+// device and queue); min/max also against "naive cas loop" (re-reads, no early exit); the backoff
+// rows have path "cas+backoff". Quick: float only, fewer ops and levels, short launches.
 std::vector<Row> run_atomics_benchmarks(Runtime& rt, const Config& config);
 
-// The figures issue 3 sets targets for (float add M ops/s per level; min/max and backoff ratios).
+// The figures with targets: float add M ops/s per level; min/max and backoff ratios.
 void print_atomics_summary(const std::vector<Row>& rows, std::ostream& out);
 
 }  // namespace clatomics::bench

@@ -7,38 +7,6 @@
 namespace clatomics::bench {
 namespace {
 
-// The path names the device's build gives (config.cl's codes), read by a one-item kernel.
-const char* code_name(int code) {
-  switch (code) {
-    case 0: return "cas";
-    case 1: return "ext";
-    case 2: return "ptx";
-    case 5: return "warp";
-    case 6: return "subgroup";
-    case 7: return "plain";
-    default: return "?";
-  }
-}
-
-struct Paths {
-  std::string agg, add, noret;
-};
-
-Paths read_paths(const Runtime& rt, const std::string& options) {
-  const std::string src =
-      "kernel void vb_paths(global int *out) { out[0] = CLAT_PATH_AGG; out[1] = CLAT_PATH_ADD_FLOAT_GLOBAL;"
-      " out[2] = CLAT_PATH_NORET_ADD_FLOAT_GLOBAL; }\n";
-  return checked("reading the variant paths", [&] {
-    cl::Kernel kernel(rt.build(src, options), "vb_paths");
-    cl::Buffer out(rt.context(), CL_MEM_WRITE_ONLY, 3 * sizeof(cl_int));
-    kernel.setArg(0, out);
-    rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NullRange);
-    cl_int codes[3] = {0, 0, 0};
-    rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, sizeof codes, codes);
-    return Paths{code_name(codes[0]), code_name(codes[1]), codes[2] == 2 ? "ptx red" : code_name(codes[2])};
-  });
-}
-
 // M ops/s of one kernel at naddr cells, and the work-items it ran. Contention grows with the
 // number of work-items in flight, so both kernels of a row run the same number: the yardstick is
 // sized first (items == 0) and the aggregated kernel gets its count. Sizing: from one work-group
@@ -96,61 +64,83 @@ Measured measure(const Runtime& rt, const cl::Program& program, const std::strin
   });
 }
 
-std::string level(std::size_t naddr) { return std::to_string(naddr) + " addr"; }
+// A row of this suite: float add/mul/div on global memory unless changed.
+Row variant_row(const std::string& op, std::size_t naddr, const std::string& layout, const std::string& path) {
+  Row row;
+  row.suite = "variants";
+  row.op = op;
+  row.type = "float";
+  row.space = "global";
+  row.addresses = naddr;
+  row.distribution = layout;
+  row.path = path;
+  row.unit = "M ops/s";
+  return row;
+}
 
 }  // namespace
 
 std::vector<Row> run_variant_benchmarks(Runtime& rt, const Config& config) {
   // build_options(device) already asks for sub-group aggregation where the device has it.
-  const std::string options;
   progress(config, "variants: building the kernels");
-  const cl::Program program = build_bench_kernel(rt, "bench_variants.cl", options);
-  const Paths paths = read_paths(rt, options);
+  const cl::Program program = build_bench_kernel(rt, "bench_variants.cl");
   const std::vector<std::size_t> levels =
       config.quick ? std::vector<std::size_t>{1, 1024} : std::vector<std::size_t>{1, 32, 1024, 65536};
   const std::vector<std::string> ops = config.quick ? std::vector<std::string>{"add", "mul"} : std::vector<std::string>{"add", "mul", "div"};
   const auto& info = rt.device_info();
-  const std::string half_path = path_name(info.variant_path_of("16-bit", "add", "half", "global"));
-  const std::string bf16_path = path_name(info.variant_path_of("16-bit", "add", "bf16", "global"));
+  const auto variant_path = [&](const char* family, const std::string& op, const std::string& type) {
+    return std::string(path_name(info.variant_path_of(family, op, type, "global")));
+  };
+  const std::string add_path = path_name(info.path_of("add", "float", "global"));
+  const std::string noret_path = variant_path("no-return", "add", "float");  // ptx (red) or plain (the returning add)
+  const std::string half_path = variant_path("16-bit", "add", "half"), bf16_path = variant_path("16-bit", "add", "bf16");
   // On NVIDIA also the opt-in scalar f16/bf16 atom (half.cl says why it is not the default).
   cl::Program scalar;
   if (half_path == "ptx") scalar = build_bench_kernel(rt, "bench_variants.cl", "-DCLAT_PTX_HALF_SCALAR");
 
   std::vector<Row> rows;
   for (std::size_t naddr : levels)
-    for (const char* layout : {"spread", "blocked"}) {
-      if (naddr == 1 && std::string(layout) == "blocked") continue;  // the same as spread
-      const std::string where = level(naddr) + " " + layout;
+    for (const std::string layout : {"spread", "blocked"}) {
+      if (naddr == 1 && layout == "blocked") continue;  // the same as spread
+      const std::string where = std::to_string(naddr) + " addr " + layout;
       for (const auto& op : ops) {
-        const std::string plain_path = op == "add" ? paths.add : "cas";
-        progress(config, "variants: " + op + " float, " + where + " (agg " + paths.agg + " | plain " + plain_path + ")");
+        const std::string agg_path = variant_path("aggregated", op, "float");
+        const std::string plain_path = path_name(info.path_of(op, "float", "global"));
+        progress(config, "variants: " + op + " float, " + where + " (agg " + agg_path + " | plain " + plain_path + ")");
         const float init = op == "add" ? 0.0f : 1.0f;
-        Row row{"variants", op + " float agg", where + " " + paths.agg, 0, "M ops/s", "plain " + plain_path, 0};
+        Row row = variant_row(op, naddr, layout, agg_path);
+        row.form = "agg";
+        row.yardstick = "plain " + plain_path;
         const Measured plain = measure(rt, program, "bench_" + op + "_plain_" + layout, naddr, init, config);
         row.yardstick_value = plain.mops;
         row.value = measure(rt, program, "bench_" + op + "_agg_" + layout, naddr, init, config, plain.items).mops;
         rows.push_back(row);
-        if (op == "add") {
-          // the device's own integer atomic_add, same layout: what one hardware atomic per call gives
-          progress(config, "variants: add uint hardware atomic, " + where);
-          Row hw = row;
-          hw.yardstick = "hardware atomic_add uint";
-          hw.yardstick_value = measure(rt, program, std::string("bench_add_hw_") + layout, naddr, init, config, plain.items).mops;
-          rows.push_back(hw);
-          progress(config, "variants: add float no-return, " + where + " (" + paths.noret + ")");
-          Row noret{"variants", "add float noret", where + " " + paths.noret, 0, "M ops/s", "returning add", row.yardstick_value};
-          noret.value = measure(rt, program, std::string("bench_add_noret_") + layout, naddr, init, config, plain.items).mops;
-          rows.push_back(noret);
-          for (const auto& [type, path] : {std::pair<std::string, std::string>{"half", half_path}, {"bf16", bf16_path}}) {
-            progress(config, "variants: add " + type + ", " + where + " (" + path + ")");
-            Row r{"variants", "add " + type, where + " " + path, 0, "M ops/s", "add float plain " + paths.add, row.yardstick_value};
-            r.value = measure(rt, program, "bench_add_" + type + "_" + layout, naddr, init, config, plain.items).mops;
+        if (op != "add") continue;
+        // the device's own integer atomic_add, same layout: what one hardware atomic per call gives
+        progress(config, "variants: add uint hardware atomic, " + where);
+        Row hw = row;
+        hw.yardstick = "hardware atomic_add uint";
+        hw.yardstick_value = measure(rt, program, "bench_add_hw_" + layout, naddr, init, config, plain.items).mops;
+        rows.push_back(hw);
+        progress(config, "variants: add float no-return, " + where + " (" + noret_path + ")");
+        Row noret = variant_row("add", naddr, layout, noret_path);
+        noret.form = "noret";
+        noret.yardstick = "returning add";
+        noret.yardstick_value = plain.mops;
+        noret.value = measure(rt, program, "bench_add_noret_" + layout, naddr, init, config, plain.items).mops;
+        rows.push_back(noret);
+        for (const auto& [type, path] : {std::pair<std::string, std::string>{"half", half_path}, {"bf16", bf16_path}}) {
+          progress(config, "variants: add " + type + ", " + where + " (" + path + ")");
+          Row r = variant_row("add", naddr, layout, path);
+          r.type = type;
+          r.yardstick = "add float plain " + add_path;
+          r.yardstick_value = plain.mops;
+          r.value = measure(rt, program, "bench_add_" + type + "_" + layout, naddr, init, config, plain.items).mops;
+          rows.push_back(r);
+          if (scalar()) {
+            r.path = "ptx scalar (opt-in)";
+            r.value = measure(rt, scalar, "bench_add_" + type + "_" + layout, naddr, init, config, plain.items).mops;
             rows.push_back(r);
-            if (scalar()) {
-              r.variant = where + " ptx scalar (opt-in)";
-              r.value = measure(rt, scalar, "bench_add_" + type + "_" + layout, naddr, init, config, plain.items).mops;
-              rows.push_back(r);
-            }
           }
         }
       }

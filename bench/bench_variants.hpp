@@ -1,6 +1,6 @@
-// The "variants" suite of `clatomics bench` (issue 9): aggregated atomics against the plain
-// (unaggregated) op at 1, 32, 1024 and 65536 addresses for float add, mul and div, and the
-// no-return add against the returning one.
+// The "variants" suite of `clatomics bench`: aggregated atomics against the plain (unaggregated)
+// op at 1, 32, 1024 and 65536 addresses for float add, mul and div, the no-return add against the
+// returning one, and half/bf16 add against float add.
 #pragma once
 
 #include <vector>
@@ -9,17 +9,18 @@
 
 namespace clatomics::bench {
 
-// Rows, all float on __global memory, value in M ops/s:
-//   name "<op> float agg", variant "<n> addr <layout> <agg path>", yardstick "plain <path>":
-//     the aggregated op against the plain op on the device's own path (for add that is the
-//     hardware atomic where there is one: PTX atom on NVIDIA, cl_ext_float_atomics on PoCL 5);
-//   the same "add float agg" rows again with yardstick "hardware atomic_add uint": the device's
-//     own integer atomic_add in the same layout (one hardware atomic per call);
-//   name "add float noret", variant "<n> addr <layout> <noret path>", yardstick "returning add";
-//   name "add half" / "add bf16", variant "<n> addr <layout> <path>", yardstick "add float plain
-//     <path>" (16-bit add on ushort cells: neighbouring cells share a 32-bit word).
-// Layouts: "spread" (neighbouring work-items on different addresses) and "blocked" (runs of 32
-// neighbours on one address); at 1 address only one. Quick: fewer levels, short launches.
+// Rows, on __global memory, value in M ops/s, distribution the layout: "spread" (neighbouring
+// work-items on different addresses) or "blocked" (runs of 32 neighbours on one address; at 1
+// address only spread). Paths are the device's (DeviceInfo), as the library reports them:
+//   form "agg", op add/mul/div float: the aggregated op, yardstick "plain <path>" (the plain op
+//     on its own path: for add the hardware atomic where there is one);
+//   the same add rows again with yardstick "hardware atomic_add uint": the device's integer
+//     atomic_add in the same layout (one hardware atomic per call);
+//   form "noret", op add float: path ptx (PTX red) or plain (the returning add), yardstick
+//     "returning add";
+//   op add, type half / bf16 (ushort cells: neighbours share a 32-bit word), yardstick "add float
+//     plain <path>"; on NVIDIA also path "ptx scalar (opt-in)".
+// Quick: fewer levels, short launches.
 std::vector<Row> run_variant_benchmarks(Runtime& rt, const Config& config);
 
 }  // namespace clatomics::bench

@@ -16,7 +16,24 @@ Path chosen(const Probe& probe, const Slot& slot) {
   return code < 0 ? slot.fallback : Path(code);
 }
 
-// Why the slot is not on a native path (its failed checks), and what its path flushes.
+// What a native path needs before config.cl offers it (and none is offered under CLAT_FORCE_CAS).
+std::string needs(const Slot& slot, Path path) {
+  const std::string type = slot.type, space = slot.space;
+  switch (path) {
+    case Path::ptx:
+      return std::string("ptx needs NVIDIA's OpenCL") + (std::string(slot.check) == "noret" ? " and the returning add on ptx" : "");
+    case Path::ext:
+      return "ext needs __opencl_c_ext_" + std::string(type == "double" ? "fp64" : "fp32") + "_" + space +
+             "_atomic_add (cl_ext_float_atomics, OpenCL C 3.0)";
+    case Path::bits: return type == "double" ? "bits needs cl_khr_int64_extended_atomics" : "bits needs only core OpenCL";
+    case Path::warp: return "warp needs NVIDIA's OpenCL";
+    case Path::subgroup: return "subgroup needs cl_khr_subgroups + cl_khr_subgroup_shuffle and Options::subgroup_aggregation";
+    default: return path_name(path);
+  }
+}
+
+// Why the slot is not on a native path (its failed checks, else what its native paths need), and
+// what its path flushes.
 std::string note_of(const Probe& probe, const Slot& slot, bool& flushes) {
   std::string note;
   const Path path = chosen(probe, slot);
@@ -25,6 +42,11 @@ std::string note_of(const Probe& probe, const Slot& slot, bool& flushes) {
     if (c.slot != slot.name) continue;
     if (!c.passed) note += (note.empty() ? "" : "; ") + std::string(path_name(c.path)) + " check failed: " + c.why;
     if (c.passed && c.path == path && c.flushes_subnormals) flushes = true;
+  }
+  if (path == slot.fallback && note.empty()) {
+    note = "no native path offered: ";
+    for (const Path native : slot.natives) note += needs(slot, native) + "; ";
+    note += "CLAT_FORCE_CAS offers none";
   }
   if (flushes) note += (note.empty() ? "" : "; ") + std::string("flushes subnormals to zero (Options::exact_subnormals avoids it)");
   return note;
@@ -66,8 +88,12 @@ std::vector<OpPath> op_paths(const Probe& probe, bool doubles) {
           paths.push_back(slot_path(probe, "atomic", op, type, space, "add_" + type + "_" + space));
         else if (any_of(op, {"min", "max"}))
           paths.push_back(slot_path(probe, "atomic", op, type, space, "minmax_" + type + "_" + space));
-        else
-          paths.push_back(fixed_path("atomic", op, type, space, any_of(op, {"xchg", "cmpxchg"}) ? Path::hardware : Path::cas));
+        else if (any_of(op, {"xchg", "cmpxchg"}))
+          paths.push_back(fixed_path("atomic", op, type, space, Path::hardware));
+        else {
+          paths.push_back(fixed_path("atomic", op, type, space, Path::cas));
+          paths.back().note = "no device has a native atomic for it (backoff.cl: the CAS loop with backoff)";
+        }
       }
   }
   return paths;

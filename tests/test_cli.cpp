@@ -1,16 +1,24 @@
 // The `clatomics` command as a script sees it: exit codes, stdout, stderr, and the files it
 // writes. The path of the program comes from CLATOMICS_CLI (set by CTest to the built target).
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cctype>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
+
+#include "clatomics/clatomics.hpp"
 
 namespace {
 
@@ -31,7 +39,7 @@ std::string temp_path(const std::string& what) {
 }
 
 // Runs `clatomics <args>` through the shell, with env assignments before it.
-Result clatomics(const std::string& args, const std::string& env = "") {
+Result cli(const std::string& args, const std::string& env = "") {
   const char* cli = std::getenv("CLATOMICS_CLI");
   REQUIRE_MESSAGE(cli != nullptr, "CLATOMICS_CLI must name the clatomics program");
   const std::string err_path = temp_path("stderr");
@@ -50,110 +58,62 @@ Result clatomics(const std::string& args, const std::string& env = "") {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-// A small strict JSON reader: true when text is one well-formed JSON value.
-class Json {
- public:
-  explicit Json(const std::string& text) : s_(text) {}
-  bool valid() {
-    ws();
-    if (!value()) return false;
-    ws();
-    return i_ == s_.size();
-  }
+// An SVG document as matplotlib writes it, complete (not cut off).
+bool is_svg(const std::string& text) {
+  return text.rfind("<?xml", 0) == 0 && contains(text, "<svg") && text.size() > 7 &&
+         text.compare(text.size() - 7, 7, "</svg>\n") == 0;
+}
 
- private:
-  void ws() {
-    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
+// A fresh directory of its own for a test's files, removed with everything in it at the end.
+struct TempDir {
+  TempDir() {
+    std::string name = "cli-" + std::to_string(::getpid()) + "-XXXXXX";
+    REQUIRE(::mkdtemp(name.data()) != nullptr);
+    path = std::filesystem::absolute(name).string();
   }
-  bool eat(char c) {
-    ws();
-    if (i_ < s_.size() && s_[i_] == c) return ++i_, true;
-    return false;
+  ~TempDir() { std::filesystem::remove_all(path); }
+  std::string operator/(const std::string& name) const { return path + "/" + name; }
+  std::set<std::string> names() const {  // what the directory holds, temporary files included
+    std::set<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(path)) out.insert(e.path().filename().string());
+    return out;
   }
-  bool literal(const char* word) {
-    const std::string w(word);
-    if (s_.compare(i_, w.size(), w) != 0) return false;
-    i_ += w.size();
-    return true;
-  }
-  bool string() {
-    if (!eat('"')) return false;
-    while (i_ < s_.size() && s_[i_] != '"') {
-      if (static_cast<unsigned char>(s_[i_]) < 0x20) return false;
-      if (s_[i_] == '\\') ++i_;
-      ++i_;
-    }
-    return i_ < s_.size() && s_[i_++] == '"';
-  }
-  bool number() {
-    const std::size_t start = i_;
-    if (i_ < s_.size() && s_[i_] == '-') ++i_;
-    while (i_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[i_])) || std::strchr(".eE+-", s_[i_]))) ++i_;
-    return i_ > start && std::isdigit(static_cast<unsigned char>(s_[i_ - 1]));
-  }
-  bool value() {
-    ws();
-    if (i_ >= s_.size()) return false;
-    const char c = s_[i_];
-    if (c == '{') {
-      ++i_;
-      if (eat('}')) return true;
-      do {
-        ws();
-        if (!string() || !eat(':') || !value()) return false;
-      } while (eat(','));
-      return eat('}');
-    }
-    if (c == '[') {
-      ++i_;
-      if (eat(']')) return true;
-      do {
-        if (!value()) return false;
-      } while (eat(','));
-      return eat(']');
-    }
-    if (c == '"') return string();
-    if (c == 't') return literal("true");
-    if (c == 'f') return literal("false");
-    if (c == 'n') return literal("null");
-    return number();
-  }
-  const std::string& s_;
-  std::size_t i_ = 0;
+  std::string path;
 };
+
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
 }  // namespace
 
 TEST_CASE("usage") {
   SUBCASE("no command is a usage error") {
-    const auto r = clatomics("");
+    const auto r = cli("");
     CHECK(r.code == 2);
     CHECK(contains(r.err, "Usage: clatomics"));
   }
   SUBCASE("--help lists the commands and the exit codes") {
-    const auto r = clatomics("--help");
+    const auto r = cli("--help");
     CHECK(r.code == 0);
-    for (const char* word : {"info", "demo", "bench", "Exit codes", "0 success", "1 a failed check", "2 a usage error",
+    for (const char* word : {"info", "demo", "bench", "options", "Exit codes", "0 success", "1 a failed check", "2 a usage error",
                              "3 no such OpenCL device"})
       CHECK_MESSAGE(contains(r.out, word), word);
-    CHECK(clatomics("--version").code == 0);
   }
   SUBCASE("every subcommand has --help") {
-    for (const char* command : {"info", "demo", "bench"}) {
+    for (const char* command : {"info", "demo", "bench", "options"}) {
       CAPTURE(command);
-      const auto r = clatomics(std::string(command) + " --help");
+      const auto r = cli(std::string(command) + " --help");
       CHECK(r.code == 0);
       CHECK(contains(r.out, std::string("Usage: clatomics ") + command));
       CHECK(contains(r.out, "Exit codes"));
     }
-    CHECK(contains(clatomics("bench --help").out, "--json FILE"));
-    CHECK(contains(clatomics("help bench").out, "--plot FILE.svg"));
-    CHECK(contains(clatomics("demo --help").out, "histogram"));  // the lessons are listed
-    CHECK(contains(clatomics("demo --help").out, "CLATOMICS_DEMO_BREAK"));
-    CHECK(clatomics("help frobnicate").code == 2);
+    CHECK(contains(cli("bench --help").out, "--json FILE"));
+    CHECK(contains(cli("help bench").out, "--plot FILE.svg"));
+    CHECK(contains(cli("demo --help").out, "histogram"));  // the lessons are listed
+    CHECK(contains(cli("demo --help").out, "CLATOMICS_DEMO_BREAK"));
+    CHECK(cli("help frobnicate").code == 2);
   }
   SUBCASE("unknown command") {
-    const auto r = clatomics("frobnicate");
+    const auto r = cli("frobnicate");
     CHECK(r.code == 2);
     CHECK(contains(r.err, "unknown command 'frobnicate'"));
   }
@@ -162,49 +122,88 @@ TEST_CASE("usage") {
                              "bench --repeats 0", "bench --warmup x", "bench --suite nope", "demo --lesson nope",
                              "demo --device", "bench --json", "bench --json /no/such/dir/x.json", "--bogus"}) {
       CAPTURE(args);
-      const auto r = clatomics(args);
+      const auto r = cli(args);
       CHECK(r.code == 2);
       CHECK(contains(r.err, "--help"));
       CHECK(r.out.empty());
     }
-    CHECK(contains(clatomics("bench --bogus").err, "unknown option '--bogus'"));
-    CHECK(contains(clatomics("bench --suite nope").err, "atomics"));  // the suites are listed
-    CHECK(contains(clatomics("demo --lesson nope").err, "histogram"));  // the lessons are listed
-    CHECK(contains(clatomics("bench --json /no/such/dir/x.json").err, "cannot write --json file"));
+    CHECK(contains(cli("bench --bogus").err, "unknown option '--bogus'"));
+    CHECK(contains(cli("bench --suite nope").err, "atomics"));  // the suites are listed
+    CHECK(contains(cli("demo --lesson nope").err, "histogram"));  // the lessons are listed
+    CHECK(contains(cli("bench --json /no/such/dir/x.json").err, "cannot write --json file"));
+    CHECK(contains(cli("bench extra").err, "unexpected argument 'extra'"));
+    CHECK(cli("help").code == 2);
+  }
+  SUBCASE("sizes take K, M, G suffixes (powers of 1024)") {
+    for (const char* size : {"4096", "64K", "256M", "1G", "2KiB"}) {
+      CAPTURE(size);
+      CHECK(cli(std::string("bench --list --size ") + size).code == 0);
+    }
+    for (const char* size : {"0", "1.5G", "12X", "-1", "99999999999999T"}) {
+      CAPTURE(size);
+      const auto r = cli(std::string("bench --list --size ") + size);
+      CHECK(r.code == 2);
+      CHECK(contains(r.err, "is not a size in bytes"));
+    }
+  }
+  SUBCASE("--version") {
+    const auto r = cli("--version");
+    CHECK(r.code == 0);
+    CHECK(r.out.rfind("clatomics ", 0) == 0);
   }
 }
 
 // Exit code 3, distinct from a usage error: a script can tell "no such device here" apart.
 TEST_CASE("unknown device") {
-  const auto r = clatomics("info --device no-such-device-xyz");
+  const auto r = cli("info --device no-such-device-xyz");
   CHECK(r.code == 3);
   CHECK(contains(r.err, "no OpenCL device matches"));
   CHECK(contains(r.err, "0: "));  // the devices present are listed
   CHECK(r.out.empty());
   for (const char* command : {"demo", "bench --quick"}) {
     CAPTURE(command);
-    const auto e = clatomics(command, "CLATOMICS_DEVICE=no-such-device-xyz");
+    const auto e = cli(command, "CLATOMICS_DEVICE=no-such-device-xyz");
     CHECK(e.code == 3);
     CHECK(contains(e.err, "no-such-device-xyz"));
   }
-  CHECK(clatomics("bench --quick --device 999").code == 3);
-  CHECK(clatomics("demo --device 0 --lesson race").code == 0);  // the index the listing gave works
+  CHECK(cli("bench --quick --device 999").code == 3);
+  CHECK(cli("demo --device 0 --lesson race").code == 0);  // the index the listing gave works
 }
 
+// info prints the library's own account of the paths: each note verbatim, nothing re-derived.
 TEST_CASE("info") {
-  const auto r = clatomics("info");
+  const auto r = cli("info --device 0");
   REQUIRE_MESSAGE(r.code == 0, r.err);
   for (const char* part : {"Platform 0:", "[0] ", "OpenCL C", "highest accepted", "extensions", "Atomic paths on",
-                           "float global", "Why:", "Native path checks", "Build options"})
+                           "float global", "Paths:", "the compare-exchange loop on the value's bits", "Native path checks",
+                           "Build options"})
     CHECK_MESSAGE(contains(r.out, part), part);
-  const auto forced = clatomics("info --force-cas");
+  const auto forced = cli("info --device 0 --force-cas");
   CHECK(forced.code == 0);
-  CHECK(contains(forced.out, "forced"));
+  CHECK(contains(forced.out, "CAS forced"));
   CHECK(contains(forced.out, "-DCLAT_FORCE_CAS"));
+
+  const cl::Device device = clatomics::select_device("0");
+  clatomics::Options options = clatomics::Options::from_env();
+  for (const bool force : {false, true}) {
+    options.force_cas = force;
+    const auto& info = clatomics::device_info(device, options);
+    const std::string& out = force ? forced.out : r.out;
+    std::size_t notes = 0;
+    for (const auto* list : {&info.paths, &info.variant_paths})
+      for (const auto& p : *list) {
+        if (p.note.empty()) continue;
+        ++notes;
+        CAPTURE(p.op + " " + p.type + " " + p.space + " " + p.family);
+        CHECK(contains(out, ": " + p.note + "\n"));
+      }
+    CHECK(notes > 0);  // on any device: mul/div/mad say why they have no native path
+    for (const auto& c : info.checks) CHECK(contains(out, c.slot + " (" + clatomics::path_name(c.path) + "): "));
+  }
 }
 
 TEST_CASE("demo") {
-  const auto r = clatomics("demo");
+  const auto r = cli("demo");
   REQUIRE_MESSAGE(r.code == 0, std::string(r.out + r.err));
   for (const char* part : {"lost update", "atomic_inc", "clat_atomic_add_float", "Tickets", "mul", "div", "min", "max",
                            "clatomics::reduce", "deterministic", "clatomics::dot", "float, integers", "gamma_n",
@@ -213,7 +212,7 @@ TEST_CASE("demo") {
     CHECK_MESSAGE(contains(r.out, part), part);
   CHECK_FALSE(contains(r.out, "FAILED"));
   CHECK_FALSE(contains(r.out, "ERROR"));
-  const auto listed = clatomics("demo --list");
+  const auto listed = cli("demo --list");
   CHECK(listed.code == 0);
   for (const char* name : {"race", "float", "reduce", "dot", "histogram"}) CHECK_MESSAGE(contains(listed.out, name), name);
 }
@@ -224,16 +223,16 @@ TEST_CASE("demo failure") {
   for (const char* lesson : {"race", "float", "reduce", "dot", "histogram"}) {
     CAPTURE(lesson);
     const std::string other = std::string(lesson) == "race" ? "float" : "race";
-    const auto r = clatomics("demo --lesson " + std::string(lesson) + " --lesson " + other,
+    const auto r = cli("demo --lesson " + std::string(lesson) + " --lesson " + other,
                              std::string("CLATOMICS_DEMO_BREAK=") + lesson);
     CHECK(r.code == 1);
     CHECK(contains(r.out, "lesson '" + std::string(lesson) + "' FAILED"));
     CHECK_FALSE(contains(r.out, "lesson '" + other + "' FAILED"));
     CHECK(contains(r.out, "demo: 1 of 2 lessons FAILED"));
   }
-  const auto all = clatomics("demo --lesson dot", "CLATOMICS_DEMO_BREAK=all");
+  const auto all = cli("demo --lesson dot", "CLATOMICS_DEMO_BREAK=all");
   CHECK(all.code == 1);
-  const auto none = clatomics("demo --lesson dot", "CLATOMICS_DEMO_BREAK=nothing");
+  const auto none = cli("demo --lesson dot", "CLATOMICS_DEMO_BREAK=nothing");
   CHECK(none.code == 0);
 }
 
@@ -241,7 +240,7 @@ TEST_CASE("demo failure") {
 // the atomics panels (log axes, a legend per path) and a ratio section per unit.
 TEST_CASE("bench") {
   const std::string json = temp_path("bench.json"), svg = temp_path("bench.svg");
-  const auto r = clatomics("bench --quick --json " + json + " --plot " + svg);
+  const auto r = cli("bench --quick --json " + json + " --plot " + svg);
   CHECK_MESSAGE(r.code == 0, r.err);
   CHECK(contains(r.err, "[bench] suite atomics"));  // progress on stderr: which suite...
   CHECK(contains(r.err, "[bench] atomics: add float global, 1 address"));  // ... which benchmark, which size
@@ -252,25 +251,167 @@ TEST_CASE("bench") {
   CHECK(contains(r.out, "float add global, M ops/s"));  // the summary
   CHECK(contains(r.out, "GB/s"));
   CHECK(contains(r.out, "read-only pass"));
-  const std::string text = read_file(json);
-  CHECK(Json(text).valid());
-  for (const char* key : {"\"device\"", "\"platform\"", "\"date\"", "\"config\"", "\"rows\"", "\"suite\": \"atomics\"",
-                          "\"suite\": \"algorithms\"", "\"unit\": \"M ops/s\"", "\"unit\": \"GB/s\"",
-                          "\"yardstick\": \"cas loop\"", "\"yardstick\": \"read-only pass\"", "\"errors\": []"})
-    CHECK_MESSAGE(contains(text, key), key);
-  CHECK_FALSE(Json("{\"rows\": [1, 2,]}").valid());  // the checker can say no
-  CHECK_FALSE(Json("{\"a\": 1").valid());
-  const std::string plot = read_file(svg);
-  CHECK(plot.rfind("<svg", 0) == 0);
-  CHECK(contains(plot, "</svg>"));
-  for (const char* part : {"<polyline", "M ops/s", "addresses (contention falls to the right)", "native path", "CAS loop",
-                           "CAS + backoff", "GB/s: ratio to each yardstick", "vs read-only pass", "M ops/s: ratio to each yardstick"})
+  const auto doc = nlohmann::json::parse(read_file(json));  // throws (the test fails) unless it is JSON
+  CHECK(doc.at("tool") == "clatomics bench");
+  CHECK("clatomics " + doc.at("version").get<std::string>() + "\n" == cli("--version").out);
+  for (const char* key : {"name", "platform", "driver", "version", "build_options"})
+    CHECK_MESSAGE(doc.at("device").at(key).is_string(), key);
+  CHECK(doc.at("date").get<std::string>().size() == 20);  // 2026-01-02T03:04:05Z
+  CHECK(doc.at("config").at("quick") == true);
+  CHECK(doc.at("config").at("suites") == nlohmann::json({"atomics", "variants", "algorithms"}));
+  CHECK(doc.at("errors").empty());
+  const auto& rows = doc.at("rows");
+  REQUIRE(!rows.empty());
+  const char* fields[] = {"suite", "op", "type", "space", "form", "addresses", "bytes", "bins", "distribution", "path",
+                          "value", "unit", "yardstick", "yardstick_value", "ratio"};
+  std::set<std::string> suites, yardsticks;
+  for (const auto& row : rows) {
+    CHECK(row.size() == std::size(fields));
+    for (const char* f : fields) CHECK_MESSAGE(row.contains(f), f);
+    suites.insert(row.at("suite").get<std::string>());
+    yardsticks.insert(row.at("yardstick").get<std::string>());
+    CHECK(row.at("value").get<double>() > 0);
+    if (row.at("suite") == "algorithms") {
+      CHECK(row.at("unit") == "GB/s");
+      CHECK(row.at("bytes").get<std::size_t>() == 1u << 20);  // --quick: 1 MiB
+      CHECK(row.at("addresses").is_null());
+    } else {
+      CHECK(row.at("unit") == "M ops/s");
+      CHECK(row.at("addresses").get<std::size_t>() >= 1);
+      CHECK(row.at("type").is_string());
+      CHECK(row.at("space").is_string());
+      CHECK(row.at("path").is_string());
+    }
+    CHECK(row.at("ratio").get<double>() ==
+          doctest::Approx(row.at("value").get<double>() / row.at("yardstick_value").get<double>()));
+  }
+  CHECK(suites == std::set<std::string>{"atomics", "variants", "algorithms"});
+  for (const char* y : {"cas loop", "naive cas loop", "read-only pass", "returning add"}) CHECK_MESSAGE(yardsticks.count(y), y);
+  const auto backoff = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.at("path") == "cas+backoff"; });
+  REQUIRE(backoff != rows.end());
+  CHECK(backoff->at("op") == "mul");  // --quick: backoff for mul only
+  const std::string plot = read_file(svg);  // drawn by bench/plot.py
+  CHECK(is_svg(plot));
+  for (const char* part : {"atomics: float global", "atomics: float local", "M ops/s", "addresses (contention falls to the right)",
+                           "native path", "cas loop", "cas+backoff", "naive cas loop", "variants: ratio to returning add",
+                           "algorithms: ratio to read-only pass", "algorithms: ratio to C++"})
     CHECK_MESSAGE(contains(plot, part), part);
-  std::size_t open = 0, close = 0;  // every group closed
-  for (std::size_t at = 0; (at = plot.find("<g ", at)) != std::string::npos; ++at) ++open;
-  for (std::size_t at = 0; (at = plot.find("</g>", at)) != std::string::npos; ++at) ++close;
-  CHECK(open == close);
-  CHECK(open > 0);
   std::remove(json.c_str());
   std::remove(svg.c_str());
+}
+
+// `clatomics options` prints what the library's build_options() returns for the same device and
+// options, so that a program building the snippets itself builds them as the library would.
+TEST_CASE("options") {
+  const cl::Device device = clatomics::select_device("0");
+  clatomics::Options defaults = clatomics::Options::from_env(), forced = defaults;
+  forced.force_cas = true;
+  for (const auto& [args, env, expected] :
+       {std::tuple<std::string, std::string, clatomics::Options>{"options --device 0", "", defaults},
+        {"options --device 0 --force-cas", "", forced},
+        {"options --device 0", "CLATOMICS_FORCE_CAS=1", forced}}) {
+    CAPTURE(args);
+    CAPTURE(env);
+    const auto r = cli(args, env);
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    CHECK(r.out == clatomics::build_options(device, expected) + "\n");
+  }
+  CHECK(cli("options --device 0 --force-cas").out != cli("options --device 0").out);
+
+  const auto j = cli("options --device 0 --force-cas --json");
+  REQUIRE_MESSAGE(j.code == 0, j.err);
+  const auto doc = nlohmann::json::parse(j.out);
+  const auto caps = clatomics::detect_capabilities(device);
+  CHECK(doc.at("build_options") == clatomics::build_options(device, forced));
+  CHECK(doc.at("device") == caps.device_name);
+  CHECK(doc.at("platform") == caps.platform_name);
+  REQUIRE(doc.at("include_dir").is_string());  // the build tree's cl/ here
+  CHECK(std::ifstream(doc.at("include_dir").get<std::string>() + "/clatomics/atomics.cl").good());
+
+  const auto missing = cli("options --device no-such-device-xyz");
+  CHECK(missing.code == 3);
+  CHECK(missing.out.empty());
+  CHECK(contains(missing.err, "no-such-device-xyz"));
+  CHECK(cli("options --bogus").code == 2);
+  CHECK(contains(cli("options --help").out, "--json"));
+}
+
+// A plot from a tiny run, with no --json: the SVG names the suite, and the temporary JSON it was
+// drawn from is gone.
+TEST_CASE("plot") {
+  const TempDir dir;
+  const auto r = cli("bench --quick --suite atomics --plot " + dir / "tiny.svg", "CLATOMICS_BENCH_OPS=add");
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const std::string plot = read_file(dir / "tiny.svg");
+  CHECK(is_svg(plot));
+  CHECK(contains(plot, "atomics: float global"));
+  CHECK(contains(plot, "add, native path"));
+  CHECK(dir.names() == std::set<std::string>{"tiny.svg"});
+  // No Python with matplotlib: a clear error before the benchmarks run, the old plot untouched.
+  const auto none = cli("bench --quick --suite atomics --plot " + dir / "tiny.svg", "CLATOMICS_PYTHON=/no/such/python3");
+  CHECK(none.code == 1);
+  CHECK(contains(none.err, "matplotlib"));
+  CHECK_FALSE(contains(none.err, "[bench] suite"));
+  CHECK(read_file(dir / "tiny.svg") == plot);
+}
+
+// Bad arguments never destroy a file: everything is checked before an output is touched, and an
+// output replaces its file only once complete (a temporary file renamed over it).
+TEST_CASE("outputs") {
+  const TempDir dir;
+  const std::string file = dir / "results.json", old = "keep me\n";
+  write_file(file, old);
+  const std::string run = "bench --quick --suite atomics ", env = "CLATOMICS_BENCH_OPS=add";
+  SUBCASE("an unknown device") {
+    CHECK(cli(run + "--json " + file + " --device no-such-device-xyz", env).code == 3);
+    CHECK(cli(run + "--plot " + file + " --device no-such-device-xyz", env).code == 3);
+  }
+  SUBCASE("one file for two outputs, however it is spelled") {
+    ::symlink(file.c_str(), (dir / "link.json").c_str());
+    const std::string base = std::filesystem::path(dir.path).filename().string();
+    for (const std::string& other : {file, dir / "./results.json", dir / ("../" + base + "/results.json"), dir / "link.json"}) {
+      CAPTURE(other);
+      const auto r = cli(run + "--json " + file + " --plot " + other, env);
+      CHECK(r.code == 2);
+      CHECK(contains(r.err, "name the same file"));
+      CHECK(r.out.empty());
+    }
+    const std::string here = std::filesystem::current_path().string();
+    const auto relative = cli(run + "--json x-" + std::to_string(::getpid()) + ".json --plot ./x-" + std::to_string(::getpid()) +
+                              ".json", env);
+    CHECK(relative.code == 2);
+    CHECK_FALSE(std::filesystem::exists(here + "/x-" + std::to_string(::getpid()) + ".json"));
+  }
+  SUBCASE("bad values and unwritable paths") {
+    for (const std::string& args : {"--json " + file + " --size 12X", "--json " + file + " --suite nope",
+                                    "--json " + file + " --repeats 0", "--plot " + file + " --bogus"}) {
+      CAPTURE(args);
+      CHECK(cli(run + args, env).code == 2);
+    }
+    for (const std::string& path : {dir / "no/such/dir/x.json", dir.path}) {
+      CAPTURE(path);
+      const auto r = cli(run + "--json " + path, env);
+      CHECK(r.code == 2);
+      CHECK(contains(r.err, "cannot write --json file"));
+    }
+  }
+  SUBCASE("a run that measures nothing") {
+    const auto r = cli(run + "--json " + file, "CLATOMICS_BENCH_OPS=nope");
+    CHECK(r.code == 1);
+    CHECK(contains(r.err, "nothing was measured"));
+  }
+  SUBCASE("replaced whole on success") {
+    ::chmod(file.c_str(), 0640);
+    REQUIRE(::link(file.c_str(), (dir / "old.json").c_str()) == 0);
+    const auto r = cli(run + "--json " + file, env);
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    CHECK(nlohmann::json::parse(read_file(file)).at("rows").size() > 0);
+    CHECK(read_file(dir / "old.json") == old);  // the old file was replaced, never rewritten in place
+    struct stat st {};
+    REQUIRE(::stat(file.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0640);  // and the new one keeps its mode
+    CHECK(dir.names() == std::set<std::string>{"results.json", "old.json"});  // no temporary file left
+    return;
+  }
+  CHECK(read_file(file) == old);
 }

@@ -9,7 +9,7 @@
  * compare-exchanges succeed and flatter the CAS loop), min/max get ever smaller/larger values,
  * xchg the work-item's id. The sum of the returned old values goes to sink only in a case that never
  * happens, so the compiler keeps every op and its result. The _backoff kernels time backoff.cl; the
- * _naive kernels time the reference notes' atomicMaxFloat loop (a compare-exchange on every call,
+ * _naive kernels time the atomicMaxFloat loop users commonly write (a compare-exchange on every call,
  * no early exit when memory already holds the winner): the yardstick of the min/max paths. */
 #include "clatomics/atomics.cl"
 
@@ -94,7 +94,7 @@ BENCH_BACKOFF_OPS(double)
 #endif
 #endif
 
-/* The reference notes' loop, as users write it: always compare-exchange, retry until it sticks. */
+/* The loop as users commonly write it: always compare-exchange, retry until it sticks. */
 #define BENCH_NAIVE_FN(NAME, T, U, AS, CAS, PICK)                                             \
   T NAME(volatile AS T *p, T v) {                                                             \
     volatile AS U *q = (volatile AS U *)p;                                                    \
