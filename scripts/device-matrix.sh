@@ -8,7 +8,6 @@
 #
 # Environment:
 #   BUILD_DIR              a configured and built tree (tests/test_* and apps/clatomics)
-#   CLATOMICS_TEST_CL_DIR  the tests' kernel files (default: tests/cl beside this script)
 #   DEVICES                indices to run (default: every device `clatomics info` lists)
 #   PATHS                  default "native cas"
 #   HUGE=1                 include test_huge (2^32 + 17 bytes, ~4.5 GiB of host memory)
@@ -17,20 +16,20 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="$(cd "${1:-${BUILD_DIR:-$ROOT/build}}" && pwd)" || { echo "device-matrix: no build directory" >&2; exit 2; }
-export CLATOMICS_TEST_CL_DIR="${CLATOMICS_TEST_CL_DIR:-$ROOT/tests/cl}"
 LOG_DIR="${LOG_DIR:-$BUILD_DIR/device-matrix}"
 PATHS="${PATHS:-native cas}"
 TEST_TIMEOUT="${TEST_TIMEOUT:-600}"
 
 # Op family -> the test executables that cover it.
-FAMILIES=(float/double integer aggregated half/bf16 variants algorithms runtime)
+FAMILIES=(float/double integer aggregated half/bf16 variants algorithms boundary runtime)
 declare -A SUITES=(
-  [float/double]="real_ops special_values native_vs_cas"
+  [float/double]="real_ops special_values_single special_values_contention native_vs_cas"
   [integer]="integer"
   [aggregated]="aggregate"
   [half/bf16]="half"
   [variants]="variants backoff mutex"
-  [algorithms]="reduce dot histogram compact"
+  [algorithms]="reduce dot histogram compact predicate"
+  [boundary]="user_buffers hostile api_model"
   [runtime]="runtime native_checks bad_input threads"
 )
 if [ "${HUGE:-0}" = 1 ]; then
