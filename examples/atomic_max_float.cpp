@@ -1,8 +1,8 @@
 // atomic_max_float: the largest value of a float array, with clat_atomic_max_float — the
-// reference notes' atomicMaxFloat (a compare-and-swap loop over the float's bits), done so it
+// classic CUDA atomicMaxFloat (a compare-and-swap loop over the float's bits), done so it
 // cannot spin forever on NaN or confuse -0.0 with +0.0. NaN counts as missing data: max(x, NaN)
 // is x, so the NaNs planted in the data are ignored, as the host reference ignores them.
-// Two kernels: every work-item on the one result (the notes' way), and the faster two-level way
+// Two kernels: every work-item on the one result (the classic way), and the faster two-level way
 // (a max per work-group in local memory, then one global atomic per group).
 #include <algorithm>
 #include <cmath>

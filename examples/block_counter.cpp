@@ -1,10 +1,10 @@
-// block_counter: counting work-groups three ways, from the reference notes' blockCounter.cu.
+// block_counter: counting work-groups three ways, after CUDA teaching material's blockCounter.cu.
 // One work-item per group (the leader) adds 1 to a counter:
 //   plain   `*n = *n + 1`            leaders race: some updates get lost
 //   atomic  atomic_inc(n)            right, and the cheap way
 //   locked  `*n = *n + 1` inside clat_mutex_lock/unlock: right, slower (the lock serializes
 //           whole critical sections); worth it only when the update is more than one word.
-// The notes' blockCounter2 takes the lock in EVERY work-item and hangs forever: the lanes of a
+// Its blockCounter2 takes the lock in EVERY work-item and hangs forever: the lanes of a
 // warp run in lockstep, the lanes that lost the lock keep the warp spinning, and the lane that
 // won never reaches its unlock. It is not run here. The rule: one work-item per group locks.
 #include <iostream>

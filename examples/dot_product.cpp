@@ -1,4 +1,4 @@
-// dot_product: the reference notes' atomic dot product, in float, two ways.
+// dot_product: the atomic dot product of CUDA teaching material, in float, two ways.
 //
 //  1. atomic: each work-group sums its share of a[i]*b[i] in local memory (a tree reduction),
 //     then ONE work-item adds the group's sum to the result with clat_atomic_add_float: one
@@ -8,7 +8,7 @@
 //     Why: the work-items of a warp (sub-group, SIMD group) run in lockstep and OpenCL promises
 //     them no independent progress. If every work-item called lock(), one lane would win and
 //     the warp would keep running the spin loop for the lanes that lost; the winner never gets
-//     to unlock(), so the kernel hangs forever (the notes' blockCounter2 does exactly that).
+//     to unlock(), so the kernel hangs forever (blockCounter2 of the same material does exactly that).
 //
 // Both are checked against a double-precision sum. Float addition in an unknown order is not
 // exact; the stated bound is the classic one for a sum whose every term goes through at most d
@@ -63,7 +63,7 @@ int main() {
     clatomics::Runtime rt;
     const cl::Program program = rt.build(kernels);
 
-    // Local size L: a power of two the device and both kernels allow; G groups (as the notes).
+    // Local size L: a power of two the device and both kernels allow; G groups.
     std::size_t local = 256;
     for (const char* name : {"dot_atomic", "dot_lock"}) {
       const auto most = cl::Kernel(program, name).getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device());

@@ -1,8 +1,8 @@
-// exceptional_count: counting rare events with an atomic increment (the C++ AMP example of the
-// reference notes). When few work-items hit the case, one atomic_inc per hit is simpler and as
+// exceptional_count: counting rare events with an atomic increment (the C++ AMP atomics
+// tutorial's example). When few work-items hit the case, one atomic_inc per hit is simpler and as
 // fast as a reduction. The value atomic_inc returns is the count before this hit: a slot of its
 // own, so the hits can also be listed without any other coordination.
-// Caveats (as the C++ AMP notes warn): the atomics imply no memory fence, and a plain read of
+// Caveats (as the C++ AMP documentation warns): the atomics imply no memory fence, and a plain read of
 // the counter in the same kernel may miss atomic updates; read it on the host after the kernel.
 // A uint counts up to 2^32 - 1 hits; more work-items than that need a 64-bit counter.
 #include <algorithm>

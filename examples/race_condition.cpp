@@ -3,7 +3,7 @@
 // work-items both read 7, both write 8 and one update is lost, so its count can be anything up
 // to the right one. atomic_inc does the three steps as one indivisible operation: every update
 // counts, at the price of running them one after another on that address.
-// (The reference notes' race_condition.cu and race_condition_fixed.cu, in OpenCL.)
+// (The classic CUDA teaching pair race_condition.cu / race_condition_fixed.cu, in OpenCL.)
 #include <iostream>
 
 #include "clatomics/clatomics.hpp"
