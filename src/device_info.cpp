@@ -103,6 +103,7 @@ DeviceInfo compute_device_info(cl_device_id device, const Options& options, cons
   std::string disabled;
   Probe probe;
   probe.codes.assign(slots().size(), 0);
+  probe.forced = options.force_cas;
   // Each round probes the chosen paths and checks the native ones not yet checked; a failure
   // disables that path, which may expose the next one (ptx -> ext -> cas, warp -> sub-group ->
   // plain, red -> plain), so the rounds go on until one round fails nothing: the codes are then

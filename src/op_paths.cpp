@@ -16,7 +16,7 @@ Path chosen(const Probe& probe, const Slot& slot) {
   return code < 0 ? slot.fallback : Path(code);
 }
 
-// What a native path needs before config.cl offers it (and none is offered under CLAT_FORCE_CAS).
+// What a native path needs before config.cl offers it.
 std::string needs(const Slot& slot, Path path) {
   const std::string type = slot.type, space = slot.space;
   switch (path) {
@@ -43,10 +43,10 @@ std::string note_of(const Probe& probe, const Slot& slot, bool& flushes) {
     if (!c.passed) note += (note.empty() ? "" : "; ") + std::string(path_name(c.path)) + " check failed: " + c.why;
     if (c.passed && c.path == path && c.flushes_subnormals) flushes = true;
   }
+  if (path == slot.fallback && note.empty() && probe.forced) note = "every native path off (Options::force_cas)";
   if (path == slot.fallback && note.empty()) {
-    note = "no native path offered: ";
-    for (const Path native : slot.natives) note += needs(slot, native) + "; ";
-    note += "CLAT_FORCE_CAS offers none";
+    note = "no native path offered here: ";
+    for (std::size_t k = 0; k < slot.natives.size(); ++k) note += (k ? "; " : "") + needs(slot, slot.natives[k]);
   }
   if (flushes) note += (note.empty() ? "" : "; ") + std::string("flushes subnormals to zero (Options::exact_subnormals avoids it)");
   return note;

@@ -12,6 +12,7 @@ namespace clatomics::detail {
 struct Probe {
   std::vector<int> codes;
   std::vector<NativeCheck> checks;
+  bool forced = false;  // built with every native path off (Options::force_cas)
 };
 
 // The float/double ops of real.cl (DeviceInfo::paths).
