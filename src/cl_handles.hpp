@@ -33,6 +33,7 @@ CLAT_REFCOUNT(cl_mem, clRetainMemObject, clReleaseMemObject)
 CLAT_REFCOUNT(cl_program, clRetainProgram, clReleaseProgram)
 CLAT_REFCOUNT(cl_kernel, clRetainKernel, clReleaseKernel)
 CLAT_REFCOUNT(cl_event, clRetainEvent, clReleaseEvent)
+CLAT_REFCOUNT(cl_device_id, clRetainDevice, clReleaseDevice)  // counts only for sub-devices
 #undef CLAT_REFCOUNT
 
 // One reference to an OpenCL object, released on destruction; copies add references.
@@ -78,6 +79,7 @@ using Mem = Handle<cl_mem>;
 using Program = Handle<cl_program>;
 using Kernel = Handle<cl_kernel>;
 using Event = Handle<cl_event>;
+using Device = Handle<cl_device_id>;
 
 // A fixed-size value from a clGet*Info call: info<T>(clGetDeviceInfo, device, CL_DEVICE_...).
 template <class T, class Get, class Object, class Param>

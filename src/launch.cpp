@@ -18,13 +18,13 @@ std::size_t floor_pow2(std::size_t n) {
 
 std::size_t kernel_group_limit(const Runtime& rt, const Kernel& kernel) {
   std::size_t limit = 0;
-  check(clGetKernelWorkGroupInfo(kernel.get(), state_of(rt).device, CL_KERNEL_WORK_GROUP_SIZE, sizeof limit, &limit, nullptr),
+  check(clGetKernelWorkGroupInfo(kernel.get(), state_of(rt).device.get(), CL_KERNEL_WORK_GROUP_SIZE, sizeof limit, &limit, nullptr),
         "clGetKernelWorkGroupInfo");
   return limit;
 }
 
 Grid make_grid(const Runtime& rt, const Kernel& kernel, std::uint64_t units, std::size_t group, std::size_t max_groups) {
-  const cl_device_id device = state_of(rt).device;
+  const cl_device_id device = state_of(rt).device.get();
   const std::size_t kernel_max = kernel_group_limit(rt, kernel);
   // A kernel compiled for one size (reqd_work_group_size) runs at exactly that size.
   std::size_t compiled[3] = {0, 0, 0};

@@ -39,14 +39,14 @@ namespace detail {
 RuntimeState::RuntimeState(Options options_in, cl_device_id device_in, Context context_in, Queue queue_in,
                            const std::vector<std::string>& failing_checks)
     : options(std::move(options_in)),
-      device(device_in),
+      device(Device::share(device_in)),
       context(std::move(context_in)),
       queue(std::move(queue_in)),
       cache(options.program_cache_entries, options.program_cache_bytes) {
   const auto properties = detail::info<cl_command_queue_properties>(clGetCommandQueueInfo, queue.get(), CL_QUEUE_PROPERTIES,
                                                             "clGetCommandQueueInfo");
   out_of_order = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
-  info = &cached_device_info(device, options, failing_checks);
+  info = &cached_device_info(device.get(), options, failing_checks);
 }
 
 const RuntimeState& state_of(const Runtime& rt) { return *rt.state_; }
@@ -55,7 +55,7 @@ Program build_cached(const RuntimeState& state, const std::string& full_source, 
   const std::string& base = state.info->build_options;
   const std::string options = extra_options.empty() ? base : base + " " + extra_options;
   return state.cache.get(options + '\0' + full_source, [&] {
-    return Program::adopt(build_program_handle(state.context.get(), state.device, full_source, options));
+    return Program::adopt(build_program_handle(state.context.get(), state.device.get(), full_source, options));
   });
 }
 
@@ -138,7 +138,7 @@ std::unique_ptr<Runtime> detail::runtime_from_state(std::unique_ptr<RuntimeState
 Runtime::~Runtime() = default;
 
 cl_context Runtime::context_handle() const { return state_->context.get(); }
-cl_device_id Runtime::device_handle() const { return state_->device; }
+cl_device_id Runtime::device_handle() const { return state_->device.get(); }
 cl_command_queue Runtime::queue_handle() const { return state_->queue.get(); }
 const Options& Runtime::options() const { return state_->options; }
 const DeviceInfo& Runtime::device_info() const { return *state_->info; }

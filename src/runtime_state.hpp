@@ -14,7 +14,7 @@ struct RuntimeState {
                const std::vector<std::string>& failing_checks = {});
 
   Options options;
-  cl_device_id device;
+  Device device;
   Context context;
   Queue queue;
   bool out_of_order = false;  // the queue runs commands out of order: order them with events
