@@ -30,14 +30,8 @@ T host_reduce(const std::vector<T>& x, std::size_t first, std::size_t n, ReduceO
     using L = std::numeric_limits<T>;
     if (op == ReduceOp::min || op == ReduceOp::max) {
       if (n == 0) return op == ReduceOp::min ? L::infinity() : -L::infinity();
-      T best = L::quiet_NaN();
-      for (std::size_t i = first; i < first + n; ++i) {
-        const T v = x[i];
-        if (std::isnan(v)) continue;
-        if (std::isnan(best)) best = v;
-        else if (v == best) best = (std::signbit(v) == (op == ReduceOp::min)) ? v : best;
-        else if ((op == ReduceOp::min) == (v < best)) best = v;
-      }
+      T best = L::quiet_NaN();  // NaN until a number comes: NaN only when every element is NaN
+      for (std::size_t i = first; i < first + n; ++i) best = op == ReduceOp::min ? test::ref_min(best, x[i]) : test::ref_max(best, x[i]);
       return best;
     }
     long double acc = op == ReduceOp::sum ? 0 : 1;  // exact for the data of the exact tests
