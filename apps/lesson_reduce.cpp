@@ -1,6 +1,6 @@
 // Lesson: a reduction, like bank tellers adding their piles to one running total.
 // clatomics::reduce sums each work-group's share in __local memory and adds it to the
-// total with one atomic; its deterministic option uses two passes in a fixed order instead.
+// total with one atomic; its deterministic option uses a fixed tree over the elements' positions instead.
 // The data are small integers stored as floats: every partial sum stays below 2^24, so every
 // order of addition gives the exact total and the check can ask for equality.
 #include <algorithm>
@@ -46,7 +46,7 @@ bool lesson_reduce(Runtime& rt, std::ostream& out) {
   };
   const Case cases[] = {
       {"sum", ReduceOp::sum, false, "per group in __local, one atomic add per group", sum},
-      {"sum", ReduceOp::sum, true, "deterministic: two passes in a fixed order", sum},
+      {"sum", ReduceOp::sum, true, "deterministic: a fixed tree over positions", sum},
       {"min", ReduceOp::min, false, "per group in __local, one atomic min per group", lo},
       {"max", ReduceOp::max, false, "per group in __local, one atomic max per group", hi},
   };

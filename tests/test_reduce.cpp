@@ -1,5 +1,5 @@
 // reduce: every type and op against a host reference, in both modes (one atomic per work-group,
-// and the deterministic two passes), at sizes 0, 1, below one vector, a prime and larger than a
+// and the deterministic tree), at sizes 0, 1, below one vector, a prime and larger than a
 // work-group's share, from aligned and unaligned offsets; streaming of host data in chunks; bad
 // input refused before anything runs.
 #include <doctest/doctest.h>
