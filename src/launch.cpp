@@ -43,45 +43,44 @@ Commands::Commands(const Runtime& rt) : queue_(state_of(rt).queue.get()) {
   cl_event event = nullptr;
   check(clEnqueueBarrierWithWaitList(queue_, 0, nullptr, &event), "clEnqueueBarrierWithWaitList");
   last_ = Event::adopt(event);
-  last_event_ = event;
 }
 
-void Commands::done(cl_event event) {
+template <class Enqueue>
+void Commands::enqueue(const char* call, Enqueue&& enqueue) {
+  const cl_event before = last_.get();
+  cl_event event = nullptr;
+  check(enqueue(before ? 1u : 0u, before ? &before : nullptr, &event), call);
   last_ = Event::adopt(event);
-  last_event_ = event;
   record_command(last_);
 }
 
 void Commands::launch(const Kernel& kernel, const Grid& grid) {
   const std::size_t global = grid.items(), local = grid.group;
-  cl_event event = nullptr;
-  check(clEnqueueNDRangeKernel(queue_, kernel.get(), 1, nullptr, &global, &local, waits(), wait_list(), &event),
-        "clEnqueueNDRangeKernel");
-  done(event);
+  enqueue("clEnqueueNDRangeKernel", [&](cl_uint n, const cl_event* waits, cl_event* event) {
+    return clEnqueueNDRangeKernel(queue_, kernel.get(), 1, nullptr, &global, &local, n, waits, event);
+  });
 }
 
 void Commands::write(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, const void* host) {
   if (!bytes) return;
-  cl_event event = nullptr;
-  check(clEnqueueWriteBuffer(queue_, buffer, CL_TRUE, offset_bytes, bytes, host, waits(), wait_list(), &event),
-        "clEnqueueWriteBuffer");
-  done(event);
+  enqueue("clEnqueueWriteBuffer", [&](cl_uint n, const cl_event* waits, cl_event* event) {
+    return clEnqueueWriteBuffer(queue_, buffer, CL_TRUE, offset_bytes, bytes, host, n, waits, event);
+  });
 }
 
 void Commands::read(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, void* host) {
   if (!bytes) return;
-  cl_event event = nullptr;
-  check(clEnqueueReadBuffer(queue_, buffer, CL_TRUE, offset_bytes, bytes, host, waits(), wait_list(), &event),
-        "clEnqueueReadBuffer");
-  done(event);
+  enqueue("clEnqueueReadBuffer", [&](cl_uint n, const cl_event* waits, cl_event* event) {
+    return clEnqueueReadBuffer(queue_, buffer, CL_TRUE, offset_bytes, bytes, host, n, waits, event);
+  });
 }
 
 void Commands::fill_zero(cl_mem buffer, std::size_t bytes) {
   if (!bytes) return;
   const cl_uchar zero = 0;
-  cl_event event = nullptr;
-  check(clEnqueueFillBuffer(queue_, buffer, &zero, 1, 0, bytes, waits(), wait_list(), &event), "clEnqueueFillBuffer");
-  done(event);
+  enqueue("clEnqueueFillBuffer", [&](cl_uint n, const cl_event* waits, cl_event* event) {
+    return clEnqueueFillBuffer(queue_, buffer, &zero, 1, 0, bytes, n, waits, event);
+  });
 }
 
 Mem make_buffer(const Runtime& rt, std::size_t bytes, cl_mem_flags flags, const void* copy_from) {

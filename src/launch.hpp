@@ -41,14 +41,12 @@ class Commands {
   void fill_zero(cl_mem buffer, std::size_t bytes);
 
  private:
-  // The wait list for the next command: the previous one, if any.
-  cl_uint waits() const { return last_ ? 1u : 0u; }
-  const cl_event* wait_list() const { return last_ ? &last_event_ : nullptr; }
-  void done(cl_event event);
+  // Enqueues one command: enqueue(wait count, wait list, &event), waiting for the previous one.
+  template <class Enqueue>
+  void enqueue(const char* call, Enqueue&& enqueue);
 
   cl_command_queue queue_;
   Event last_;
-  cl_event last_event_ = nullptr;
 };
 
 // A device buffer of `bytes` (at least 1); copy_from, when given, is copied in at creation.
