@@ -1,6 +1,7 @@
 // Shared by the test suites: one Runtime per process, test kernel sources, buffer helpers.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -105,6 +106,25 @@ T ref_max(T a, T b) {
   if (std::isnan(a)) return b;
   if (a == b) return std::signbit(a) ? b : a;
   return b > a ? b : a;
+}
+
+// The even-bin rule of histogram_even (NumPy's), computed another way on the host: the float32
+// edges of np.linspace(lo, hi, nbins + 1) computed in double, then the last edge <= x by binary
+// search. even_slot: the bin, or nbins for x < lo, nbins + 1 for x > hi, nbins + 2 for NaN.
+inline std::vector<float> numpy_edges(std::size_t nbins, float lo, float hi) {
+  std::vector<float> e(nbins + 1);
+  const double step = (double(hi) - double(lo)) / double(nbins);
+  for (std::size_t k = 0; k < nbins; ++k) e[k] = float(double(k) * step + double(lo));
+  e[nbins] = hi;
+  return e;
+}
+inline std::size_t even_slot(float x, const std::vector<float>& edges) {
+  const std::size_t nbins = edges.size() - 1;
+  if (std::isnan(x)) return nbins + 2;
+  if (x < edges.front()) return nbins;
+  if (x > edges.back()) return nbins + 1;
+  const auto above = std::upper_bound(edges.begin(), edges.end() - 1, x);  // first edge > x, among the first nbins
+  return std::size_t(above - edges.begin()) - 1;
 }
 
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }

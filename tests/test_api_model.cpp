@@ -124,21 +124,21 @@ class Generator {
   std::mt19937_64 gen_;
 };
 
-// The model's even bins (NumPy's rule, exact for the small integers the generator makes).
+// The model's even bins (NumPy's rule; sums exact for the small integers the generator makes).
 Counts even_bins(const std::vector<float>& v, std::size_t first, std::size_t n, std::size_t nbins, float lo, float hi,
                  const std::vector<float>* w, std::size_t w_first, std::vector<float>* sums, Counts& tallies) {
-  const double step = (double(hi) - double(lo)) / double(nbins);
+  const auto edges = test::numpy_edges(nbins, lo, hi);
   Counts counts(nbins, 0);
   tallies.assign(3, 0);
   if (sums) sums->assign(nbins, 0.0f);
   for (std::size_t i = 0; i < n; ++i) {
-    const float e = v[first + i];
-    if (e < lo) { ++tallies[0]; continue; }
-    if (e > hi) { ++tallies[1]; continue; }
-    std::size_t b = 0;
-    while (b + 1 < nbins && e >= float(double(b + 1) * step + double(lo))) ++b;
-    ++counts[b];
-    if (sums) (*sums)[b] += (*w)[w_first + i];
+    const std::size_t slot = test::even_slot(v[first + i], edges);
+    if (slot >= nbins) {
+      ++tallies[slot - nbins];
+      continue;
+    }
+    ++counts[slot];
+    if (sums) (*sums)[slot] += (*w)[w_first + i];
   }
   return counts;
 }

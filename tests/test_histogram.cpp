@@ -32,25 +32,6 @@ cl::Buffer device(const std::vector<T>& host) {
   return test::to_device(test::runtime(), padded);
 }
 
-// The documented bin rule (NumPy's), computed another way on the host: the float32 edges of
-// np.linspace, then the last edge <= x by binary search.
-std::vector<float> numpy_edges(std::size_t nbins, float lo, float hi) {
-  std::vector<float> e(nbins + 1);
-  const double step = (double(hi) - double(lo)) / double(nbins);
-  for (std::size_t k = 0; k < nbins; ++k) e[k] = float(double(k) * step + double(lo));
-  e[nbins] = hi;
-  return e;
-}
-
-std::size_t even_slot(float x, const std::vector<float>& edges) {
-  const std::size_t nbins = edges.size() - 1;
-  if (std::isnan(x)) return nbins + 2;
-  if (x < edges.front()) return nbins;
-  if (x > edges.back()) return nbins + 1;
-  const auto above = std::upper_bound(edges.begin(), edges.end() - 1, x);  // first edge > x, among the first nbins
-  return std::size_t(above - edges.begin()) - 1;
-}
-
 struct EvenReference {
   std::vector<std::uint64_t> counts;
   std::uint64_t below = 0, above = 0, nan = 0;
@@ -63,9 +44,9 @@ EvenReference even_reference(const std::vector<float>& x, std::size_t first, std
   r.counts.assign(nbins, 0);
   r.weights.assign(nbins, 0);
   r.abs_weights.assign(nbins, 0);
-  const auto edges = numpy_edges(nbins, lo, hi);
+  const auto edges = test::numpy_edges(nbins, lo, hi);
   for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t s = even_slot(x[first + i], edges);
+    const std::size_t s = test::even_slot(x[first + i], edges);
     if (s < nbins) {
       ++r.counts[s];
       if (w) r.weights[s] += (*w)[w_first + i], r.abs_weights[s] += std::fabs((*w)[w_first + i]);
@@ -225,7 +206,7 @@ TEST_CASE("even bins: values beside the float32 edges land where NumPy puts them
   auto& rt = test::runtime();
   const std::size_t nbins = 37;
   const float lo = -1.3f, hi = 2.7f;
-  const auto edges = numpy_edges(nbins, lo, hi);
+  const auto edges = test::numpy_edges(nbins, lo, hi);
   std::vector<float> x;
   for (const float e : edges) {
     x.push_back(e);
@@ -237,7 +218,7 @@ TEST_CASE("even bins: values beside the float32 edges land where NumPy puts them
   const float scale = float(double(nbins) / (double(hi) - double(lo)));
   std::size_t differ = 0;
   for (const float v : x)
-    if (v >= lo && v <= hi && std::min<std::size_t>(std::size_t((v - lo) * scale), nbins - 1) != even_slot(v, edges)) ++differ;
+    if (v >= lo && v <= hi && std::min<std::size_t>(std::size_t((v - lo) * scale), nbins - 1) != test::even_slot(v, edges)) ++differ;
   REQUIRE(differ > 0);
   const auto r = even_reference(x, 0, x.size(), nbins, lo, hi);
   for (const HistogramStrategy s : strategies) {

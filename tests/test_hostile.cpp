@@ -39,15 +39,9 @@ TEST_CASE("histogram_even with about one float per bin: every value in NumPy's b
   for (auto& v : values) v = lo + float(gen() % (1u << 20)) * 0x1p-23f;
   values.push_back(hi);
   values.push_back(lo);
-  const double step = (double(hi) - double(lo)) / double(nbins);
-  std::vector<float> edges(nbins + 1);
-  for (std::size_t k = 0; k < nbins; ++k) edges[k] = float(double(k) * step + double(lo));
-  edges[nbins] = hi;
+  const auto edges = test::numpy_edges(nbins, lo, hi);
   std::vector<std::uint64_t> expected(nbins, 0);
-  for (const float v : values) {
-    const auto bin = std::size_t(std::upper_bound(edges.begin(), edges.end(), v) - edges.begin()) - 1;
-    ++expected[std::min(bin, nbins - 1)];
-  }
+  for (const float v : values) ++expected[test::even_slot(v, edges)];  // every value lies in [lo, hi]
   const auto h = clatomics::histogram_even(rt, values, nbins, lo, hi);
   CHECK(h.counts == expected);
   CHECK(h.below + h.above + h.nan == 0);

@@ -67,7 +67,7 @@ Expected expected(const std::vector<float>& a, const std::vector<float>& b) {
   Expected e{};
   e.min = INFINITY, e.max = -INFINITY;
   e.bytes.assign(256, 0), e.keys.assign(key_bins, 0), e.even.assign(nbins, 0), e.weights.assign(nbins, 0.0f);
-  const double step = (double(hi) - double(lo)) / nbins;
+  const auto edges = test::numpy_edges(nbins, lo, hi);
   for (std::size_t i = 0; i < a.size(); ++i) {
     e.sum += a[i], e.min = std::min(e.min, a[i]), e.max = std::max(e.max, a[i]);
     e.isum += cl_int(a[i]);
@@ -79,8 +79,7 @@ Expected expected(const std::vector<float>& a, const std::vector<float>& b) {
     std::memcpy(&key, &a[i], 4);
     if (key < key_bins) ++e.keys[key];
     else ++e.keys_out;
-    std::size_t bin = std::min<std::size_t>(nbins - 1, std::size_t((double(a[i]) - lo) / step));
-    while (bin > 0 && a[i] < float(double(bin) * step + lo)) --bin;
+    const std::size_t bin = test::even_slot(a[i], edges);  // the data lie in [lo, hi]
     ++e.even[bin], e.weights[bin] += b[i];
     if (a[i] > 2.5f) e.kept.push_back(a[i]);
   }
