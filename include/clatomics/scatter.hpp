@@ -1,0 +1,306 @@
+// clatomics/scatter.hpp — scatter-reduce (`out[idx[i]] op= values[i]`, np.add.at, index_add_),
+// segment reductions over CSR offsets, and reduce_by_key over sorted keys.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <CL/opencl.hpp>
+
+#include "clatomics/runtime.hpp"
+
+namespace clatomics {
+
+// 16-bit float values, stored as their bits; accumulated (and written) as float.
+struct half_t {
+  cl_ushort bits;
+};
+struct bfloat16_t {
+  cl_ushort bits;
+};
+
+// mean: the sum divided by the number of values (integers: rounded toward minus infinity, as
+// PyTorch's scatter_reduce "mean").
+enum class ScatterOp { sum, prod, min, max, mean };
+
+// Every strategy first folds runs of equal consecutive indices in registers (what makes sorted
+// indices and a single bin cheap); they differ in where a finished run goes.
+enum class ScatterStrategy {
+  automatic,       // from the bins, the device and a sample of the indices: see below
+  global_atomics,  // one atomic on the output per run (warp-aggregated on NVIDIA)
+  local_private,   // every work-group keeps copies of the whole output in __local memory and
+                   // merges them with one atomic per slot: bins * width must fit
+  local_cache,     // every work-group keeps the bins it meets first in a tagged __local table
+                   // (hot bins stay there), the others go to the output by global atomics
+};
+// automatic: local_private when the bins fit in __local memory; else local_cache when a sample of
+// the indices shows hot bins (at least a fifth of the sample on bins seen twice or more, and the
+// sample not sorted); else global_atomics.
+
+enum class OutOfRange {
+  count,   // an index >= bins is skipped and counted (ScatterResult::out_of_range)
+  refuse,  // the indices are checked first: any index >= bins throws std::invalid_argument
+           // before the output is touched (one more pass over the indices)
+};
+
+struct ScatterOptions {
+  // true: out's own values take part (out = out op values...); false: each bin that receives a
+  // value gets the reduction of its values alone, bins that receive none keep their values
+  // (PyTorch's scatter_reduce include_self).
+  bool include_self = true;
+  // A hint: the indices never decrease. Results are correct either way.
+  bool indices_are_sorted = false;
+  // float/double/half/bfloat16 sum and mean: bit-identical results on every run and strategy.
+  // The values of a call are summed in 128-bit fixed point scaled to its largest magnitude
+  // (integer adds: their order does not matter), then rounded to the output type: the exact sum
+  // rounded about once, for values within 2^44 (double) or 2^73 (float) of the largest one;
+  // smaller ones are rounded to a step of the largest magnitude times 2^-100. NaN and infinities
+  // give what IEEE sums give (NaN, or the infinity). Integer ops and min/max are deterministic in
+  // every mode; prod of floating-point values has no deterministic mode (std::invalid_argument).
+  // Needs cl_khr_fp64 and 64-bit atomics.
+  bool deterministic = false;
+  OutOfRange out_of_range = OutOfRange::count;
+  ScatterStrategy strategy = ScatterStrategy::automatic;
+};
+
+struct ScatterResult {
+  std::uint64_t out_of_range = 0;  // elements skipped for an index >= bins
+  ScatterStrategy strategy = ScatterStrategy::automatic;  // the strategy that ran
+};
+
+// Row layout: element i holds `width` values at values[i * value_stride + d], d < width, and
+// bin b is out[b * out_stride + d]. Strides 0 mean width (contiguous rows).
+struct Rows {
+  std::size_t width = 1;
+  std::size_t value_stride = 0;
+  std::size_t out_stride = 0;
+};
+
+// The output element type for values of type V: V, or float for half_t and bfloat16_t.
+template <class V>
+struct scatter_output {
+  using type = V;
+};
+template <>
+struct scatter_output<half_t> {
+  using type = float;
+};
+template <>
+struct scatter_output<bfloat16_t> {
+  using type = float;
+};
+template <class V>
+using scatter_output_t = typename scatter_output<V>::type;
+
+namespace detail {
+enum class ScatterType { f32, f64, i32, u32, i64, u64, f16, bf16 };
+template <class V>
+constexpr ScatterType scatter_type_of() {
+  if constexpr (std::is_same_v<V, float>) return ScatterType::f32;
+  else if constexpr (std::is_same_v<V, double>) return ScatterType::f64;
+  else if constexpr (std::is_same_v<V, cl_int>) return ScatterType::i32;
+  else if constexpr (std::is_same_v<V, cl_uint>) return ScatterType::u32;
+  else if constexpr (std::is_same_v<V, cl_long>) return ScatterType::i64;
+  else if constexpr (std::is_same_v<V, cl_ulong>) return ScatterType::u64;
+  else if constexpr (std::is_same_v<V, half_t>) return ScatterType::f16;
+  else {
+    static_assert(std::is_same_v<V, bfloat16_t>, "scatter values: float, double, cl_int, cl_uint, cl_long, cl_ulong, half_t, bfloat16_t");
+    return ScatterType::bf16;
+  }
+}
+template <class I>
+constexpr bool scatter_index64() {
+  static_assert(std::is_same_v<I, cl_uint> || std::is_same_v<I, cl_ulong>, "scatter indices, offsets and keys: cl_uint or cl_ulong");
+  return std::is_same_v<I, cl_ulong>;
+}
+
+// One call, as the entry points describe it. Element positions are relative to values_offset.
+struct ScatterCall {
+  ScatterType type = ScatterType::f32;
+  ScatterOp op = ScatterOp::sum;
+  ScatterOptions options;
+  Rows rows;
+  cl_mem out = nullptr;
+  std::size_t out_offset = 0, bins = 0;
+  // Where element i goes: indices[indices_offset + i], or (segments) the s with
+  // offsets[s] <= i < offsets[s + 1], s < bins (offsets: bins + 1 entries at offsets_offset).
+  bool segments = false, index64 = false;
+  cl_mem indices = nullptr;
+  std::size_t indices_offset = 0;
+  cl_mem values = nullptr;
+  std::size_t values_offset = 0, count = 0;
+  cl_mem arg = nullptr;  // argmin/argmax: cl_ulong positions, bins of them
+  std::size_t arg_offset = 0;
+};
+ScatterResult scatter_buffers(Runtime& rt, const ScatterCall& call);
+// Host data: out is read and written back; indices (or offsets) and values are copied in.
+ScatterResult scatter_host(Runtime& rt, const ScatterCall& call, void* out, std::size_t out_elements, const void* indices,
+                           std::size_t index_elements, const void* values, std::size_t value_elements, cl_ulong* arg);
+std::size_t reduce_by_key_buffers(Runtime& rt, ScatterType type, bool key64, cl_mem keys, std::size_t keys_offset, cl_mem values,
+                                  std::size_t values_offset, std::size_t count, cl_mem unique_keys, std::size_t unique_offset,
+                                  cl_mem reductions, std::size_t reductions_offset, ScatterOp op, ScatterOptions options);
+std::size_t reduce_by_key_host(Runtime& rt, ScatterType type, bool key64, const void* keys, const void* values, std::size_t count,
+                               void* unique_keys, void* reductions, ScatterOp op, ScatterOptions options);
+[[noreturn]] void scatter_size_mismatch(const char* what, std::size_t keys, std::size_t values);
+}  // namespace detail
+
+// Contracts of every entry point below (README, "Contracts"): std::invalid_argument before
+// anything is enqueued, and the output untouched, for a null buffer or one whose flags forbid
+// its role, a range beyond its buffer or overflowing size_t, bins == 0, a width of 0 or a stride
+// below it, an output sharing memory with an input, an op outside ScatterOp, double values on a
+// device without fp64, an option the call cannot honour (named in the message). Any buffer
+// alignment and out-of-order queues are fine, as for every algorithm.
+
+// out[out_offset + indices[i] * out_stride + d] op= values[values_offset + i * value_stride + d]
+// for i < count, d < rows.width. out: `bins` rows of scatter_output_t<V>; indices: cl_uint or
+// cl_ulong. float/double min and max treat NaN as missing data and order -0 below +0 (as
+// clat_atomic_min/max and reduce do); a bin of no values keeps its value.
+template <class V, class I>
+ScatterResult scatter_reduce(Runtime& rt, const cl::Buffer& out, std::size_t out_offset, std::size_t bins, const cl::Buffer& indices,
+                             std::size_t indices_offset, const cl::Buffer& values, std::size_t values_offset, std::size_t count,
+                             ScatterOp op, ScatterOptions options = {}, Rows rows = {}) {
+  detail::ScatterCall call;
+  call.type = detail::scatter_type_of<V>();
+  call.index64 = detail::scatter_index64<I>();
+  call.op = op;
+  call.options = options;
+  call.rows = rows;
+  call.out = out();
+  call.out_offset = out_offset;
+  call.bins = bins;
+  call.indices = indices();
+  call.indices_offset = indices_offset;
+  call.values = values();
+  call.values_offset = values_offset;
+  call.count = count;
+  return detail::scatter_buffers(rt, call);
+}
+
+// Host data: bins = out.size() / width (out.size() must be a multiple of width, values.size()
+// = indices.size() * width).
+template <class V, class I>
+ScatterResult scatter_reduce(Runtime& rt, std::vector<scatter_output_t<V>>& out, const std::vector<I>& indices, const std::vector<V>& values,
+                             ScatterOp op, ScatterOptions options = {}, std::size_t width = 1) {
+  detail::ScatterCall call;
+  call.type = detail::scatter_type_of<V>();
+  call.index64 = detail::scatter_index64<I>();
+  call.op = op;
+  call.options = options;
+  call.rows.width = width;
+  call.count = indices.size();
+  return detail::scatter_host(rt, call, out.data(), out.size(), indices.data(), indices.size(), values.data(), values.size(), nullptr);
+}
+
+// argmin / argmax (op ScatterOp::min or max, one value per element): out as scatter_reduce
+// gives it, and arg[b] = the lowest position i (relative to values_offset) whose value is out[b]
+// afterwards, or count when no element reached it (no values, or out's own value won with
+// include_self). Needs 64-bit atomics.
+template <class V, class I>
+ScatterResult scatter_reduce_arg(Runtime& rt, const cl::Buffer& out, std::size_t out_offset, std::size_t bins, const cl::Buffer& arg,
+                                 std::size_t arg_offset, const cl::Buffer& indices, std::size_t indices_offset, const cl::Buffer& values,
+                                 std::size_t values_offset, std::size_t count, ScatterOp op, ScatterOptions options = {}) {
+  detail::ScatterCall call;
+  call.type = detail::scatter_type_of<V>();
+  call.index64 = detail::scatter_index64<I>();
+  call.op = op;
+  call.options = options;
+  call.out = out();
+  call.out_offset = out_offset;
+  call.bins = bins;
+  call.arg = arg();
+  call.arg_offset = arg_offset;
+  call.indices = indices();
+  call.indices_offset = indices_offset;
+  call.values = values();
+  call.values_offset = values_offset;
+  call.count = count;
+  return detail::scatter_buffers(rt, call);
+}
+// Host data: returns arg (out.size() positions).
+template <class V, class I>
+std::vector<cl_ulong> scatter_reduce_arg(Runtime& rt, std::vector<scatter_output_t<V>>& out, const std::vector<I>& indices,
+                                         const std::vector<V>& values, ScatterOp op, ScatterOptions options = {},
+                                         ScatterResult* result = nullptr) {
+  detail::ScatterCall call;
+  call.type = detail::scatter_type_of<V>();
+  call.index64 = detail::scatter_index64<I>();
+  call.op = op;
+  call.options = options;
+  call.count = indices.size();
+  std::vector<cl_ulong> arg(out.size());
+  const ScatterResult r =
+      detail::scatter_host(rt, call, out.data(), out.size(), indices.data(), indices.size(), values.data(), values.size(), arg.data());
+  if (result) *result = r;
+  return arg;
+}
+
+// Segments given by CSR offsets (O: cl_uint or cl_ulong, segments + 1 of them, never
+// decreasing): out[s] op= values[offsets[s] .. offsets[s + 1]) (positions relative to
+// values_offset, rows as in scatter_reduce), with out holding `segments` rows; values outside
+// [offsets[0], offsets[segments]) take no part. count: the values available; offsets that
+// decrease or pass count throw std::invalid_argument (checked on the device, before out is
+// touched). A segment with no values keeps out's value when include_self is false, as a bin
+// with no values does.
+template <class V, class O>
+ScatterResult segment_reduce(Runtime& rt, const cl::Buffer& out, std::size_t out_offset, std::size_t segments, const cl::Buffer& offsets,
+                             std::size_t offsets_offset, const cl::Buffer& values, std::size_t values_offset, std::size_t count,
+                             ScatterOp op, ScatterOptions options = {}, Rows rows = {}) {
+  detail::ScatterCall call;
+  call.type = detail::scatter_type_of<V>();
+  call.index64 = detail::scatter_index64<O>();
+  call.segments = true;
+  call.op = op;
+  call.options = options;
+  call.rows = rows;
+  call.out = out();
+  call.out_offset = out_offset;
+  call.bins = segments;
+  call.indices = offsets();
+  call.indices_offset = offsets_offset;
+  call.values = values();
+  call.values_offset = values_offset;
+  call.count = count;
+  return detail::scatter_buffers(rt, call);
+}
+// Host data: offsets.size() = out.size() / width + 1.
+template <class V, class O>
+ScatterResult segment_reduce(Runtime& rt, std::vector<scatter_output_t<V>>& out, const std::vector<O>& offsets, const std::vector<V>& values,
+                             ScatterOp op, ScatterOptions options = {}, std::size_t width = 1) {
+  detail::ScatterCall call;
+  call.type = detail::scatter_type_of<V>();
+  call.index64 = detail::scatter_index64<O>();
+  call.segments = true;
+  call.op = op;
+  call.options = options;
+  call.rows.width = width;
+  call.count = width ? values.size() / width : 0;
+  return detail::scatter_host(rt, call, out.data(), out.size(), offsets.data(), offsets.size(), values.data(), values.size(), nullptr);
+}
+
+// Runs of equal consecutive keys (K: cl_uint or cl_ulong; sorted keys give unique keys), as
+// thrust::reduce_by_key: unique_keys[u] is the key of run u and reductions[u] the reduction of
+// its values (options.include_self is ignored: the outputs start empty). Returns the number of
+// runs. unique_keys and reductions must hold count elements from their offsets.
+template <class K, class V>
+std::size_t reduce_by_key(Runtime& rt, const cl::Buffer& keys, std::size_t keys_offset, const cl::Buffer& values, std::size_t values_offset,
+                          std::size_t count, const cl::Buffer& unique_keys, std::size_t unique_offset, const cl::Buffer& reductions,
+                          std::size_t reductions_offset, ScatterOp op, ScatterOptions options = {}) {
+  return detail::reduce_by_key_buffers(rt, detail::scatter_type_of<V>(), detail::scatter_index64<K>(), keys(), keys_offset, values(),
+                                       values_offset, count, unique_keys(), unique_offset, reductions(), reductions_offset, op, options);
+}
+template <class K, class V>
+std::pair<std::vector<K>, std::vector<scatter_output_t<V>>> reduce_by_key(Runtime& rt, const std::vector<K>& keys, const std::vector<V>& values,
+                                                                           ScatterOp op, ScatterOptions options = {}) {
+  if (keys.size() != values.size()) detail::scatter_size_mismatch("reduce_by_key", keys.size(), values.size());
+  std::pair<std::vector<K>, std::vector<scatter_output_t<V>>> result(keys.size(), keys.size());
+  const std::size_t runs = detail::reduce_by_key_host(rt, detail::scatter_type_of<V>(), detail::scatter_index64<K>(), keys.data(),
+                                                      values.data(), keys.size(), result.first.data(), result.second.data(), op, options);
+  result.first.resize(runs);
+  result.second.resize(runs);
+  return result;
+}
+
+}  // namespace clatomics
