@@ -445,10 +445,6 @@ CLAT_FN void clat_sc_flush(ulong key, CLAT_SC_A a, uint nelem, uint width, __glo
                            ulong astride, __global ulong *counts, __local CLAT_SC_STORE *lacc, __local uint *ltag,
                            __local uint *lcount, uint lslots) {
 #if CLAT_SC_MODE == 1
-  if (key >= lslots) {
-    clat_sc_global(key, a, nelem, width, acc, acc_off, astride, counts);
-    return;
-  }
   const uint at = ((uint)key << CLAT_SC_SHIFT) + (get_local_id(0) & ((1u << CLAT_SC_SHIFT) - 1u));
   CLAT_SC_LOCAL(lacc + at * CLAT_SC_WORDS, a);
 #if CLAT_SC_COUNTS
