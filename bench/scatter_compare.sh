@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
     --size) size="$2"; shift 2 ;;
     --quick) quick="--quick"; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "scatter_compare.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
