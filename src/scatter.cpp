@@ -212,6 +212,36 @@ Sample Scatter::sample(const detail::Kernel& kernel) {
   return s;
 }
 
+// What __local memory holds for one slot of `slot_bytes` on a device: the launch shape and the
+// strategies' capacities. CPUs: one work-item per work-group (PoCL runs a group on one thread),
+// so __local memory is private and needs no atomics. GPUs: 256-item groups, a few per compute
+// unit, over the whole range (few groups: each merges its __local slots once).
+struct Capacity {
+  bool solo = false;
+  std::size_t group = 1, local = 0, slot_bytes = 4, cache_slots = 0;
+  // local_private: the most copies (a power of two, at most 32 and the group) of `slots` slots
+  // that fit, 0 when not one copy does.
+  std::size_t copies(std::size_t slots) const {
+    for (std::size_t c = solo ? 1 : std::min<std::size_t>(32, group); c >= 1; c /= 2)
+      if (slots <= local / (c * slot_bytes)) return c;
+    return 0;
+  }
+};
+
+Capacity capacity_of(const Capabilities& caps, std::size_t slot_bytes) {
+  Capacity c;
+  c.solo = !caps.is_gpu();
+  c.group = c.solo ? 1 : std::min<std::size_t>(256, caps.max_work_group_size);
+  c.slot_bytes = slot_bytes;
+  // What the device has, less room for the kernel's two other __local arguments when they are
+  // not in use (and their alignment).
+  c.local = caps.local_mem_size > 256 ? std::size_t(caps.local_mem_size) - 256 : 0;
+  // local_cache: a power of two of tagged slots filling at most half the __local memory.
+  for (std::size_t n = 4096; n >= 64 && !c.cache_slots; n /= 2)
+    if (n * (slot_bytes + 4) <= c.local / 2) c.cache_slots = n;
+  return c;
+}
+
 void Scatter::choose(const Sample& sample) {
   const auto& caps = rt_.device_info().caps;
   const ScatterOptions& o = call_.options;
@@ -219,27 +249,14 @@ void Scatter::choose(const Sample& sample) {
   const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
   plan_.store_bytes = plan_.fixed ? 8 : info_.out_size;
   plan_.words = plan_.fixed ? 2 : 1;
-  // CPUs: one work-item per work-group (PoCL runs a group on one thread), so __local memory is
-  // private and needs no atomics. GPUs: 256-item groups, a few per compute unit, over the whole
-  // range (few groups: each merges its __local slots once).
-  plan_.solo = !gpu;
-  plan_.group = gpu ? std::min<std::size_t>(256, caps.max_work_group_size) : 1;
+  const Capacity room = capacity_of(caps, plan_.store_bytes * plan_.words + (plan_.counts ? 4 : 0));
+  plan_.solo = room.solo;
+  plan_.group = room.group;
   plan_.max_groups = gpu ? 8 * cu : 4 * cu;
-  const std::size_t slot_bytes = plan_.store_bytes * plan_.words + (plan_.counts ? 4 : 0);
-  // __local memory for the slots: what the device has, less room for the kernel's two other
-  // __local arguments when they are not in use (and their alignment).
-  const std::size_t local = caps.local_mem_size > 256 ? caps.local_mem_size - 256 : 0;
-  // local_private: the most copies (a power of two, at most 32 and the group) of every slot that
-  // fit.
-  std::size_t copies = 0;
-  for (std::size_t c = plan_.solo ? 1 : std::min<std::size_t>(32, plan_.group); c >= 1 && !copies; c /= 2)
-    if (slots_ <= local / (c * slot_bytes)) copies = c;
-  // local_cache: a power of two of tagged slots filling at most half the __local memory, keys
-  // (bin * width + d) below the tag that marks a free slot.
-  std::size_t cache = 0;
-  if (slots_ < no_tag)
-    for (std::size_t c = 4096; c >= 64 && !cache; c /= 2)
-      if (c * (slot_bytes + 4) <= local / 2) cache = c;
+  const std::size_t slot_bytes = room.slot_bytes, local = room.local;
+  const std::size_t copies = room.copies(slots_);
+  // The table's keys (bin * width + d) stay below the tag that marks a free slot.
+  const std::size_t cache = slots_ < no_tag ? room.cache_slots : 0;
 
   // automatic: every slot private when they fit; hot bins in the table; else straight to global
   // memory (sorted indices make few updates, runs; spread ones rarely meet). Keeping only the
@@ -461,6 +478,17 @@ ScatterResult detail::scatter_buffers(Runtime& rt, const ScatterCall& call) {
   Scatter scatter(rt, call, what);
   scatter.check();
   return scatter.run();
+}
+
+ScatterCapacity scatter_capacity(const Runtime& rt, std::size_t value_bytes, bool deterministic) {
+  const auto& caps = rt.device_info().caps;
+  const Capacity room = capacity_of(caps, deterministic ? 16 : std::max<std::size_t>(4, value_bytes));
+  ScatterCapacity c;
+  c.copies = room.solo ? 1 : std::min<std::size_t>(32, room.group);
+  c.private_slots = room.local / room.slot_bytes;
+  c.spread_slots = room.local / (room.slot_bytes * c.copies);
+  c.cache_slots = room.cache_slots;
+  return c;
 }
 
 void detail::scatter_size_mismatch(const char* what, std::size_t keys, std::size_t values) {

@@ -303,4 +303,16 @@ std::pair<std::vector<K>, std::vector<scatter_output_t<V>>> reduce_by_key(Runtim
   return result;
 }
 
+// How much of an output scatter_reduce keeps in __local memory on rt's device (what `clatomics
+// info` prints), for outputs of value_bytes (4: float, int, uint, half, bfloat16; 8: double,
+// long, ulong) in the fast or the deterministic mode (16-byte slots), sum/prod/min/max with
+// include_self (mean and include_self false count elements too: 4 bytes more a slot).
+struct ScatterCapacity {
+  std::size_t private_slots = 0;  // local_private takes bins * width up to this many
+  std::size_t spread_slots = 0;   // ... with `copies` bank-spread copies up to this many
+  std::size_t copies = 1;
+  std::size_t cache_slots = 0;    // local_cache's table (0: none fits)
+};
+ScatterCapacity scatter_capacity(const Runtime& rt, std::size_t value_bytes, bool deterministic = false);
+
 }  // namespace clatomics
