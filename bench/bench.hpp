@@ -2,6 +2,7 @@
 // profiling events, medians after a warm-up, and the yardsticks measured in the same run.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -70,5 +71,15 @@ double read_only_gbps(Runtime& rt, const cl::Buffer& buffer, std::size_t bytes, 
 double host_parallel_ms(const Config& config, std::size_t n, const std::function<void(std::size_t, std::size_t)>& f);
 
 void progress(const Config& config, const std::string& what);
+
+// A device buffer holding a copy of host (at least one byte).
+template <class T>
+cl::Buffer upload(Runtime& rt, const std::vector<T>& host) {
+  return cl::Buffer(rt.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, std::max<std::size_t>(1, host.size()) * sizeof(T),
+                    const_cast<T*>(host.data()));
+}
+
+// The median of v (not empty).
+double median(std::vector<double> v);
 
 }  // namespace clatomics::bench

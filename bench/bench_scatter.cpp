@@ -40,16 +40,6 @@ std::string host_name() {
   return "C++ " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " threads, private copies";
 }
 
-const char* strategy_name(ScatterStrategy s) {
-  switch (s) {
-    case ScatterStrategy::automatic: return "automatic";
-    case ScatterStrategy::global_atomics: return "global_atomics";
-    case ScatterStrategy::local_private: return "local_private";
-    case ScatterStrategy::local_cache: return "local_cache";
-  }
-  return "?";
-}
-
 // Draw i of the stream `seed`: splitmix64 of the counter, so that any part of a stream can be
 // drawn alone (threads here; numpy in bench/scatter_torch.py, which draws the same numbers).
 std::uint64_t draw(std::uint64_t seed, std::uint64_t i) {
@@ -147,17 +137,6 @@ std::vector<float> make_values(std::size_t n) {
     for (std::size_t i = first; i < last; ++i) v[i] = float(int(draw(value_seed, i) >> 55) - 256) * (1.0f / 256.0f);
   });
   return v;
-}
-
-template <class T>
-cl::Buffer upload(Runtime& rt, const std::vector<T>& host) {
-  return cl::Buffer(rt.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, std::max<std::size_t>(1, host.size()) * sizeof(T),
-                    const_cast<T*>(host.data()));
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 std::string joined(const std::set<std::string>& names) {

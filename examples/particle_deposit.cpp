@@ -55,16 +55,6 @@ kernel void cic_weights(global const float2 *pos, global const float *charge, ui
 }
 )CLC";
 
-const char* strategy_name(clatomics::ScatterStrategy s) {
-  switch (s) {
-    case clatomics::ScatterStrategy::automatic: return "automatic";
-    case clatomics::ScatterStrategy::global_atomics: return "global_atomics";
-    case clatomics::ScatterStrategy::local_private: return "local_private";
-    case clatomics::ScatterStrategy::local_cache: return "local_cache";
-  }
-  return "?";
-}
-
 // A position wrapped into [0, n) (a float that rounds up to n becomes 0).
 float wrap(double v, std::uint32_t n) {
   v = std::fmod(v, double(n));
@@ -173,7 +163,7 @@ int main() {
     const std::vector<float> fast = deposit(false, fast_result);
     double fast_error = 0, fast_total = 0;
     const bool fast_ok = judge(fast, fast_error, fast_total);
-    std::cout << "  fast:          max |error| " << fast_error << " (strategy " << strategy_name(fast_result.strategy) << ")"
+    std::cout << "  fast:          max |error| " << fast_error << " (strategy " << clatomics::strategy_name(fast_result.strategy) << ")"
               << (fast_ok ? "" : "  OUTSIDE THE BOUND") << "\n";
     std::cout.precision(10);
     std::cout << "  total charge   " << fast_total << " (exact " << total_charge << ")\n";
@@ -186,7 +176,7 @@ int main() {
       double error = 0, total = 0;
       deterministic_ok = judge(first, error, total);
       const bool same = std::memcmp(first.data(), second.data(), points * sizeof(float)) == 0;
-      std::cout << "  deterministic: max |error| " << error << " (strategy " << strategy_name(first_result.strategy) << "), "
+      std::cout << "  deterministic: max |error| " << error << " (strategy " << clatomics::strategy_name(first_result.strategy) << "), "
                 << (same ? "bit-identical in 2 runs" : "DIFFERENT in 2 runs") << (deterministic_ok ? "" : "  OUTSIDE THE BOUND") << "\n";
       deterministic_ok = deterministic_ok && same;
     } catch (const std::invalid_argument& e) {  // no fp64 or 64-bit atomics on this device

@@ -52,16 +52,6 @@ int op_code(const char* what, ScatterOp op) {
   throw std::invalid_argument(std::string("clatomics: ") + what + ": op is not a ScatterOp");
 }
 
-const char* strategy_name(ScatterStrategy s) {
-  switch (s) {
-    case ScatterStrategy::automatic: return "automatic";
-    case ScatterStrategy::global_atomics: return "global_atomics";
-    case ScatterStrategy::local_private: return "local_private";
-    case ScatterStrategy::local_cache: return "local_cache";
-  }
-  throw std::invalid_argument("clatomics: scatter: options.strategy is not a ScatterStrategy");
-}
-
 [[noreturn]] void refuse(const char* what, const std::string& why) {
   throw std::invalid_argument(std::string("clatomics: ") + what + ": " + why);
 }
@@ -478,6 +468,16 @@ ScatterResult detail::scatter_buffers(Runtime& rt, const ScatterCall& call) {
   Scatter scatter(rt, call, what);
   scatter.check();
   return scatter.run();
+}
+
+const char* strategy_name(ScatterStrategy s) {
+  switch (s) {
+    case ScatterStrategy::automatic: return "automatic";
+    case ScatterStrategy::global_atomics: return "global_atomics";
+    case ScatterStrategy::local_private: return "local_private";
+    case ScatterStrategy::local_cache: return "local_cache";
+  }
+  throw std::invalid_argument("clatomics: scatter: options.strategy is not a ScatterStrategy");
 }
 
 ScatterCapacity scatter_capacity(const Runtime& rt, std::size_t value_bytes, bool deterministic) {
