@@ -151,6 +151,22 @@ ScatterCall scatter_call(ScatterOp op, const ScatterOptions& options, bool segme
   call.options = options;
   return call;
 }
+// The same with the buffer ranges of the cl::Buffer entry points.
+template <class V, class I>
+ScatterCall scatter_call(ScatterOp op, const ScatterOptions& options, bool segments, cl_mem out, std::size_t out_offset,
+                         std::size_t bins, cl_mem indices, std::size_t indices_offset, cl_mem values, std::size_t values_offset,
+                         std::size_t count) {
+  ScatterCall call = scatter_call<V, I>(op, options, segments);
+  call.out = out;
+  call.out_offset = out_offset;
+  call.bins = bins;
+  call.indices = indices;
+  call.indices_offset = indices_offset;
+  call.values = values;
+  call.values_offset = values_offset;
+  call.count = count;
+  return call;
+}
 // Host data: out is read and written back; indices (or offsets) and values are copied in.
 ScatterResult scatter_host(Runtime& rt, const ScatterCall& call, void* out, std::size_t out_elements, const void* indices,
                            std::size_t index_elements, const void* values, std::size_t value_elements, cl_ulong* arg);
@@ -177,16 +193,9 @@ template <class V, class I>
 ScatterResult scatter_reduce(Runtime& rt, const cl::Buffer& out, std::size_t out_offset, std::size_t bins, const cl::Buffer& indices,
                              std::size_t indices_offset, const cl::Buffer& values, std::size_t values_offset, std::size_t count,
                              ScatterOp op, ScatterOptions options = {}, Rows rows = {}) {
-  detail::ScatterCall call = detail::scatter_call<V, I>(op, options);
+  detail::ScatterCall call = detail::scatter_call<V, I>(op, options, false, out(), out_offset, bins, indices(), indices_offset,
+                                                        values(), values_offset, count);
   call.rows = rows;
-  call.out = out();
-  call.out_offset = out_offset;
-  call.bins = bins;
-  call.indices = indices();
-  call.indices_offset = indices_offset;
-  call.values = values();
-  call.values_offset = values_offset;
-  call.count = count;
   return detail::scatter_buffers(rt, call);
 }
 
@@ -209,17 +218,10 @@ template <class V, class I>
 ScatterResult scatter_reduce_arg(Runtime& rt, const cl::Buffer& out, std::size_t out_offset, std::size_t bins, const cl::Buffer& arg,
                                  std::size_t arg_offset, const cl::Buffer& indices, std::size_t indices_offset, const cl::Buffer& values,
                                  std::size_t values_offset, std::size_t count, ScatterOp op, ScatterOptions options = {}) {
-  detail::ScatterCall call = detail::scatter_call<V, I>(op, options);
-  call.out = out();
-  call.out_offset = out_offset;
-  call.bins = bins;
+  detail::ScatterCall call = detail::scatter_call<V, I>(op, options, false, out(), out_offset, bins, indices(), indices_offset,
+                                                        values(), values_offset, count);
   call.arg = arg();
   call.arg_offset = arg_offset;
-  call.indices = indices();
-  call.indices_offset = indices_offset;
-  call.values = values();
-  call.values_offset = values_offset;
-  call.count = count;
   return detail::scatter_buffers(rt, call);
 }
 // Host data: returns arg (out.size() positions).
@@ -247,16 +249,9 @@ template <class V, class O>
 ScatterResult segment_reduce(Runtime& rt, const cl::Buffer& out, std::size_t out_offset, std::size_t segments, const cl::Buffer& offsets,
                              std::size_t offsets_offset, const cl::Buffer& values, std::size_t values_offset, std::size_t count,
                              ScatterOp op, ScatterOptions options = {}, Rows rows = {}) {
-  detail::ScatterCall call = detail::scatter_call<V, O>(op, options, true);
+  detail::ScatterCall call = detail::scatter_call<V, O>(op, options, true, out(), out_offset, segments, offsets(), offsets_offset,
+                                                        values(), values_offset, count);
   call.rows = rows;
-  call.out = out();
-  call.out_offset = out_offset;
-  call.bins = segments;
-  call.indices = offsets();
-  call.indices_offset = offsets_offset;
-  call.values = values();
-  call.values_offset = values_offset;
-  call.count = count;
   return detail::scatter_buffers(rt, call);
 }
 // Host data: offsets.size() = out.size() / width + 1.
