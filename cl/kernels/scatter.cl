@@ -226,7 +226,7 @@ CLAT_FN ulong2 clat_sc_add128(ulong2 a, ulong2 b) {
 }
 #define CLAT_SC_COMB(a, b) clat_sc_add128(a, b)
 /* m * 2^lsb / 2^e_grid rounded to nearest even, as 128 bits, negated when neg; m < 2^53 and
- * the host keeps lsb - e_grid <= 102 - log2(elements) (clat_sc_top_of). */
+ * the host keeps lsb - e_grid <= 102 - log2(elements). */
 CLAT_FN ulong2 clat_sc_fixed_bits(ulong m, int lsb, int neg, int e_grid) {
   const int s = lsb - e_grid;
   ulong lo, hi;
@@ -247,14 +247,11 @@ CLAT_FN ulong2 clat_sc_fixed_bits(ulong m, int lsb, int neg, int e_grid) {
   } else {
     lo = hi = 0ul; /* below half a step: rounds to 0 */
   }
-  if (neg) { /* two's complement */
-    const ulong nlo = ~lo + 1ul;
-    hi = ~hi + (nlo == 0ul ? 1ul : 0ul);
-    lo = nlo;
-  }
-  return (ulong2)(lo, hi);
+  /* Two's complement when neg, without a branch (signs of data are unpredictable). */
+  const ulong mask = 0ul - (ulong)neg;
+  return (ulong2)((lo ^ mask) - mask, (hi ^ mask) + (mask & (lo == 0ul ? 1ul : 0ul)));
 }
-/* A finite value's fixed point, and its biased double exponent (what the host's grid bounds). */
+/* A finite value's fixed point. */
 #if CLAT_SC_TYPE == 1
 CLAT_FN ulong2 clat_sc_fixed(double v, int e_grid) {
   const ulong bits = as_ulong(v);
@@ -262,17 +259,12 @@ CLAT_FN ulong2 clat_sc_fixed(double v, int e_grid) {
   const ulong m = (bits & 0xffffffffffffful) | (e ? 1ul << 52 : 0ul);
   return clat_sc_fixed_bits(m, (e ? e : 1) - 1075, (int)(bits >> 63), e_grid);
 }
-CLAT_FN int clat_sc_top_of(double v) { return (int)((as_ulong(v) >> 52) & 0x7fful); }
 #else
 CLAT_FN ulong2 clat_sc_fixed(float v, int e_grid) {
   const uint bits = as_uint(v);
   const int e = (int)((bits >> 23) & 0xffu);
   const uint m = (bits & 0x7fffffu) | (e ? 0x800000u : 0u);
   return clat_sc_fixed_bits((ulong)m, (e ? e : 1) - 150, (int)(bits >> 31), e_grid);
-}
-CLAT_FN int clat_sc_top_of(float v) {
-  const int e = (int)((as_uint(v) >> 23) & 0xffu);
-  return e ? e + 896 : 0; /* as a double's; subnormal floats are far below any grid's top */
 }
 #endif
 /* 128-bit add into memory with a carry: exact in any order. */
@@ -382,14 +374,20 @@ CLAT_SC_DEFINE_ADD128(clat_sc_add128_local, __local)
 #define CLAT_SC_TO_A(v) clat_sc_fixed((v), e_grid)
 /* Values above the grid's top (the host guessed it from a sample) are left out and flagged in
  * oor[0]: the host runs the call again with the true top. */
-#define CLAT_SC_KEEP(v, slot) \
-  (isfinite(v) ? (clat_sc_top_of(v) <= e_top || clat_sc_too_large(oor)) : clat_sc_flag(flags, (slot), (v)))
-CLAT_FN int clat_sc_flag(__global uint *flags, ulong slot, CLAT_SC_T v) {
-  atomic_or(flags + slot, isnan(v) ? 1u : v > 0 ? 2u : 4u);
-  return 0;
-}
-CLAT_FN int clat_sc_too_large(__global uint *oor) {
-  oor[0] = 1u;
+#define CLAT_SC_KEEP(v, slot) (clat_sc_exponent(v) <= e_keep || clat_sc_rare(v, (slot), flags, oor))
+/* The common case costs one integer compare: the value's own biased exponent against e_keep, the
+ * largest one within the grid (NaN and infinities have the largest exponent of all). */
+#if CLAT_SC_TYPE == 1
+#define clat_sc_exponent(v) ((int)((as_ulong(v) >> 52) & 0x7fful))
+#define CLAT_SC_KEEP_LIMIT(e_top) min((e_top), 2046)
+#else
+#define clat_sc_exponent(v) ((int)((as_uint(v) >> 23) & 0xffu))
+#define CLAT_SC_KEEP_LIMIT(e_top) min((e_top) - 896, 254)
+#endif
+/* NaN and infinities set their slot's flags; a finite value above the grid flags oor[0]. */
+CLAT_FN int clat_sc_rare(CLAT_SC_T v, ulong slot, __global uint *flags, __global uint *oor) {
+  if (isfinite(v)) oor[0] = 1u;
+  else atomic_or(flags + slot, isnan(v) ? 1u : v > 0 ? 2u : 4u);
   return 0;
 }
 #else
@@ -527,6 +525,9 @@ __kernel void clat_scatter(CLAT_SC_ARGS) {
 #endif
   const __global CLAT_SC_IDX *ip = idx + idx_off;
   const __global CLAT_SC_IN *vp = val + val_off;
+#if CLAT_SC_FIXED
+  const int e_keep = CLAT_SC_KEEP_LIMIT(e_top);
+#endif
   ulong cursor = 0;
   ulong run_key = CLAT_SC_NONE;
   CLAT_SC_A run = CLAT_SC_IDENT;
