@@ -329,30 +329,32 @@ CLAT_SC_DEFINE_ADD128(clat_sc_add128_local, __local)
 
 #elif CLAT_SC_OP == 2 || CLAT_SC_OP == 3
 #if CLAT_SC_OP == 2
-#define CLAT_SC_MM min
+#define CLAT_SC_MM_A clat_atomic_min_
+#define CLAT_SC_MM_S clat_sc_min
 #define CLAT_SC_COMB CLAT_SC_MIN
 #define CLAT_SC_IDENT CLAT_SC_MIN_IDENT
 #else
-#define CLAT_SC_MM max
+#define CLAT_SC_MM_A clat_atomic_max_
+#define CLAT_SC_MM_S clat_sc_max
 #define CLAT_SC_COMB CLAT_SC_MAX
 #define CLAT_SC_IDENT CLAT_SC_MAX_IDENT
 #endif
 #if CLAT_SC_REAL
 #define CLAT_SC_IS_IDENT(a) isnan(a)
 #if CLAT_SC_AGG_OK
-#define CLAT_SC_GLOBAL(p, a) CLAT_CAT(CLAT_CAT(CLAT_CAT(CLAT_CAT(clat_atomic_, CLAT_SC_MM), _), CLAT_SC_T), _agg)(p, a)
+#define CLAT_SC_GLOBAL(p, a) CLAT_CAT(CLAT_CAT(CLAT_SC_MM_A, CLAT_SC_T), _agg)(p, a)
 #else
-#define CLAT_SC_GLOBAL(p, a) CLAT_CAT(CLAT_CAT(CLAT_CAT(clat_atomic_, CLAT_SC_MM), _), CLAT_SC_T)(p, a)
+#define CLAT_SC_GLOBAL(p, a) CLAT_CAT(CLAT_SC_MM_A, CLAT_SC_T)(p, a)
 #endif
-#define CLAT_SC_LOCAL(p, a) CLAT_CAT(CLAT_CAT(CLAT_CAT(CLAT_CAT(clat_atomic_, CLAT_SC_MM), _), CLAT_SC_T), _local)(p, a)
+#define CLAT_SC_LOCAL(p, a) CLAT_CAT(CLAT_CAT(CLAT_SC_MM_A, CLAT_SC_T), _local)(p, a)
 #else
 #define CLAT_SC_IS_IDENT(a) ((a) == CLAT_SC_IDENT)
 #if CLAT_SC_AGG_OK
-#define CLAT_SC_GLOBAL(p, a) CLAT_CAT(CLAT_CAT(CLAT_CAT(CLAT_CAT(clat_atomic_, CLAT_SC_MM), _), CLAT_SC_T), _agg)(p, a)
+#define CLAT_SC_GLOBAL(p, a) CLAT_CAT(CLAT_CAT(CLAT_SC_MM_A, CLAT_SC_T), _agg)(p, a)
 #else
-#define CLAT_SC_GLOBAL(p, a) CLAT_CAT(CLAT_CAT(clat_sc_, CLAT_SC_MM), _global)(p, a)
+#define CLAT_SC_GLOBAL(p, a) CLAT_CAT(CLAT_SC_MM_S, _global)(p, a)
 #endif
-#define CLAT_SC_LOCAL(p, a) CLAT_CAT(CLAT_CAT(clat_sc_, CLAT_SC_MM), _local)(p, a)
+#define CLAT_SC_LOCAL(p, a) CLAT_CAT(CLAT_SC_MM_S, _local)(p, a)
 #endif
 #else
 #error "kernels/scatter.cl: CLAT_SC_OP must be 0..3"
@@ -362,7 +364,7 @@ CLAT_SC_DEFINE_ADD128(clat_sc_add128_local, __local)
 /* One work-item alone in its work-group: its __local memory is its own. */
 #if CLAT_SC_SOLO
 #undef CLAT_SC_LOCAL
-#define CLAT_SC_LOCAL(p, a) CLAT_SC_WRITE(p, CLAT_SC_COMB(CLAT_SC_READ(p), a))
+#define CLAT_SC_LOCAL(p, a) do { const CLAT_SC_A t_ = CLAT_SC_COMB(CLAT_SC_READ(p), a); CLAT_SC_WRITE(p, t_); } while (0)
 #define CLAT_SC_LOCAL_COUNT(p, n) (*(p) += (n))
 #else
 #define CLAT_SC_LOCAL_COUNT(p, n) atomic_add(p, n)
