@@ -1,0 +1,555 @@
+// Scatter-reduce, segment reductions and reduce_by_key (kernels/scatter.cl): the checks, the
+// choice of strategy from the device and a sample of the indices, and the launches.
+#include "clatomics/scatter.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+#include "buffer_checks.hpp"
+#include "launch.hpp"
+#include "runtime_state.hpp"
+
+namespace clatomics {
+namespace {
+
+using detail::ScatterCall;
+using detail::ScatterType;
+
+struct TypeInfo {
+  int code;                  // CLAT_SC_TYPE
+  std::size_t in_size;       // bytes of a stored value
+  std::size_t out_size;      // bytes of an output element
+  bool real;                 // floating point
+  bool wide;                 // 64-bit integers
+  const char* name;
+};
+
+TypeInfo type_info(ScatterType type) {
+  switch (type) {
+    case ScatterType::f32: return {0, 4, 4, true, false, "float"};
+    case ScatterType::f64: return {1, 8, 8, true, false, "double"};
+    case ScatterType::i32: return {2, 4, 4, false, false, "int"};
+    case ScatterType::u32: return {3, 4, 4, false, false, "uint"};
+    case ScatterType::i64: return {4, 8, 8, false, true, "long"};
+    case ScatterType::u64: return {5, 8, 8, false, true, "ulong"};
+    case ScatterType::f16: return {6, 2, 4, true, false, "half"};
+    case ScatterType::bf16: return {7, 2, 4, true, false, "bfloat16"};
+  }
+  throw std::invalid_argument("clatomics: scatter: the value type is not a ScatterType");
+}
+
+// The kernel's op (mean is a sum with counts), or a refusal for a value outside ScatterOp.
+int op_code(const char* what, ScatterOp op) {
+  switch (op) {
+    case ScatterOp::sum:
+    case ScatterOp::mean: return 0;
+    case ScatterOp::prod: return 1;
+    case ScatterOp::min: return 2;
+    case ScatterOp::max: return 3;
+  }
+  throw std::invalid_argument(std::string("clatomics: ") + what + ": op is not a ScatterOp");
+}
+
+const char* strategy_name(ScatterStrategy s) {
+  switch (s) {
+    case ScatterStrategy::automatic: return "automatic";
+    case ScatterStrategy::global_atomics: return "global_atomics";
+    case ScatterStrategy::local_private: return "local_private";
+    case ScatterStrategy::local_cache: return "local_cache";
+  }
+  throw std::invalid_argument("clatomics: scatter: options.strategy is not a ScatterStrategy");
+}
+
+[[noreturn]] void refuse(const char* what, const std::string& why) {
+  throw std::invalid_argument(std::string("clatomics: ") + what + ": " + why);
+}
+
+constexpr std::size_t sample_size = 4096;
+constexpr cl_uint no_tag = 0xffffffffu;  // CLAT_SC_EMPTY
+
+// What the launch is built and run with.
+struct Plan {
+  ScatterStrategy strategy = ScatterStrategy::global_atomics;
+  bool fixed = false;   // 128-bit fixed-point sums (deterministic floating-point sum/mean)
+  bool counts = false;  // elements per bin: mean, or include_self false
+  bool direct = false;  // accumulate straight into out (no scratch, no finish)
+  bool agg = false, solo = false;
+  unsigned shift = 0;              // local_private: 1 << shift copies
+  std::size_t cache_slots = 0;     // local_cache
+  std::size_t group = 1, max_groups = 1;
+  std::size_t store_bytes = 4, words = 1;  // an accumulator slot: words of store_bytes
+};
+
+// The sample's verdict: indices never decreasing, or many of them on a few bins.
+struct Sample {
+  bool sorted = false, hot = false;
+};
+
+class Scatter {
+ public:
+  Scatter(Runtime& rt, const ScatterCall& call, const char* what)
+      : rt_(rt), call_(call), what_(what), info_(type_info(call.type)), commands_(rt) {}
+
+  // Every check, before anything is enqueued.
+  void check();
+  ScatterResult run();
+
+ private:
+  std::string base_options() const;
+  Sample sample(const detail::Kernel& kernel);
+  void choose(const Sample& sample);
+  int fixed_grid(const detail::Program& program);
+
+  Runtime& rt_;
+  ScatterCall call_;
+  const char* what_;
+  TypeInfo info_;
+  detail::Commands commands_;
+  Plan plan_;
+  std::size_t width_ = 1, vstride_ = 1, ostride_ = 1, index_size_ = 4, slots_ = 0;
+};
+
+void Scatter::check() {
+  const auto& caps = rt_.device_info().caps;
+  const ScatterOptions& o = call_.options;
+  strategy_name(o.strategy);
+  op_code(what_, call_.op);
+  if (o.out_of_range != OutOfRange::count && o.out_of_range != OutOfRange::refuse)
+    refuse(what_, "options.out_of_range is not an OutOfRange");
+  if (call_.type == ScatterType::f64) detail::require_double(rt_, what_);
+  const bool is_arg = call_.arg != nullptr;
+  width_ = call_.rows.width;
+  if (width_ == 0) refuse(what_, "rows.width must be at least 1");
+  vstride_ = call_.rows.value_stride ? call_.rows.value_stride : width_;
+  ostride_ = call_.rows.out_stride ? call_.rows.out_stride : width_;
+  if (vstride_ < width_) refuse(what_, "rows.value_stride (" + std::to_string(vstride_) + ") is below rows.width");
+  if (ostride_ < width_) refuse(what_, "rows.out_stride (" + std::to_string(ostride_) + ") is below rows.width");
+  if (call_.bins == 0) refuse(what_, call_.segments ? "segments must be at least 1" : "bins must be at least 1");
+  if (is_arg && call_.op != ScatterOp::min && call_.op != ScatterOp::max) refuse(what_, "arg needs op min or max");
+  if (is_arg && width_ != 1) refuse(what_, "arg takes one value per element (rows.width 1)");
+  plan_.fixed = o.deterministic && info_.real && (call_.op == ScatterOp::sum || call_.op == ScatterOp::mean);
+  if (o.deterministic && info_.real && call_.op == ScatterOp::prod)
+    refuse(what_, "deterministic prod of floating-point values is not offered: a product's rounding depends on its order");
+  plan_.counts = call_.op == ScatterOp::mean || !o.include_self;
+  const bool needs64 = plan_.fixed || plan_.counts || info_.wide || is_arg || call_.type == ScatterType::f64;
+  if (needs64 && !caps.int64_base_atomics)
+    refuse(what_, "this call needs 64-bit atomics (cl_khr_int64_base_atomics), which the device lacks");
+  if (plan_.fixed && !caps.fp64) refuse(what_, "the deterministic mode needs cl_khr_fp64, which the device lacks");
+
+  // Sizes: bins rows of ostride (the last row only width) and count rows of vstride.
+  const auto rows_span = [&](std::size_t rows, std::size_t stride, const char* name) {
+    if (rows == 0) return std::size_t(0);
+    if ((rows - 1) > (SIZE_MAX - width_) / stride) refuse(what_, std::string(name) + " rows overflow size_t");
+    return (rows - 1) * stride + width_;
+  };
+  const std::size_t out_elements = rows_span(call_.bins, ostride_, "out");
+  const std::size_t value_elements = rows_span(call_.count, vstride_, "values");
+  if (call_.count > SIZE_MAX / width_) refuse(what_, "count * width overflows size_t");
+  if (call_.bins > (SIZE_MAX - 1) / width_) refuse(what_, "bins * width overflows size_t");
+  slots_ = call_.bins * width_;
+  index_size_ = call_.index64 ? 8 : 4;
+  if (call_.segments && call_.bins == SIZE_MAX) refuse(what_, "segments + 1 overflows size_t");
+  const std::size_t index_elements = call_.segments ? call_.bins + 1 : call_.count;
+  using detail::Access;
+  const detail::BufferRange out_read{"out", call_.out, call_.out_offset, out_elements, info_.out_size, Access::read};
+  const detail::BufferRange out{"out", call_.out, call_.out_offset, out_elements, info_.out_size, Access::write};
+  const detail::BufferRange indices{call_.segments ? "offsets" : "indices", call_.indices, call_.indices_offset, index_elements,
+                                    index_size_, Access::read};
+  const detail::BufferRange values{"values", call_.values, call_.values_offset, value_elements, info_.in_size, Access::read};
+  std::string prefix = std::string(what_) + ": ";
+  for (const auto* range : {&out_read, &out, &indices, &values}) {
+    const std::string name = prefix + range->what;
+    detail::BufferRange named = *range;
+    named.what = name.c_str();
+    detail::check_range(rt_, named);
+  }
+  const std::string out_name = prefix + "out", arg_name = prefix + "arg";
+  detail::BufferRange named_out = out;
+  named_out.what = out_name.c_str();
+  detail::check_disjoint(named_out, indices);
+  detail::check_disjoint(named_out, values);
+  if (is_arg) {
+    const detail::BufferRange arg{arg_name.c_str(), call_.arg, call_.arg_offset, call_.bins, sizeof(cl_ulong), Access::write};
+    detail::check_range(rt_, arg);
+    detail::check_disjoint(arg, named_out);
+    detail::check_disjoint(arg, indices);
+    detail::check_disjoint(arg, values);
+  }
+}
+
+std::string Scatter::base_options() const {
+  return detail::define("CLAT_SC_TYPE", info_.code) + detail::define("CLAT_SC_I64", call_.index64 ? 1 : 0) +
+         detail::define("CLAT_SC_OP", op_code(what_, call_.op)) + detail::define("CLAT_SC_SEGMENTS", call_.segments ? 1 : 0);
+}
+
+// Indices at evenly spaced positions: sorted when they never decrease, hot when at least a fifth
+// of them sit on bins seen twice or more.
+Sample Scatter::sample(const detail::Kernel& kernel) {
+  Sample s;
+  if (call_.segments) {
+    s.sorted = true;  // segments are sorted bins by construction
+    return s;
+  }
+  const std::size_t n = std::min(sample_size, call_.count);
+  if (n < 2) return s;
+  const detail::Mem buffer = detail::make_buffer(rt_, n * sizeof(cl_ulong));
+  detail::set_args(kernel, call_.indices, cl_ulong(call_.indices_offset), cl_ulong(call_.count), buffer, cl_uint(n));
+  commands_.launch(kernel, detail::make_grid(rt_, kernel, n, 256, (n + 255) / 256));
+  std::vector<cl_ulong> picked(n);
+  commands_.read(buffer.get(), 0, n * sizeof(cl_ulong), picked.data());
+  s.sorted = std::is_sorted(picked.begin(), picked.end());
+  std::unordered_map<cl_ulong, std::size_t> seen;
+  for (cl_ulong b : picked) ++seen[b];
+  std::size_t repeated = 0;
+  for (const auto& [bin, times] : seen)
+    if (times >= 2) repeated += times;
+  s.hot = repeated * 5 >= n;
+  return s;
+}
+
+void Scatter::choose(const Sample& sample) {
+  const auto& caps = rt_.device_info().caps;
+  const ScatterOptions& o = call_.options;
+  const bool gpu = caps.is_gpu();
+  const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
+  plan_.store_bytes = plan_.fixed ? 8 : info_.out_size;
+  plan_.words = plan_.fixed ? 2 : 1;
+  // CPUs: one work-item per work-group (PoCL runs a group on one thread), so __local memory is
+  // private and needs no atomics. GPUs: 1024-item groups, two per compute unit, over the whole
+  // range (few groups: each merges its __local slots once).
+  plan_.solo = !gpu;
+  plan_.group = gpu ? std::min<std::size_t>(1024, caps.max_work_group_size) : 1;
+  plan_.max_groups = gpu ? cu * std::max<std::size_t>(1, 2048 / plan_.group) : 4 * cu;
+  const std::size_t slot_bytes = plan_.store_bytes * plan_.words + (plan_.counts ? 4 : 0);
+  const std::size_t local = caps.local_mem_size;
+  // local_private: the most copies (a power of two, at most 32 and the group) that fit.
+  std::size_t copies = 0;
+  if (slots_ <= 0xfffffffeu)
+    for (std::size_t c = plan_.solo ? 1 : std::min<std::size_t>(32, plan_.group); c >= 1 && !copies; c /= 2)
+      if (slots_ <= local / (c * slot_bytes)) copies = c;
+  // local_cache: a power of two of tagged slots filling at most half the __local memory, keys
+  // (bin * width + d) below the tag that marks a free slot.
+  std::size_t cache = 0;
+  if (slots_ < no_tag)
+    for (std::size_t c = 4096; c >= 64 && !cache; c /= 2)
+      if (c * (slot_bytes + 4) <= local / 2) cache = c;
+
+  ScatterStrategy s = o.strategy;
+  if (s == ScatterStrategy::automatic) {
+    if (copies) s = ScatterStrategy::local_private;
+    else if (cache && sample.hot && !sample.sorted && !o.indices_are_sorted) s = ScatterStrategy::local_cache;
+    else s = ScatterStrategy::global_atomics;
+  }
+  if (s == ScatterStrategy::local_private && !copies)
+    refuse(what_, "options.strategy local_private: " + std::to_string(slots_) + " slots of " + std::to_string(slot_bytes) +
+                      " bytes do not fit in " + std::to_string(local) + " bytes of __local memory");
+  if (s == ScatterStrategy::local_cache && !cache)
+    refuse(what_, "options.strategy local_cache: no table fits in __local memory, or bins * width >= 2^32 - 1");
+  plan_.strategy = s;
+  if (s == ScatterStrategy::local_private) {
+    while ((std::size_t(1) << plan_.shift) < copies) ++plan_.shift;
+  }
+  if (s == ScatterStrategy::local_cache) plan_.cache_slots = cache;
+  // Aggregate runs across a warp where they are likely to meet: sorted or hot indices.
+  plan_.agg = s == ScatterStrategy::global_atomics && (sample.sorted || sample.hot || o.indices_are_sorted);
+  plan_.direct = !plan_.fixed && !plan_.counts && o.include_self;
+}
+
+// The fixed-point grid: the lowest bit's weight 2^e_grid, so that the sum of count values below
+// 2^(top - 1022) (top: their largest biased double exponent) stays below 2^126.
+int Scatter::fixed_grid(const detail::Program& program) {
+  const detail::Kernel kernel = detail::make_kernel(program, "clat_scatter_top");
+  const cl_uint zero = 0;
+  const detail::Mem top = detail::make_buffer(rt_, sizeof(cl_uint), CL_MEM_READ_WRITE, &zero);
+  const std::uint64_t per_launch = detail::launch_elements() / width_;
+  for (std::size_t done = 0; done < call_.count;) {
+    const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, call_.count - done));
+    detail::set_args(kernel, call_.values, cl_ulong(call_.values_offset), cl_ulong(done), cl_ulong(n), cl_uint(width_),
+                     cl_ulong(vstride_), top);
+    commands_.launch(kernel, detail::make_grid(rt_, kernel, n * width_, 256, 8 * std::max<cl_uint>(1, rt_.device_info().caps.compute_units)));
+    done += n;
+  }
+  cl_uint biased = 0;
+  commands_.read(top.get(), 0, sizeof biased, &biased);
+  int bits = 0;
+  for (std::uint64_t c = call_.count; c; c >>= 1) ++bits;  // count < 2^bits
+  return int(biased) - 1022 + bits - 126;
+}
+
+ScatterResult Scatter::run() {
+  ScatterResult result;
+  const std::string base = base_options();
+  const auto& caps = rt_.device_info().caps;
+  const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
+  const auto small_grid = [&](const detail::Kernel& k, std::uint64_t units) {
+    return detail::make_grid(rt_, k, std::max<std::uint64_t>(units, 1), 256, 8 * cu);
+  };
+  // Checks that read the device's data: the output is untouched until they pass.
+  const detail::Program checks = detail::build_library_file(rt_, "kernels/scatter.cl", base);
+  if (call_.segments) {
+    const detail::Kernel k = detail::make_kernel(checks, "clat_scatter_check_offsets");
+    const cl_uint zero = 0;
+    const detail::Mem bad = detail::make_buffer(rt_, sizeof(cl_uint), CL_MEM_READ_WRITE, &zero);
+    detail::set_args(k, call_.indices, cl_ulong(call_.indices_offset), cl_ulong(call_.bins + 1), cl_ulong(call_.count), bad);
+    commands_.launch(k, small_grid(k, call_.bins + 1));
+    cl_uint found = 0;
+    commands_.read(bad.get(), 0, sizeof found, &found);
+    if (found) refuse(what_, "the offsets decrease somewhere, or pass count (" + std::to_string(call_.count) + ")");
+  }
+  if (call_.count == 0) {
+    result.strategy = call_.options.strategy == ScatterStrategy::automatic ? ScatterStrategy::global_atomics : call_.options.strategy;
+    if (call_.arg) {
+      const detail::Kernel fill = detail::make_kernel(checks, "clat_scatter_fill_ulong");
+      detail::set_args(fill, call_.arg, cl_ulong(call_.arg_offset), cl_ulong(call_.bins), cl_ulong(0));
+      commands_.launch(fill, small_grid(fill, call_.bins));
+      cl_ulong first_arg = 0;  // the call returns with its commands done
+      commands_.read(call_.arg, call_.arg_offset * sizeof(cl_ulong), sizeof first_arg, &first_arg);
+    }
+    return result;
+  }
+  if (!call_.segments && call_.options.out_of_range == OutOfRange::refuse) {
+    const detail::Kernel k = detail::make_kernel(checks, "clat_scatter_check_indices");
+    const cl_uint zero = 0;
+    const detail::Mem bad = detail::make_buffer(rt_, sizeof(cl_uint), CL_MEM_READ_WRITE, &zero);
+    const std::uint64_t per_launch = detail::launch_elements();
+    for (std::size_t done = 0; done < call_.count;) {
+      const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, call_.count - done));
+      detail::set_args(k, call_.indices, cl_ulong(call_.indices_offset), cl_ulong(done), cl_ulong(n), cl_ulong(call_.bins), bad);
+      commands_.launch(k, small_grid(k, n));
+      cl_uint found = 0;
+      commands_.read(bad.get(), 0, sizeof found, &found);
+      if (found)
+        refuse(what_, std::to_string(found) + " indices of " + std::to_string(n) + " from position " + std::to_string(done) +
+                          " are >= bins (" + std::to_string(call_.bins) + ") and options.out_of_range is refuse");
+      done += n;
+    }
+  }
+  choose(sample(detail::make_kernel(checks, "clat_scatter_sample")));
+  result.strategy = plan_.strategy;
+
+  std::string options = base + detail::define("CLAT_SC_FIXED", plan_.fixed ? 1 : 0) +
+                        detail::define("CLAT_SC_COUNTS", plan_.counts ? 1 : 0) + detail::define("CLAT_SC_SOLO", plan_.solo ? 1 : 0) +
+                        detail::define("CLAT_SC_AGG", plan_.agg ? 1 : 0);
+  switch (plan_.strategy) {
+    case ScatterStrategy::local_private:
+      options += detail::define("CLAT_SC_MODE", 1) + detail::define("CLAT_SC_SHIFT", plan_.shift);
+      break;
+    case ScatterStrategy::local_cache:
+      options += detail::define("CLAT_SC_MODE", 2) + detail::define("CLAT_SC_SLOTS", (long long)plan_.cache_slots);
+      break;
+    default: options += detail::define("CLAT_SC_MODE", 0); break;
+  }
+  const detail::Program program = detail::build_library_file(rt_, "kernels/scatter.cl", options);
+  const detail::Kernel kernel = detail::make_kernel(program, "clat_scatter");
+  const int e_grid = plan_.fixed ? fixed_grid(program) : 0;
+
+  // The accumulator: out itself, or scratch slots at the identity (plus counts and flags).
+  detail::Mem scratch, counts, flags;
+  cl_mem acc = call_.out;
+  std::size_t acc_offset = call_.out_offset, astride = ostride_;
+  if (!plan_.direct) {
+    scratch = detail::make_buffer(rt_, slots_ * plan_.store_bytes * plan_.words);
+    const detail::Kernel fill = detail::make_kernel(program, "clat_scatter_fill");
+    detail::set_args(fill, scratch, cl_ulong(slots_));
+    commands_.launch(fill, small_grid(fill, slots_));
+    acc = scratch.get();
+    acc_offset = 0;
+    astride = width_;
+  }
+  if (plan_.counts) {
+    counts = detail::make_buffer(rt_, call_.bins * sizeof(cl_ulong));
+    commands_.fill_zero(counts.get(), call_.bins * sizeof(cl_ulong));
+  }
+  if (plan_.fixed) {
+    flags = detail::make_buffer(rt_, slots_ * sizeof(cl_uint));
+    commands_.fill_zero(flags.get(), slots_ * sizeof(cl_uint));
+  }
+  // Launches of fewer than 2^32 (element, column) pairs: 32-bit run lengths and tallies.
+  const std::uint64_t per_launch = std::max<std::uint64_t>(1, detail::launch_elements() / width_);
+  const std::size_t launches = std::size_t((call_.count + per_launch - 1) / per_launch);
+  const detail::Mem oor = detail::make_buffer(rt_, launches * sizeof(cl_uint));
+  commands_.fill_zero(oor.get(), launches * sizeof(cl_uint));
+  const std::size_t local_slots = plan_.strategy == ScatterStrategy::local_private ? slots_ << plan_.shift
+                                  : plan_.strategy == ScatterStrategy::local_cache ? plan_.cache_slots
+                                                                                  : 1;
+  cl_mem no_buffer = scratch ? scratch.get() : oor.get();  // any valid buffer for unused arguments
+  for (std::size_t l = 0; l < launches; ++l) {
+    const std::size_t first = l * per_launch, n = std::size_t(std::min<std::uint64_t>(per_launch, call_.count - first));
+    const detail::Grid grid = detail::make_grid(rt_, kernel, (std::uint64_t(n) * width_ + 3) / 4, plan_.group, plan_.max_groups);
+    detail::set_args(kernel, call_.indices, cl_ulong(call_.indices_offset), call_.values, cl_ulong(call_.values_offset), cl_ulong(first),
+                     cl_ulong(n), cl_uint(width_), cl_ulong(vstride_), cl_ulong(call_.bins), acc, cl_ulong(acc_offset), cl_ulong(astride),
+                     counts ? counts.get() : no_buffer, flags ? flags.get() : no_buffer, cl_int(e_grid), oor, cl_uint(l),
+                     detail::LocalBytes{local_slots * plan_.store_bytes * plan_.words},
+                     detail::LocalBytes{(plan_.strategy == ScatterStrategy::local_cache ? local_slots : 1) * sizeof(cl_uint)},
+                     detail::LocalBytes{(plan_.counts ? local_slots : 1) * sizeof(cl_uint)});
+    commands_.launch(kernel, grid);
+  }
+  if (!plan_.direct) {
+    const detail::Kernel finish = detail::make_kernel(program, "clat_scatter_finish");
+    detail::set_args(finish, call_.out, cl_ulong(call_.out_offset), cl_ulong(ostride_), cl_uint(width_), cl_ulong(call_.bins), scratch,
+                     counts ? counts.get() : no_buffer, flags ? flags.get() : no_buffer, cl_int(e_grid),
+                     cl_uint(call_.options.include_self ? 1 : 0), cl_uint(call_.op == ScatterOp::mean ? 1 : 0));
+    commands_.launch(finish, small_grid(finish, slots_));
+  }
+  if (call_.arg) {
+    const detail::Kernel fill = detail::make_kernel(program, "clat_scatter_fill_ulong");
+    detail::set_args(fill, call_.arg, cl_ulong(call_.arg_offset), cl_ulong(call_.bins), cl_ulong(call_.count));
+    commands_.launch(fill, small_grid(fill, call_.bins));
+    const detail::Kernel arg = detail::make_kernel(program, "clat_scatter_arg");
+    detail::set_args(arg, call_.indices, cl_ulong(call_.indices_offset), call_.values, cl_ulong(call_.values_offset), cl_ulong(0),
+                     cl_ulong(call_.count), cl_ulong(call_.bins), call_.out, cl_ulong(call_.out_offset), call_.arg,
+                     cl_ulong(call_.arg_offset));
+    commands_.launch(arg, small_grid(arg, call_.count));
+  }
+  std::vector<cl_uint> skipped(launches);
+  commands_.read(oor.get(), 0, launches * sizeof(cl_uint), skipped.data());
+  for (cl_uint s : skipped) result.out_of_range += s;
+  return result;
+}
+
+}  // namespace
+
+ScatterResult detail::scatter_buffers(Runtime& rt, const ScatterCall& call) {
+  const char* what = call.segments ? "segment_reduce" : call.arg ? "scatter_reduce_arg" : "scatter_reduce";
+  Scatter scatter(rt, call, what);
+  scatter.check();
+  return scatter.run();
+}
+
+void detail::scatter_size_mismatch(const char* what, std::size_t keys, std::size_t values) {
+  refuse(what, "the keys or indices have " + std::to_string(keys) + " elements, the values " + std::to_string(values));
+}
+
+ScatterResult detail::scatter_host(Runtime& rt, const ScatterCall& call_in, void* out, std::size_t out_elements, const void* indices,
+                                   std::size_t index_elements, const void* values, std::size_t value_elements, cl_ulong* arg) {
+  ScatterCall call = call_in;
+  const char* what = call.segments ? "segment_reduce" : arg ? "scatter_reduce_arg" : "scatter_reduce";
+  const TypeInfo info = type_info(call.type);
+  const std::size_t width = call.rows.width;
+  if (width == 0) refuse(what, "width must be at least 1");
+  if (out_elements % width) refuse(what, "out has " + std::to_string(out_elements) + " elements, not a multiple of width " + std::to_string(width));
+  call.bins = out_elements / width;
+  if (value_elements % width) refuse(what, "values has " + std::to_string(value_elements) + " elements, not a multiple of width");
+  call.count = value_elements / width;
+  if (call.segments) {
+    if (index_elements != call.bins + 1)
+      refuse(what, "offsets has " + std::to_string(index_elements) + " elements, out.size() / width + 1 is " + std::to_string(call.bins + 1));
+  } else if (index_elements != call.count) {
+    scatter_size_mismatch(what, index_elements, call.count);
+  }
+  if (call.bins == 0) refuse(what, call.segments ? "segments must be at least 1 (out is empty)" : "bins must be at least 1 (out is empty)");
+  const std::size_t index_size = call.index64 ? 8 : 4;
+  const auto copy_of = [&](const void* host, std::size_t bytes, cl_mem_flags flags) {
+    return detail::make_buffer(rt, bytes, flags, bytes ? host : nullptr);
+  };
+  const detail::Mem out_buffer = copy_of(out, out_elements * info.out_size, CL_MEM_READ_WRITE);
+  const detail::Mem index_buffer = copy_of(indices, index_elements * index_size, CL_MEM_READ_ONLY);
+  const detail::Mem value_buffer = copy_of(values, value_elements * info.in_size, CL_MEM_READ_ONLY);
+  const detail::Mem arg_buffer = arg ? detail::make_buffer(rt, call.bins * sizeof(cl_ulong)) : detail::Mem();
+  call.out = out_buffer.get();
+  call.indices = index_buffer.get();
+  call.values = value_buffer.get();
+  call.arg = arg_buffer.get();
+  call.out_offset = call.indices_offset = call.values_offset = call.arg_offset = 0;
+  const ScatterResult result = scatter_buffers(rt, call);
+  detail::Commands commands(rt);
+  commands.read(out_buffer.get(), 0, out_elements * info.out_size, out);
+  if (arg) commands.read(arg_buffer.get(), 0, call.bins * sizeof(cl_ulong), arg);
+  return result;
+}
+
+std::size_t detail::reduce_by_key_buffers(Runtime& rt, ScatterType type, bool key64, cl_mem keys, std::size_t keys_offset, cl_mem values,
+                                          std::size_t values_offset, std::size_t count, cl_mem unique_keys, std::size_t unique_offset,
+                                          cl_mem reductions, std::size_t reductions_offset, ScatterOp op, ScatterOptions options) {
+  const char* what = "reduce_by_key";
+  const TypeInfo info = type_info(type);
+  const std::size_t key_size = key64 ? 8 : 4;
+  using detail::Access;
+  const detail::BufferRange keys_range{"reduce_by_key: keys", keys, keys_offset, count, key_size, Access::read};
+  const detail::BufferRange values_range{"reduce_by_key: values", values, values_offset, count, info.in_size, Access::read};
+  const detail::BufferRange unique_range{"reduce_by_key: unique_keys", unique_keys, unique_offset, count, key_size, Access::write};
+  const detail::BufferRange reductions_range{"reduce_by_key: reductions", reductions, reductions_offset, count, info.out_size, Access::write};
+  for (const auto* range : {&keys_range, &values_range, &unique_range, &reductions_range}) detail::check_range(rt, *range);
+  for (const auto* out : {&unique_range, &reductions_range}) {
+    detail::check_disjoint(*out, keys_range);
+    detail::check_disjoint(*out, values_range);
+  }
+  detail::check_disjoint(unique_range, reductions_range);
+  op_code(what, op);
+  if (count == 0) return 0;
+  // The runs' offsets (CSR) for the segment reduction; its checks run before anything is enqueued.
+  const detail::Mem seg = detail::make_buffer(rt, (count + 1) * sizeof(cl_ulong));
+  ScatterCall call;
+  call.type = type;
+  call.index64 = true;
+  call.segments = true;
+  call.op = op;
+  call.options = options;
+  call.options.include_self = false;
+  call.out = reductions;
+  call.out_offset = reductions_offset;
+  call.bins = count;  // at most count runs
+  call.indices = seg.get();
+  call.values = values;
+  call.values_offset = values_offset;
+  call.count = count;
+  Scatter(rt, call, what).check();
+
+  // Heads (a key unlike the one before) counted per block, their offsets scanned on the host,
+  // then every block writes its runs' first positions and keys.
+  const std::string options_text = detail::define("CLAT_SC_TYPE", info.code) + detail::define("CLAT_SC_I64", key64 ? 1 : 0);
+  const detail::Program program = detail::build_library_file(rt, "kernels/scatter.cl", options_text);
+  const detail::Kernel count_kernel = detail::make_kernel(program, "clat_rbk_count");
+  const detail::Kernel heads_kernel = detail::make_kernel(program, "clat_rbk_heads");
+  const std::size_t group = std::min({std::size_t(256), detail::kernel_group_limit(rt, count_kernel), detail::kernel_group_limit(rt, heads_kernel)});
+  const std::size_t block = detail::floor_pow2(group) * 8;  // CLAT_SC_RBK_K elements per work-item
+  const std::size_t nblocks = (count + block - 1) / block;
+  detail::Grid grid;
+  grid.group = block / 8;
+  grid.groups = nblocks;
+  detail::Commands commands(rt);
+  const detail::Mem block_counts = detail::make_buffer(rt, nblocks * sizeof(cl_uint));
+  detail::set_args(count_kernel, keys, cl_ulong(keys_offset), cl_ulong(count), block_counts, detail::LocalBytes{grid.group * sizeof(cl_uint)});
+  commands.launch(count_kernel, grid);
+  std::vector<cl_uint> heads(nblocks);
+  commands.read(block_counts.get(), 0, nblocks * sizeof(cl_uint), heads.data());
+  std::vector<cl_ulong> block_offsets(nblocks);
+  cl_ulong runs = 0;
+  for (std::size_t b = 0; b < nblocks; ++b) {
+    block_offsets[b] = runs;
+    runs += heads[b];
+  }
+  const detail::Mem offsets = detail::make_buffer(rt, nblocks * sizeof(cl_ulong), CL_MEM_READ_ONLY, block_offsets.data());
+  detail::set_args(heads_kernel, keys, cl_ulong(keys_offset), cl_ulong(count), offsets, seg, unique_keys, cl_ulong(unique_offset),
+                   detail::LocalBytes{grid.group * sizeof(cl_uint)});
+  commands.launch(heads_kernel, grid);
+  const cl_ulong end = count;
+  commands.write(seg.get(), std::size_t(runs) * sizeof(cl_ulong), sizeof end, &end);
+  call.bins = std::size_t(runs);
+  Scatter scatter(rt, call, what);
+  scatter.check();
+  scatter.run();
+  return std::size_t(runs);
+}
+
+std::size_t detail::reduce_by_key_host(Runtime& rt, ScatterType type, bool key64, const void* keys, const void* values, std::size_t count,
+                                       void* unique_keys, void* reductions, ScatterOp op, ScatterOptions options) {
+  const TypeInfo info = type_info(type);
+  const std::size_t key_size = key64 ? 8 : 4;
+  op_code("reduce_by_key", op);
+  if (count == 0) return 0;
+  const detail::Mem key_buffer = detail::make_buffer(rt, count * key_size, CL_MEM_READ_ONLY, keys);
+  const detail::Mem value_buffer = detail::make_buffer(rt, count * info.in_size, CL_MEM_READ_ONLY, values);
+  const detail::Mem unique_buffer = detail::make_buffer(rt, count * key_size);
+  const detail::Mem reduction_buffer = detail::make_buffer(rt, count * info.out_size);
+  const std::size_t runs = reduce_by_key_buffers(rt, type, key64, key_buffer.get(), 0, value_buffer.get(), 0, count, unique_buffer.get(), 0,
+                                                 reduction_buffer.get(), 0, op, options);
+  detail::Commands commands(rt);
+  commands.read(unique_buffer.get(), 0, runs * key_size, unique_keys);
+  commands.read(reduction_buffer.get(), 0, runs * info.out_size, reductions);
+  return runs;
+}
+
+}  // namespace clatomics
