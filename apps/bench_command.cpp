@@ -131,13 +131,17 @@ Command add_bench_command(CLI::App& app) {
       "(add,sub,mul,div,mad,min,max,xchg), CLATOMICS_BENCH_TYPES (float,double), CLATOMICS_BENCH_SPACES\n"
       "(global,local), CLATOMICS_BENCH_LEVELS (1,32,1024,65536); CLATOMICS_BACKOFF_OPTIONS: build options\n"
       "for the backoff variant (-DCLAT_BACKOFF_MIN_NS=... -DCLAT_BACKOFF_MAX_NS=...).\n"
+      "The scatter suite: CLATOMICS_BENCH_SCATTER (uniform,zipf,sorted,onebin,rows and bin counts)\n"
+      "narrows a run; CLATOMICS_BENCH_SCATTER_TORCH names bench/scatter_torch.py's output for the same\n"
+      "--size, whose torch/cupy figures become yardsticks (bench/scatter_compare.sh runs both).\n"
       "CLATOMICS_PYTHON: the Python that runs plot.py (default: python3, else /usr/bin/python3).\n\n"
       "Output files are checked before the run and each is replaced only once it is complete (a\n"
       "temporary file beside it, renamed over it); --json and --plot must name different files, and\n"
       "a run that measures nothing writes neither.\n"
       "A suite that fails is reported (exit code 1); the others still run and are reported.\n");
   add_device_options(*sub, args->choice, "the main runtime puts every op on the CAS loop (as CLATOMICS_FORCE_CAS=1)");
-  add_size_option(*sub, "--size", args->config.bytes, "data size of the algorithm suites: 4096, 64K, 256M, 1G (default 256M)");
+  add_size_option(*sub, "--size", args->config.bytes, "data size of the algorithm suites (scatter: of the values): 4096, 64K, 256M, 1G\n"
+                "(default 256M)");
   sub->add_option("--repeats", args->config.repeats, "timed runs per figure, the median is reported (1 to 1000, default 7)")
       ->option_text("N")
       ->check(CLI::Range(1, 1000).description(""));

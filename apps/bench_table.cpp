@@ -32,7 +32,8 @@ void print_bench_table(std::ostream& out, const std::vector<bench::Row>& rows) {
       {"suite", "benchmark", "case", "path", "figure", "unit", "yardstick", "yardstick figure", "ratio"}};
   for (const auto& r : rows) {
     const bool yardstick = r.yardstick_value > 0;
-    table.push_back({r.suite, join_nonempty({r.op, r.type, r.space, r.form, r.bins ? std::to_string(r.bins) + " bins" : ""}),
+    table.push_back({r.suite, join_nonempty({r.op, r.type, r.space, r.form, r.bins ? std::to_string(r.bins) + " bins" : "",
+                                    r.width > 1 ? "rows of " + std::to_string(r.width) : ""}),
                      join_nonempty({r.addresses ? std::to_string(r.addresses) + " addr" : "",
                                     r.bytes ? bytes_name(r.bytes) : "", r.distribution}),
                      r.path.empty() ? "-" : r.path, format_number(r.value), r.unit, r.yardstick,

@@ -95,6 +95,15 @@ int run_info(const DeviceChoice& choice) {
   std::cout << "\nAtomic paths on [" << selected << "] " << info.caps.device_name << " (" << info.caps.platform_name
             << ")" << (opts.force_cas ? ", CAS forced" : "") << ":\n";
   print_paths(std::cout, info);
+  std::cout << "\nscatter_reduce on [" << selected << "] (ScatterStrategy::automatic; a sample of the indices decides between\n"
+            << "the last two):\n";
+  for (const bool deterministic : {false, true}) {
+    const ScatterCapacity c = scatter_capacity(*rt, 4, deterministic);
+    std::cout << "  float " << (deterministic ? "deterministic" : "fast         ") << "  local_private up to " << c.private_slots
+              << " bins * width";
+    if (c.copies > 1) std::cout << " (" << c.copies << " copies up to " << c.spread_slots << ")";
+    std::cout << ", else local_cache of " << c.cache_slots << " hot slots, else global_atomics\n";
+  }
   return exit_ok;
 }
 

@@ -67,6 +67,11 @@ double host_parallel_ms(const Config& config, std::size_t n, const std::function
   });
 }
 
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
 void progress(const Config& config, const std::string& what) {
   if (config.progress) *config.progress << "[bench] " << what << std::endl;
 }

@@ -2,6 +2,7 @@
 // profiling events, medians after a warm-up, and the yardsticks measured in the same run.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -36,19 +37,23 @@ struct Config {
 // JSON, the table and the plot read these fields; nothing parses a name). A field that does not
 // apply to a suite stays empty, or 0 for the counts.
 struct Row {
-  std::string suite;          // "atomics", "variants", "algorithms"
+  std::string suite;          // "atomics", "variants", "algorithms", "scatter"
   std::string op;             // "add", "mul", ...; algorithms: "reduce sum", "dot", "histogram", "compact", ...
   std::string type;           // "float", "double", "half", "bf16"; algorithms also "int", "uchar"
   std::string space;          // "global", "local"
-  std::string form;           // "agg" (aggregated), "noret" (no value returned), "stable" (compaction); "" plain
+  std::string form;           // "agg" (aggregated), "noret" (no value returned), "stable" (compaction),
+                              // "deterministic" (scatter); "" plain
   std::size_t addresses = 0;  // how many distinct addresses the work-items update (contention)
-  std::size_t bytes = 0;      // input bytes (algorithms)
-  std::size_t bins = 0;       // histograms
-  std::string distribution;   // "spread", "blocked" (work-items to addresses); "uniform", "one bin", "half kept"
-  std::string path;           // what ran: a path_name() ("cas", "ptx", ...), "cas+backoff", "ptx scalar (opt-in)"
+  std::size_t bytes = 0;      // input bytes (algorithms; scatter: index + value bytes)
+  std::size_t bins = 0;       // histograms, scatter (output bins)
+  std::size_t width = 0;      // scatter: values per element (rows of `width`), 0 for one value
+  std::string distribution;   // "spread", "blocked" (work-items to addresses); "uniform", "one bin", "half kept",
+                              // "zipf 1.1", "sorted uniform"
+  std::string path;           // what ran: a path_name() ("cas", "ptx", ...), "cas+backoff", "ptx scalar (opt-in)";
+                              // scatter: the ScatterStrategy that ran ("global_atomics", ...)
   double value = 0;           // median
   std::string unit;           // "M ops/s", "GB/s"
-  std::string yardstick;      // "cas loop", "read-only pass", "C++ 2 threads", ...
+  std::string yardstick;      // "cas loop", "read-only pass", "C++ 2 threads", "fast mode", "torch index_add_", ...
   double yardstick_value = 0;
   double ratio() const { return yardstick_value > 0 ? value / yardstick_value : 0; }
 };
@@ -66,5 +71,15 @@ double read_only_gbps(Runtime& rt, const cl::Buffer& buffer, std::size_t bytes, 
 double host_parallel_ms(const Config& config, std::size_t n, const std::function<void(std::size_t, std::size_t)>& f);
 
 void progress(const Config& config, const std::string& what);
+
+// A device buffer holding a copy of host (at least one byte).
+template <class T>
+cl::Buffer upload(Runtime& rt, const std::vector<T>& host) {
+  return cl::Buffer(rt.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, std::max<std::size_t>(1, host.size()) * sizeof(T),
+                    const_cast<T*>(host.data()));
+}
+
+// The median of v (not empty).
+double median(std::vector<double> v);
 
 }  // namespace clatomics::bench

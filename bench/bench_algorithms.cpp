@@ -44,17 +44,6 @@ std::vector<float> random_floats(std::size_t n, float lo, float hi, std::uint64_
   return x;
 }
 
-template <class T>
-cl::Buffer upload(Runtime& rt, const std::vector<T>& host) {
-  return cl::Buffer(rt.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, std::max<std::size_t>(1, host.size()) * sizeof(T),
-                    const_cast<T*>(host.data()));
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 // GB/s of `bytes` for the three figures of one benchmark.
 struct Figures {
   double device = 0, read_only = 0, host = 0;

@@ -22,9 +22,11 @@ LINE_STYLES = {"native path": "-", "cas loop": "--", "cas+backoff": ":", "naive 
 
 
 def label(row):
-    """'add float global agg', 'histogram uchar 256 bins' and its case: '32 addr spread', '1 MiB uniform'."""
+    """'add float global agg', 'histogram uchar 256 bins', 'scatter_reduce sum float 256 bins rows of 32'
+    and its case: '32 addr spread', '1 MiB uniform'."""
     bins = f"{row['bins']} bins" if row.get("bins") else None
-    what = [row.get(k) for k in ("op", "type", "space", "form")] + [bins]
+    width = f"rows of {row['width']}" if (row.get("width") or 0) > 1 else None
+    what = [row.get(k) for k in ("op", "type", "space", "form")] + [bins, width]
     size = None
     if row.get("bytes"):
         size, unit = float(row["bytes"]), 0
@@ -106,7 +108,9 @@ def draw_ratios(ax, suite, yardstick, rows):
     ax.axvline(1, color="#cc0000", linestyle="--", linewidth=1)
     for y, (ratio, row) in enumerate(zip(ratios, rows)):
         ax.annotate(f" {ratio:.2f}x ({row['value']:.3g} {row['unit']})", (ratio, y), va="center", fontsize=6)
-    ax.set_title(f"{suite}: ratio to {yardstick} ({rows[0]['unit']}, same run)")
+    # torch's and cupy's figures come from bench/scatter_torch.py, run just before in the same job.
+    same = "same job" if yardstick.startswith(("torch", "cupyx")) else "same run"
+    ax.set_title(f"{suite}: ratio to {yardstick} ({rows[0]['unit']}, {same})")
     ax.set_xlabel(f"{rows[0]['unit']} / {yardstick}'s; red line: as fast as the yardstick")
 
 

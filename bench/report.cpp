@@ -65,6 +65,7 @@ std::string to_json(const RunInfo& info, const std::vector<Row>& rows) {
                            {"addresses", count_or_null(r.addresses)},
                            {"bytes", count_or_null(r.bytes)},
                            {"bins", count_or_null(r.bins)},
+                           {"width", count_or_null(r.width)},
                            {"distribution", text_or_null(r.distribution)},
                            {"path", text_or_null(r.path)},
                            {"value", number_or_null(r.value)},

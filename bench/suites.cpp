@@ -3,6 +3,7 @@
 
 #include "bench_algorithms.hpp"
 #include "bench_atomics.hpp"
+#include "bench_scatter.hpp"
 #include "bench_variants.hpp"
 
 namespace clatomics::bench {
@@ -13,6 +14,8 @@ const std::vector<Suite>& suites() {
        run_atomics_benchmarks, print_atomics_summary},
       {"variants", "aggregated vs plain vs hardware atomics, no-return add, half/bf16 add at 1..65536 addresses", run_variant_benchmarks, {}},
       {"algorithms", "reduce, dot, histograms, compact: GB/s vs a read-only pass and plain C++", run_algorithm_benchmarks, print_algorithm_summary},
+      {"scatter", "scatter_reduce sum (fast, deterministic) over 1..16M bins and rows: GB/s vs a read-only pass, C++, torch",
+       run_scatter_benchmarks, print_scatter_summary},
   };
   return all;
 }

@@ -52,16 +52,6 @@ int op_code(const char* what, ScatterOp op) {
   throw std::invalid_argument(std::string("clatomics: ") + what + ": op is not a ScatterOp");
 }
 
-const char* strategy_name(ScatterStrategy s) {
-  switch (s) {
-    case ScatterStrategy::automatic: return "automatic";
-    case ScatterStrategy::global_atomics: return "global_atomics";
-    case ScatterStrategy::local_private: return "local_private";
-    case ScatterStrategy::local_cache: return "local_cache";
-  }
-  throw std::invalid_argument("clatomics: scatter: options.strategy is not a ScatterStrategy");
-}
-
 [[noreturn]] void refuse(const char* what, const std::string& why) {
   throw std::invalid_argument(std::string("clatomics: ") + what + ": " + why);
 }
@@ -77,6 +67,7 @@ struct Plan {
   bool direct = false;  // accumulate straight into out (no scratch, no finish)
   bool agg = false, solo = false;
   unsigned shift = 0;              // local_private: 1 << shift copies
+  std::size_t private_slots = 0;   // local_private: bins * width
   std::size_t cache_slots = 0;     // local_cache
   std::size_t group = 1, max_groups = 1;
   std::size_t store_bytes = 4, words = 1;  // an accumulator slot: words of store_bytes
@@ -100,7 +91,9 @@ class Scatter {
   std::string base_options() const;
   Sample sample(const detail::Kernel& kernel);
   void choose(const Sample& sample);
-  int fixed_grid(const detail::Program& program);
+  int values_top(const detail::Program& program, std::size_t rows);
+  int fixed_grid(int top) const;
+  bool accumulate(const detail::Program& program, int e_grid, int e_top, ScatterResult& result);
 
   Runtime& rt_;
   ScatterCall call_;
@@ -209,6 +202,36 @@ Sample Scatter::sample(const detail::Kernel& kernel) {
   return s;
 }
 
+// What __local memory holds for one slot of `slot_bytes` on a device: the launch shape and the
+// strategies' capacities. CPUs: one work-item per work-group (PoCL runs a group on one thread),
+// so __local memory is private and needs no atomics. GPUs: 256-item groups, a few per compute
+// unit, over the whole range (few groups: each merges its __local slots once).
+struct Capacity {
+  bool solo = false;
+  std::size_t group = 1, local = 0, slot_bytes = 4, cache_slots = 0;
+  // local_private: the most copies (a power of two, at most 32 and the group) of `slots` slots
+  // that fit, 0 when not one copy does.
+  std::size_t copies(std::size_t slots) const {
+    for (std::size_t c = solo ? 1 : std::min<std::size_t>(32, group); c >= 1; c /= 2)
+      if (slots <= local / (c * slot_bytes)) return c;
+    return 0;
+  }
+};
+
+Capacity capacity_of(const Capabilities& caps, std::size_t slot_bytes) {
+  Capacity c;
+  c.solo = !caps.is_gpu();
+  c.group = c.solo ? 1 : std::min<std::size_t>(256, caps.max_work_group_size);
+  c.slot_bytes = slot_bytes;
+  // What the device has, less room for the kernel's two other __local arguments when they are
+  // not in use (and their alignment).
+  c.local = caps.local_mem_size > 256 ? std::size_t(caps.local_mem_size) - 256 : 0;
+  // local_cache: a power of two of tagged slots filling at most half the __local memory.
+  for (std::size_t n = 4096; n >= 64 && !c.cache_slots; n /= 2)
+    if (n * (slot_bytes + 4) <= c.local / 2) c.cache_slots = n;
+  return c;
+}
+
 void Scatter::choose(const Sample& sample) {
   const auto& caps = rt_.device_info().caps;
   const ScatterOptions& o = call_.options;
@@ -216,30 +239,23 @@ void Scatter::choose(const Sample& sample) {
   const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
   plan_.store_bytes = plan_.fixed ? 8 : info_.out_size;
   plan_.words = plan_.fixed ? 2 : 1;
-  // CPUs: one work-item per work-group (PoCL runs a group on one thread), so __local memory is
-  // private and needs no atomics. GPUs: 1024-item groups, two per compute unit, over the whole
-  // range (few groups: each merges its __local slots once).
-  plan_.solo = !gpu;
-  plan_.group = gpu ? std::min<std::size_t>(1024, caps.max_work_group_size) : 1;
-  plan_.max_groups = gpu ? cu * std::max<std::size_t>(1, 2048 / plan_.group) : 4 * cu;
-  const std::size_t slot_bytes = plan_.store_bytes * plan_.words + (plan_.counts ? 4 : 0);
-  const std::size_t local = caps.local_mem_size;
-  // local_private: the most copies (a power of two, at most 32 and the group) that fit.
-  std::size_t copies = 0;
-  if (slots_ <= 0xfffffffeu)
-    for (std::size_t c = plan_.solo ? 1 : std::min<std::size_t>(32, plan_.group); c >= 1 && !copies; c /= 2)
-      if (slots_ <= local / (c * slot_bytes)) copies = c;
-  // local_cache: a power of two of tagged slots filling at most half the __local memory, keys
-  // (bin * width + d) below the tag that marks a free slot.
-  std::size_t cache = 0;
-  if (slots_ < no_tag)
-    for (std::size_t c = 4096; c >= 64 && !cache; c /= 2)
-      if (c * (slot_bytes + 4) <= local / 2) cache = c;
+  const Capacity room = capacity_of(caps, plan_.store_bytes * plan_.words + (plan_.counts ? 4 : 0));
+  plan_.solo = room.solo;
+  plan_.group = room.group;
+  plan_.max_groups = gpu ? 8 * cu : 4 * cu;
+  const std::size_t slot_bytes = room.slot_bytes, local = room.local;
+  const std::size_t copies = room.copies(slots_);
+  // The table's keys (bin * width + d) stay below the tag that marks a free slot.
+  const std::size_t cache = slots_ < no_tag ? room.cache_slots : 0;
 
+  // automatic: every slot private when they fit; hot bins in the table; else straight to global
+  // memory (sorted indices make few updates, runs; spread ones rarely meet). Keeping only the
+  // leading slots private measured slower than global atomics on the H200 for spread indices.
+  const bool sorted = sample.sorted || o.indices_are_sorted;
   ScatterStrategy s = o.strategy;
   if (s == ScatterStrategy::automatic) {
     if (copies) s = ScatterStrategy::local_private;
-    else if (cache && sample.hot && !sample.sorted && !o.indices_are_sorted) s = ScatterStrategy::local_cache;
+    else if (cache && sample.hot && !sorted) s = ScatterStrategy::local_cache;
     else s = ScatterStrategy::global_atomics;
   }
   if (s == ScatterStrategy::local_private && !copies)
@@ -249,33 +265,42 @@ void Scatter::choose(const Sample& sample) {
     refuse(what_, "options.strategy local_cache: no table fits in __local memory, or bins * width >= 2^32 - 1");
   plan_.strategy = s;
   if (s == ScatterStrategy::local_private) {
+    plan_.private_slots = slots_;
     while ((std::size_t(1) << plan_.shift) < copies) ++plan_.shift;
   }
   if (s == ScatterStrategy::local_cache) plan_.cache_slots = cache;
-  // Aggregate runs across a warp where they are likely to meet: sorted or hot indices.
-  plan_.agg = s == ScatterStrategy::global_atomics && (sample.sorted || sample.hot || o.indices_are_sorted);
+  if (gpu && s != ScatterStrategy::global_atomics) plan_.max_groups = 4 * cu;  // each merges its slots
+  // Hot bins that reach global memory: combine a warp's updates of one address first.
+  plan_.agg = s == ScatterStrategy::global_atomics && sample.hot && !sorted;
   plan_.direct = !plan_.fixed && !plan_.counts && o.include_self;
 }
 
-// The fixed-point grid: the lowest bit's weight 2^e_grid, so that the sum of count values below
-// 2^(top - 1022) (top: their largest biased double exponent) stays below 2^126.
-int Scatter::fixed_grid(const detail::Program& program) {
+// The fixed-point grid's top: the largest biased double exponent of the values at `rows` evenly
+// spaced positions (all of them when rows == count).
+int Scatter::values_top(const detail::Program& program, std::size_t rows) {
   const detail::Kernel kernel = detail::make_kernel(program, "clat_scatter_top");
   const cl_uint zero = 0;
   const detail::Mem top = detail::make_buffer(rt_, sizeof(cl_uint), CL_MEM_READ_WRITE, &zero);
-  const std::uint64_t per_launch = detail::launch_elements() / width_;
-  for (std::size_t done = 0; done < call_.count;) {
-    const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, call_.count - done));
-    detail::set_args(kernel, call_.values, cl_ulong(call_.values_offset), cl_ulong(done), cl_ulong(n), cl_uint(width_),
-                     cl_ulong(vstride_), top);
+  const std::size_t stride = call_.count / rows;
+  const std::uint64_t per_launch = std::max<std::uint64_t>(1, detail::launch_elements() / width_);
+  for (std::size_t done = 0; done < rows;) {
+    const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, rows - done));
+    detail::set_args(kernel, call_.values, cl_ulong(call_.values_offset), cl_ulong(done * stride), cl_ulong(n), cl_ulong(stride),
+                     cl_uint(width_), cl_ulong(vstride_), top);
     commands_.launch(kernel, detail::make_grid(rt_, kernel, n * width_, 256, 8 * std::max<cl_uint>(1, rt_.device_info().caps.compute_units)));
     done += n;
   }
   cl_uint biased = 0;
   commands_.read(top.get(), 0, sizeof biased, &biased);
+  return int(biased);
+}
+
+// The lowest bit's weight 2^e_grid, so that the sum of count values below 2^(top - 1022) stays
+// below 2^126 (two's complement in 128 bits).
+int Scatter::fixed_grid(int top) const {
   int bits = 0;
   for (std::uint64_t c = call_.count; c; c >>= 1) ++bits;  // count < 2^bits
-  return int(biased) - 1022 + bits - 126;
+  return top - 1022 + bits - 126;
 }
 
 ScatterResult Scatter::run() {
@@ -341,10 +366,42 @@ ScatterResult Scatter::run() {
       break;
     default: options += detail::define("CLAT_SC_MODE", 0); break;
   }
+  options += detail::define("CLAT_SC_K", 16);
   const detail::Program program = detail::build_library_file(rt_, "kernels/scatter.cl", options);
-  const detail::Kernel kernel = detail::make_kernel(program, "clat_scatter");
-  const int e_grid = plan_.fixed ? fixed_grid(program) : 0;
+  // Fixed point: a grid from a sample's largest value with 2^8 to spare; a value above it sends
+  // the call round again with the grid of the true largest (found by a pass over the values).
+  if (plan_.fixed) {
+    const int guess = values_top(program, std::min(sample_size, call_.count)) + 8;
+    if (!accumulate(program, fixed_grid(guess), guess, result)) {
+      const int top = values_top(program, call_.count);
+      accumulate(program, fixed_grid(top), top, result);
+    }
+  } else {
+    accumulate(program, 0, 0, result);
+  }
+  if (call_.arg) {
+    const detail::Kernel fill = detail::make_kernel(program, "clat_scatter_fill_ulong");
+    detail::set_args(fill, call_.arg, cl_ulong(call_.arg_offset), cl_ulong(call_.bins), cl_ulong(call_.count));
+    commands_.launch(fill, small_grid(fill, call_.bins));
+    const detail::Kernel arg = detail::make_kernel(program, "clat_scatter_arg");
+    detail::set_args(arg, call_.indices, cl_ulong(call_.indices_offset), call_.values, cl_ulong(call_.values_offset), cl_ulong(0),
+                     cl_ulong(call_.count), cl_ulong(call_.bins), call_.out, cl_ulong(call_.out_offset), call_.arg,
+                     cl_ulong(call_.arg_offset));
+    commands_.launch(arg, small_grid(arg, call_.count));
+    cl_ulong first_arg = 0;  // the call returns with its commands done
+    commands_.read(call_.arg, call_.arg_offset * sizeof(cl_ulong), sizeof first_arg, &first_arg);
+  }
+  return result;
+}
 
+// Every element into the accumulator, then (unless it is out itself) into out. Returns false,
+// out untouched, when a fixed-point value lay above e_top (the grid must be redone).
+bool Scatter::accumulate(const detail::Program& program, int e_grid, int e_top, ScatterResult& result) {
+  const std::size_t cu = std::max<cl_uint>(1, rt_.device_info().caps.compute_units);
+  const auto small_grid = [&](const detail::Kernel& k, std::uint64_t units) {
+    return detail::make_grid(rt_, k, std::max<std::uint64_t>(units, 1), 256, 8 * cu);
+  };
+  const detail::Kernel kernel = detail::make_kernel(program, "clat_scatter");
   // The accumulator: out itself, or scratch slots at the identity (plus counts and flags).
   detail::Mem scratch, counts, flags;
   cl_mem acc = call_.out;
@@ -366,25 +423,31 @@ ScatterResult Scatter::run() {
     flags = detail::make_buffer(rt_, slots_ * sizeof(cl_uint));
     commands_.fill_zero(flags.get(), slots_ * sizeof(cl_uint));
   }
-  // Launches of fewer than 2^32 (element, column) pairs: 32-bit run lengths and tallies.
+  // Launches of fewer than 2^32 (element, column) pairs: 32-bit positions, run lengths and
+  // tallies. tally[0]: a value above the grid; tally[1 + l]: launch l's indices >= bins.
   const std::uint64_t per_launch = std::max<std::uint64_t>(1, detail::launch_elements() / width_);
   const std::size_t launches = std::size_t((call_.count + per_launch - 1) / per_launch);
-  const detail::Mem oor = detail::make_buffer(rt_, launches * sizeof(cl_uint));
-  commands_.fill_zero(oor.get(), launches * sizeof(cl_uint));
-  const std::size_t local_slots = plan_.strategy == ScatterStrategy::local_private ? slots_ << plan_.shift
+  const detail::Mem tally = detail::make_buffer(rt_, (launches + 1) * sizeof(cl_uint));
+  commands_.fill_zero(tally.get(), (launches + 1) * sizeof(cl_uint));
+  const std::size_t local_slots = plan_.strategy == ScatterStrategy::local_private ? plan_.private_slots << plan_.shift
                                   : plan_.strategy == ScatterStrategy::local_cache ? plan_.cache_slots
                                                                                   : 1;
-  cl_mem no_buffer = scratch ? scratch.get() : oor.get();  // any valid buffer for unused arguments
+  cl_mem no_buffer = tally.get();  // any valid buffer, for arguments the program does not use
   for (std::size_t l = 0; l < launches; ++l) {
     const std::size_t first = l * per_launch, n = std::size_t(std::min<std::uint64_t>(per_launch, call_.count - first));
-    const detail::Grid grid = detail::make_grid(rt_, kernel, (std::uint64_t(n) * width_ + 3) / 4, plan_.group, plan_.max_groups);
+    const detail::Grid grid = detail::make_grid(rt_, kernel, (std::uint64_t(n) * width_ + 15) / 16, plan_.group, plan_.max_groups);
     detail::set_args(kernel, call_.indices, cl_ulong(call_.indices_offset), call_.values, cl_ulong(call_.values_offset), cl_ulong(first),
                      cl_ulong(n), cl_uint(width_), cl_ulong(vstride_), cl_ulong(call_.bins), acc, cl_ulong(acc_offset), cl_ulong(astride),
-                     counts ? counts.get() : no_buffer, flags ? flags.get() : no_buffer, cl_int(e_grid), oor, cl_uint(l),
-                     detail::LocalBytes{local_slots * plan_.store_bytes * plan_.words},
+                     counts ? counts.get() : no_buffer, flags ? flags.get() : no_buffer, cl_int(e_grid), cl_int(e_top), tally,
+                     cl_uint(1 + l), cl_uint(plan_.private_slots), detail::LocalBytes{local_slots * plan_.store_bytes * plan_.words},
                      detail::LocalBytes{(plan_.strategy == ScatterStrategy::local_cache ? local_slots : 1) * sizeof(cl_uint)},
                      detail::LocalBytes{(plan_.counts ? local_slots : 1) * sizeof(cl_uint)});
     commands_.launch(kernel, grid);
+  }
+  std::vector<cl_uint> tallies(launches + 1);
+  if (plan_.fixed) {
+    commands_.read(tally.get(), 0, sizeof(cl_uint), tallies.data());
+    if (tallies[0]) return false;
   }
   if (!plan_.direct) {
     const detail::Kernel finish = detail::make_kernel(program, "clat_scatter_finish");
@@ -393,20 +456,9 @@ ScatterResult Scatter::run() {
                      cl_uint(call_.options.include_self ? 1 : 0), cl_uint(call_.op == ScatterOp::mean ? 1 : 0));
     commands_.launch(finish, small_grid(finish, slots_));
   }
-  if (call_.arg) {
-    const detail::Kernel fill = detail::make_kernel(program, "clat_scatter_fill_ulong");
-    detail::set_args(fill, call_.arg, cl_ulong(call_.arg_offset), cl_ulong(call_.bins), cl_ulong(call_.count));
-    commands_.launch(fill, small_grid(fill, call_.bins));
-    const detail::Kernel arg = detail::make_kernel(program, "clat_scatter_arg");
-    detail::set_args(arg, call_.indices, cl_ulong(call_.indices_offset), call_.values, cl_ulong(call_.values_offset), cl_ulong(0),
-                     cl_ulong(call_.count), cl_ulong(call_.bins), call_.out, cl_ulong(call_.out_offset), call_.arg,
-                     cl_ulong(call_.arg_offset));
-    commands_.launch(arg, small_grid(arg, call_.count));
-  }
-  std::vector<cl_uint> skipped(launches);
-  commands_.read(oor.get(), 0, launches * sizeof(cl_uint), skipped.data());
-  for (cl_uint s : skipped) result.out_of_range += s;
-  return result;
+  commands_.read(tally.get(), 0, (launches + 1) * sizeof(cl_uint), tallies.data());
+  for (std::size_t l = 1; l <= launches; ++l) result.out_of_range += tallies[l];
+  return true;
 }
 
 }  // namespace
@@ -416,6 +468,27 @@ ScatterResult detail::scatter_buffers(Runtime& rt, const ScatterCall& call) {
   Scatter scatter(rt, call, what);
   scatter.check();
   return scatter.run();
+}
+
+const char* strategy_name(ScatterStrategy s) {
+  switch (s) {
+    case ScatterStrategy::automatic: return "automatic";
+    case ScatterStrategy::global_atomics: return "global_atomics";
+    case ScatterStrategy::local_private: return "local_private";
+    case ScatterStrategy::local_cache: return "local_cache";
+  }
+  throw std::invalid_argument("clatomics: scatter: options.strategy is not a ScatterStrategy");
+}
+
+ScatterCapacity scatter_capacity(const Runtime& rt, std::size_t value_bytes, bool deterministic) {
+  const auto& caps = rt.device_info().caps;
+  const Capacity room = capacity_of(caps, deterministic ? 16 : std::max<std::size_t>(4, value_bytes));
+  ScatterCapacity c;
+  c.copies = room.solo ? 1 : std::min<std::size_t>(32, room.group);
+  c.private_slots = room.local / room.slot_bytes;
+  c.spread_slots = room.local / (room.slot_bytes * c.copies);
+  c.cache_slots = room.cache_slots;
+  return c;
 }
 
 void detail::scatter_size_mismatch(const char* what, std::size_t keys, std::size_t values) {

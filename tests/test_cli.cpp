@@ -249,6 +249,7 @@ TEST_CASE("bench") {
   CHECK(contains(r.out, "cas loop"));
   CHECK(contains(r.out, "backoff"));
   CHECK(contains(r.out, "float add global, M ops/s"));  // the summary
+  CHECK(contains(r.out, "scatter summary"));
   CHECK(contains(r.out, "GB/s"));
   CHECK(contains(r.out, "read-only pass"));
   const auto doc = nlohmann::json::parse(read_file(json));  // throws (the test fails) unless it is JSON
@@ -258,11 +259,11 @@ TEST_CASE("bench") {
     CHECK_MESSAGE(doc.at("device").at(key).is_string(), key);
   CHECK(doc.at("date").get<std::string>().size() == 20);  // 2026-01-02T03:04:05Z
   CHECK(doc.at("config").at("quick") == true);
-  CHECK(doc.at("config").at("suites") == nlohmann::json({"atomics", "variants", "algorithms"}));
+  CHECK(doc.at("config").at("suites") == nlohmann::json({"atomics", "variants", "algorithms", "scatter"}));
   CHECK(doc.at("errors").empty());
   const auto& rows = doc.at("rows");
   REQUIRE(!rows.empty());
-  const char* fields[] = {"suite", "op", "type", "space", "form", "addresses", "bytes", "bins", "distribution", "path",
+  const char* fields[] = {"suite", "op", "type", "space", "form", "addresses", "bytes", "bins", "width", "distribution", "path",
                           "value", "unit", "yardstick", "yardstick_value", "ratio"};
   std::set<std::string> suites, yardsticks;
   for (const auto& row : rows) {
@@ -275,6 +276,15 @@ TEST_CASE("bench") {
       CHECK(row.at("unit") == "GB/s");
       CHECK(row.at("bytes").get<std::size_t>() == 1u << 20);  // --quick: 1 MiB
       CHECK(row.at("addresses").is_null());
+    } else if (row.at("suite") == "scatter") {
+      CHECK(row.at("unit") == "GB/s");
+      CHECK(row.at("op") == "scatter_reduce sum");
+      const auto width = row.at("width").get<std::size_t>(), bins = row.at("bins").get<std::size_t>();
+      // --quick: 1 MiB of float values with their uint32 indices; rows: 1/16 of the elements
+      CHECK(row.at("bytes").get<std::size_t>() == (width == 1 ? 2u << 20 : (1u << 14) * 4 * (1 + width)));
+      CHECK((bins == 1 || bins == 256 || bins == 65536 || bins == 100000));
+      CHECK(std::set<std::string>{"global_atomics", "local_private", "local_cache"}.count(row.at("path").get<std::string>()));
+      CHECK(row.at("addresses").is_null());
     } else {
       CHECK(row.at("unit") == "M ops/s");
       CHECK(row.at("addresses").get<std::size_t>() >= 1);
@@ -285,8 +295,8 @@ TEST_CASE("bench") {
     CHECK(row.at("ratio").get<double>() ==
           doctest::Approx(row.at("value").get<double>() / row.at("yardstick_value").get<double>()));
   }
-  CHECK(suites == std::set<std::string>{"atomics", "variants", "algorithms"});
-  for (const char* y : {"cas loop", "naive cas loop", "read-only pass", "returning add"}) CHECK_MESSAGE(yardsticks.count(y), y);
+  CHECK(suites == std::set<std::string>{"atomics", "variants", "algorithms", "scatter"});
+  for (const char* y : {"cas loop", "naive cas loop", "read-only pass", "returning add", "fast mode"}) CHECK_MESSAGE(yardsticks.count(y), y);
   const auto backoff = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.at("path") == "cas+backoff"; });
   REQUIRE(backoff != rows.end());
   CHECK(backoff->at("op") == "mul");  // --quick: backoff for mul only
@@ -294,7 +304,8 @@ TEST_CASE("bench") {
   CHECK(is_svg(plot));
   for (const char* part : {"atomics: float global", "atomics: float local", "M ops/s", "addresses (contention falls to the right)",
                            "native path", "cas loop", "cas+backoff", "naive cas loop", "variants: ratio to returning add",
-                           "algorithms: ratio to read-only pass", "algorithms: ratio to C++"})
+                           "algorithms: ratio to read-only pass", "algorithms: ratio to C++", "scatter: ratio to read-only pass",
+                           "scatter: ratio to fast mode"})
     CHECK_MESSAGE(contains(plot, part), part);
   std::remove(json.c_str());
   std::remove(svg.c_str());

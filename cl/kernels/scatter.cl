@@ -18,13 +18,14 @@
  *   CLAT_SC_COUNTS  1: count the elements of every bin into counts (mean, include_self false) [0]
  *   CLAT_SC_SEGMENTS 1: bins from CSR offsets instead of indices [0]
  *   CLAT_SC_AGG     1: global updates through the warp-aggregated ops where the warp path
- *                   exists (NVIDIA; sorted or hot indices) [0]
+ *                   exists (NVIDIA; hot indices) [0]
+ *   CLAT_SC_K       consecutive elements a work-item takes per step, a multiple of 4 [16]
  *
  * Runs: every work-item keeps the slot it is filling and its partial value in registers and only
  * hands a run on (to __local or global memory) when the slot changes. A work-group takes one
- * contiguous range of elements, in steps of (work-group size * 4) elements in which each
- * work-item takes 4 consecutive ones: loads coalesce, and sorted indices or a single bin make
- * long runs.
+ * contiguous range of elements, in steps of (work-group size * CLAT_SC_K) elements in which
+ * each work-item takes CLAT_SC_K consecutive ones: sorted indices or a single bin make long
+ * runs, and neighbouring work-items rarely share a run's slot.
  *
  * The accumulator starts at the identity: -0.0 for float sums (x + -0.0 == x for every x, -0.0
  * included), 1 for products, NaN for float min/max (order.cl: NaN is missing data), the largest or
@@ -72,6 +73,9 @@
 #endif
 #ifndef CLAT_SC_AGG
 #define CLAT_SC_AGG 0
+#endif
+#ifndef CLAT_SC_K
+#define CLAT_SC_K 16
 #endif
 
 #if CLAT_SC_I64
@@ -221,14 +225,10 @@ CLAT_FN ulong2 clat_sc_add128(ulong2 a, ulong2 b) {
   return (ulong2)(lo, a.y + b.y + (lo < a.x ? 1ul : 0ul));
 }
 #define CLAT_SC_COMB(a, b) clat_sc_add128(a, b)
-/* v / 2^e_grid rounded to nearest even, as 128 bits; v finite. */
-CLAT_FN ulong2 clat_sc_fixed(double v, int e_grid) {
-  const ulong bits = as_ulong(v);
-  int e = (int)((bits >> 52) & 0x7fful);
-  ulong m = bits & 0xffffffffffffful;
-  if (e) m |= 1ul << 52;
-  else e = 1;
-  const int s = (e - 1075) - e_grid; /* v = m * 2^(s + e_grid); the host keeps s <= 73 */
+/* m * 2^lsb / 2^e_grid rounded to nearest even, as 128 bits, negated when neg; m < 2^53 and
+ * the host keeps lsb - e_grid <= 102 - log2(elements) (clat_sc_top_of). */
+CLAT_FN ulong2 clat_sc_fixed_bits(ulong m, int lsb, int neg, int e_grid) {
+  const int s = lsb - e_grid;
   ulong lo, hi;
   if (s >= 64) {
     lo = 0ul;
@@ -247,13 +247,34 @@ CLAT_FN ulong2 clat_sc_fixed(double v, int e_grid) {
   } else {
     lo = hi = 0ul; /* below half a step: rounds to 0 */
   }
-  if (bits >> 63) { /* negate: two's complement */
+  if (neg) { /* two's complement */
     const ulong nlo = ~lo + 1ul;
     hi = ~hi + (nlo == 0ul ? 1ul : 0ul);
     lo = nlo;
   }
   return (ulong2)(lo, hi);
 }
+/* A finite value's fixed point, and its biased double exponent (what the host's grid bounds). */
+#if CLAT_SC_TYPE == 1
+CLAT_FN ulong2 clat_sc_fixed(double v, int e_grid) {
+  const ulong bits = as_ulong(v);
+  const int e = (int)((bits >> 52) & 0x7fful);
+  const ulong m = (bits & 0xffffffffffffful) | (e ? 1ul << 52 : 0ul);
+  return clat_sc_fixed_bits(m, (e ? e : 1) - 1075, (int)(bits >> 63), e_grid);
+}
+CLAT_FN int clat_sc_top_of(double v) { return (int)((as_ulong(v) >> 52) & 0x7fful); }
+#else
+CLAT_FN ulong2 clat_sc_fixed(float v, int e_grid) {
+  const uint bits = as_uint(v);
+  const int e = (int)((bits >> 23) & 0xffu);
+  const uint m = (bits & 0x7fffffu) | (e ? 0x800000u : 0u);
+  return clat_sc_fixed_bits((ulong)m, (e ? e : 1) - 150, (int)(bits >> 31), e_grid);
+}
+CLAT_FN int clat_sc_top_of(float v) {
+  const int e = (int)((as_uint(v) >> 23) & 0xffu);
+  return e ? e + 896 : 0; /* as a double's; subnormal floats are far below any grid's top */
+}
+#endif
 /* 128-bit add into memory with a carry: exact in any order. */
 #define CLAT_SC_DEFINE_ADD128(NAME, AS)                                             \
   CLAT_FN void NAME(volatile AS ulong *p, ulong2 a) {                              \
@@ -358,10 +379,17 @@ CLAT_SC_DEFINE_ADD128(clat_sc_add128_local, __local)
 /* An element's value as an accumulator; CLAT_SC_KEEP(v, slot) is false for values that do not
  * enter it (fixed point: NaN and infinities, which set their slot's flags). */
 #if CLAT_SC_FIXED
-#define CLAT_SC_TO_A(v) clat_sc_fixed((double)(v), e_grid)
-#define CLAT_SC_KEEP(v, slot) (isfinite(v) || clat_sc_flag(flags, (slot), (v)))
+#define CLAT_SC_TO_A(v) clat_sc_fixed((v), e_grid)
+/* Values above the grid's top (the host guessed it from a sample) are left out and flagged in
+ * oor[0]: the host runs the call again with the true top. */
+#define CLAT_SC_KEEP(v, slot) \
+  (isfinite(v) ? (clat_sc_top_of(v) <= e_top || clat_sc_too_large(oor)) : clat_sc_flag(flags, (slot), (v)))
 CLAT_FN int clat_sc_flag(__global uint *flags, ulong slot, CLAT_SC_T v) {
   atomic_or(flags + slot, isnan(v) ? 1u : v > 0 ? 2u : 4u);
+  return 0;
+}
+CLAT_FN int clat_sc_too_large(__global uint *oor) {
+  oor[0] = 1u;
   return 0;
 }
 #else
@@ -381,7 +409,7 @@ CLAT_FN int clat_sc_flag(__global uint *flags, ulong slot, CLAT_SC_T v) {
   __global const CLAT_SC_IDX *idx, ulong idx_off, __global const CLAT_SC_IN *val,                  \
       ulong val_off, ulong first, ulong n, uint width, ulong vstride, ulong nbins,                  \
       __global CLAT_SC_STORE *acc, ulong acc_off, ulong astride, __global ulong *counts,            \
-      __global uint *flags, int e_grid, __global uint *oor, uint oor_slot,                          \
+      __global uint *flags, int e_grid, int e_top, __global uint *oor, uint oor_slot, uint lslots,    \
       __local CLAT_SC_STORE *lacc,                                                                  \
       __local uint *ltag, __local uint *lcount
 
@@ -415,7 +443,7 @@ CLAT_FN void clat_sc_global(ulong key, CLAT_SC_A a, ulong nelem, uint width, __g
 
 CLAT_FN void clat_sc_flush(ulong key, CLAT_SC_A a, uint nelem, uint width, __global CLAT_SC_STORE *acc, ulong acc_off,
                            ulong astride, __global ulong *counts, __local CLAT_SC_STORE *lacc, __local uint *ltag,
-                           __local uint *lcount) {
+                           __local uint *lcount, uint lslots) {
 #if CLAT_SC_MODE == 1
   const uint at = ((uint)key << CLAT_SC_SHIFT) + (get_local_id(0) & ((1u << CLAT_SC_SHIFT) - 1u));
   CLAT_SC_LOCAL(lacc + at * CLAT_SC_WORDS, a);
@@ -454,7 +482,7 @@ CLAT_FN void clat_sc_flush(ulong key, CLAT_SC_A a, uint nelem, uint width, __glo
     if (CLAT_SC_KEEP(v_, k_)) {                                                                \
       if (k_ != run_key) {                                                                     \
         if (run_key != CLAT_SC_NONE)                                                           \
-          clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, lacc, ltag, lcount); \
+          clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, lacc, ltag, lcount, lslots); \
         run_key = k_;                                                                          \
         run = CLAT_SC_TO_A(v_);                                                                \
         run_n = (D) == 0u ? 1u : 0u;                                                           \
@@ -470,7 +498,7 @@ CLAT_FN void clat_sc_flush(ulong key, CLAT_SC_A a, uint nelem, uint width, __glo
  * element of its bin (mean, include_self false). */
 #if CLAT_SC_FIXED && CLAT_SC_COUNTS
 #define CLAT_SC_COUNT_SKIPPED(K, D) \
-  if ((D) == 0u) clat_sc_flush(K, CLAT_SC_IDENT, 1u, width, acc, acc_off, astride, counts, lacc, ltag, lcount);
+  if ((D) == 0u) clat_sc_flush(K, CLAT_SC_IDENT, 1u, width, acc, acc_off, astride, counts, lacc, ltag, lcount, lslots);
 #else
 #define CLAT_SC_COUNT_SKIPPED(K, D)
 #endif
@@ -485,7 +513,7 @@ CLAT_FN void clat_sc_flush(ulong key, CLAT_SC_A a, uint nelem, uint width, __glo
 __kernel void clat_scatter(CLAT_SC_ARGS) {
   const uint lid = get_local_id(0), lsize = get_local_size(0);
 #if CLAT_SC_MODE == 1
-  const uint nlocal = ((uint)(nbins * width)) << CLAT_SC_SHIFT;
+  const uint nlocal = lslots << CLAT_SC_SHIFT;
 #elif CLAT_SC_MODE == 2
   const uint nlocal = CLAT_SC_SLOTS;
 #endif
@@ -504,10 +532,15 @@ __kernel void clat_scatter(CLAT_SC_ARGS) {
   CLAT_SC_A run = CLAT_SC_IDENT;
   uint run_n = 0u, out_of_range = 0u;
 
-  /* This group's range of the launch's n * width (element, column) pairs, in whole steps. */
-  const ulong step = (ulong)lsize * 4u, total = n * width;
-  const ulong per_group = ((total + get_num_groups(0) - 1) / get_num_groups(0) + step - 1) / step * step;
-  const ulong begin = min(get_group_id(0) * per_group, total), end = min(begin + per_group, total);
+  /* This group's range of the launch's n * width (element, column) pairs, in whole steps: a
+   * work-item takes K consecutive pairs a step (K = CLAT_SC_K for one column, where 16-byte loads
+   * apply; 1 for rows, so that a warp reads a row's columns side by side). The host keeps a
+   * launch below 2^32 pairs: uint positions. */
+  const uint K = width == 1u ? CLAT_SC_K : 1u;
+  const uint step = lsize * K, total = (uint)(n * width);
+  const uint per_group = (uint)(((ulong)total + get_num_groups(0) - 1) / get_num_groups(0) + step - 1) / step * step;
+  const uint begin = (uint)min((ulong)get_group_id(0) * per_group, (ulong)total);
+  const uint end = (uint)min((ulong)begin + per_group, (ulong)total);
 #if !CLAT_SC_SEGMENTS
   const int vectors = width == 1u && CLAT_ALIGNED(ip + first + begin, 4) && CLAT_ALIGNED(vp + first + begin, 4);
 #else
@@ -515,36 +548,40 @@ __kernel void clat_scatter(CLAT_SC_ARGS) {
 #endif
   if (vectors) {
 #if !CLAT_SC_SEGMENTS
-    for (ulong e = begin + lid * 4u; e < end; e += step) {
-      const ulong p = first + e;
-      if (e + 4u <= end) {
-        const CLAT_CAT(CLAT_SC_IDX, 4) b = *(const __global CLAT_CAT(CLAT_SC_IDX, 4) *)(ip + p);
-        CLAT_SC_T v0, v1, v2, v3;
-#if CLAT_SC_TYPE >= 6
-        v0 = CLAT_SC_LOAD(vp, p); v1 = CLAT_SC_LOAD(vp, p + 1); v2 = CLAT_SC_LOAD(vp, p + 2); v3 = CLAT_SC_LOAD(vp, p + 3);
-#else
-        const CLAT_CAT(CLAT_SC_IN, 4) v = *(const __global CLAT_CAT(CLAT_SC_IN, 4) *)(vp + p);
-        v0 = v.x; v1 = v.y; v2 = v.z; v3 = v.w;
-#endif
+    const __global CLAT_SC_IDX *ipf = ip + first;
+    const __global CLAT_SC_IN *vpf = vp + first;
 #define CLAT_SC_ONE(B, V)                                  \
   if ((ulong)(B) < nbins) CLAT_SC_PUT((ulong)(B), V, 0u)   \
   else ++out_of_range;
-        CLAT_SC_ONE(b.x, v0) CLAT_SC_ONE(b.y, v1) CLAT_SC_ONE(b.z, v2) CLAT_SC_ONE(b.w, v3)
+    for (uint e = begin + lid * CLAT_SC_K; e < end; e += step) {
+      if (e + CLAT_SC_K <= end) {
+        for (uint c = 0; c < CLAT_SC_K; c += 4u) {
+          const uint p = e + c;
+          const CLAT_CAT(CLAT_SC_IDX, 4) b = *(const __global CLAT_CAT(CLAT_SC_IDX, 4) *)(ipf + p);
+          CLAT_SC_T v0, v1, v2, v3;
+#if CLAT_SC_TYPE >= 6
+          v0 = CLAT_SC_LOAD(vpf, p); v1 = CLAT_SC_LOAD(vpf, p + 1); v2 = CLAT_SC_LOAD(vpf, p + 2); v3 = CLAT_SC_LOAD(vpf, p + 3);
+#else
+          const CLAT_CAT(CLAT_SC_IN, 4) v = *(const __global CLAT_CAT(CLAT_SC_IN, 4) *)(vpf + p);
+          v0 = v.x; v1 = v.y; v2 = v.z; v3 = v.w;
+#endif
+          CLAT_SC_ONE(b.x, v0) CLAT_SC_ONE(b.y, v1) CLAT_SC_ONE(b.z, v2) CLAT_SC_ONE(b.w, v3)
+        }
       } else {
-        for (ulong q = p; q < first + end; ++q) {
-          const ulong b = ip[q];
-          CLAT_SC_ONE(b, CLAT_SC_LOAD(vp, q))
+        for (uint q = e; q < end; ++q) {
+          const ulong b = ipf[q];
+          CLAT_SC_ONE(b, CLAT_SC_LOAD(vpf, q))
         }
       }
     }
 #endif
   } else {
-    /* Any width: pair j = (element j / width, column j % width); 4 consecutive pairs a step. */
-    for (ulong e = begin + lid * 4u; e < end; e += step) {
-      const ulong stop = min(e + 4u, end);
-      for (ulong j = e; j < stop; ++j) {
-        const ulong i = width == 1u ? j : j / width;
-        const uint d = width == 1u ? 0u : (uint)(j - i * width);
+    /* Any width: pair j = (element j / width, column j % width). */
+    for (uint e = begin + lid * K; e < end; e += step) {
+      const uint stop = min(e + K, end);
+      for (uint j = e; j < stop; ++j) {
+        const uint i = width == 1u ? j : j / width;
+        const uint d = j - i * width;
         const ulong p = first + i;
         const ulong b = CLAT_SC_BIN(p);
         if (b < nbins) {
@@ -555,7 +592,7 @@ __kernel void clat_scatter(CLAT_SC_ARGS) {
       }
     }
   }
-  if (run_key != CLAT_SC_NONE) clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, lacc, ltag, lcount);
+  if (run_key != CLAT_SC_NONE) clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, lacc, ltag, lcount, lslots);
   if (out_of_range) atomic_add(oor + oor_slot, out_of_range);
 
 #if CLAT_SC_MODE != 0
@@ -582,13 +619,14 @@ __kernel void clat_scatter(CLAT_SC_ARGS) {
 #endif
 }
 
-/* The largest biased double exponent of the finite values (fixed point's scale) into *top. */
-__kernel void clat_scatter_top(__global const CLAT_SC_IN *val, ulong val_off, ulong first, ulong n, uint width, ulong vstride,
-                               __global uint *top) {
+/* The largest biased double exponent of the finite values (the fixed point's scale) into *top:
+ * of rows first + j * stride, j < n (stride 1: all of them; else the host's sample). */
+__kernel void clat_scatter_top(__global const CLAT_SC_IN *val, ulong val_off, ulong first, ulong n, ulong stride, uint width,
+                               ulong vstride, __global uint *top) {
   uint mine = 0u;
   for (ulong j = get_global_id(0); j < n * width; j += get_global_size(0)) {
     const ulong i = j / width;
-    const CLAT_SC_T v = CLAT_SC_LOAD(val + val_off, (first + i) * vstride + (j - i * width));
+    const CLAT_SC_T v = CLAT_SC_LOAD(val + val_off, (first + i * stride) * vstride + (j - i * width));
 #if CLAT_SC_REAL && defined(CLAT_HAS_DOUBLE)
     if (isfinite(v)) mine = max(mine, (uint)((as_ulong((double)v) >> 52) & 0x7fful));
 #endif

@@ -66,6 +66,10 @@ struct ScatterOptions {
   ScatterStrategy strategy = ScatterStrategy::automatic;
 };
 
+// "automatic", "global_atomics", "local_private", "local_cache"; std::invalid_argument for a
+// value outside the enum.
+const char* strategy_name(ScatterStrategy strategy);
+
 struct ScatterResult {
   std::uint64_t out_of_range = 0;  // elements skipped for an index >= bins
   ScatterStrategy strategy = ScatterStrategy::automatic;  // the strategy that ran
@@ -136,6 +140,33 @@ struct ScatterCall {
   std::size_t arg_offset = 0;
 };
 ScatterResult scatter_buffers(Runtime& rt, const ScatterCall& call);
+// A call's types, op and options; the entry points fill in its buffers and sizes.
+template <class V, class I>
+ScatterCall scatter_call(ScatterOp op, const ScatterOptions& options, bool segments = false) {
+  ScatterCall call;
+  call.type = scatter_type_of<V>();
+  call.index64 = scatter_index64<I>();
+  call.segments = segments;
+  call.op = op;
+  call.options = options;
+  return call;
+}
+// The same with the buffer ranges of the cl::Buffer entry points.
+template <class V, class I>
+ScatterCall scatter_call(ScatterOp op, const ScatterOptions& options, bool segments, cl_mem out, std::size_t out_offset,
+                         std::size_t bins, cl_mem indices, std::size_t indices_offset, cl_mem values, std::size_t values_offset,
+                         std::size_t count) {
+  ScatterCall call = scatter_call<V, I>(op, options, segments);
+  call.out = out;
+  call.out_offset = out_offset;
+  call.bins = bins;
+  call.indices = indices;
+  call.indices_offset = indices_offset;
+  call.values = values;
+  call.values_offset = values_offset;
+  call.count = count;
+  return call;
+}
 // Host data: out is read and written back; indices (or offsets) and values are copied in.
 ScatterResult scatter_host(Runtime& rt, const ScatterCall& call, void* out, std::size_t out_elements, const void* indices,
                            std::size_t index_elements, const void* values, std::size_t value_elements, cl_ulong* arg);
@@ -162,20 +193,9 @@ template <class V, class I>
 ScatterResult scatter_reduce(Runtime& rt, const cl::Buffer& out, std::size_t out_offset, std::size_t bins, const cl::Buffer& indices,
                              std::size_t indices_offset, const cl::Buffer& values, std::size_t values_offset, std::size_t count,
                              ScatterOp op, ScatterOptions options = {}, Rows rows = {}) {
-  detail::ScatterCall call;
-  call.type = detail::scatter_type_of<V>();
-  call.index64 = detail::scatter_index64<I>();
-  call.op = op;
-  call.options = options;
+  detail::ScatterCall call = detail::scatter_call<V, I>(op, options, false, out(), out_offset, bins, indices(), indices_offset,
+                                                        values(), values_offset, count);
   call.rows = rows;
-  call.out = out();
-  call.out_offset = out_offset;
-  call.bins = bins;
-  call.indices = indices();
-  call.indices_offset = indices_offset;
-  call.values = values();
-  call.values_offset = values_offset;
-  call.count = count;
   return detail::scatter_buffers(rt, call);
 }
 
@@ -184,11 +204,7 @@ ScatterResult scatter_reduce(Runtime& rt, const cl::Buffer& out, std::size_t out
 template <class V, class I>
 ScatterResult scatter_reduce(Runtime& rt, std::vector<scatter_output_t<V>>& out, const std::vector<I>& indices, const std::vector<V>& values,
                              ScatterOp op, ScatterOptions options = {}, std::size_t width = 1) {
-  detail::ScatterCall call;
-  call.type = detail::scatter_type_of<V>();
-  call.index64 = detail::scatter_index64<I>();
-  call.op = op;
-  call.options = options;
+  detail::ScatterCall call = detail::scatter_call<V, I>(op, options);
   call.rows.width = width;
   call.count = indices.size();
   return detail::scatter_host(rt, call, out.data(), out.size(), indices.data(), indices.size(), values.data(), values.size(), nullptr);
@@ -202,21 +218,10 @@ template <class V, class I>
 ScatterResult scatter_reduce_arg(Runtime& rt, const cl::Buffer& out, std::size_t out_offset, std::size_t bins, const cl::Buffer& arg,
                                  std::size_t arg_offset, const cl::Buffer& indices, std::size_t indices_offset, const cl::Buffer& values,
                                  std::size_t values_offset, std::size_t count, ScatterOp op, ScatterOptions options = {}) {
-  detail::ScatterCall call;
-  call.type = detail::scatter_type_of<V>();
-  call.index64 = detail::scatter_index64<I>();
-  call.op = op;
-  call.options = options;
-  call.out = out();
-  call.out_offset = out_offset;
-  call.bins = bins;
+  detail::ScatterCall call = detail::scatter_call<V, I>(op, options, false, out(), out_offset, bins, indices(), indices_offset,
+                                                        values(), values_offset, count);
   call.arg = arg();
   call.arg_offset = arg_offset;
-  call.indices = indices();
-  call.indices_offset = indices_offset;
-  call.values = values();
-  call.values_offset = values_offset;
-  call.count = count;
   return detail::scatter_buffers(rt, call);
 }
 // Host data: returns arg (out.size() positions).
@@ -224,11 +229,7 @@ template <class V, class I>
 std::vector<cl_ulong> scatter_reduce_arg(Runtime& rt, std::vector<scatter_output_t<V>>& out, const std::vector<I>& indices,
                                          const std::vector<V>& values, ScatterOp op, ScatterOptions options = {},
                                          ScatterResult* result = nullptr) {
-  detail::ScatterCall call;
-  call.type = detail::scatter_type_of<V>();
-  call.index64 = detail::scatter_index64<I>();
-  call.op = op;
-  call.options = options;
+  detail::ScatterCall call = detail::scatter_call<V, I>(op, options);
   call.count = indices.size();
   std::vector<cl_ulong> arg(out.size());
   const ScatterResult r =
@@ -248,33 +249,16 @@ template <class V, class O>
 ScatterResult segment_reduce(Runtime& rt, const cl::Buffer& out, std::size_t out_offset, std::size_t segments, const cl::Buffer& offsets,
                              std::size_t offsets_offset, const cl::Buffer& values, std::size_t values_offset, std::size_t count,
                              ScatterOp op, ScatterOptions options = {}, Rows rows = {}) {
-  detail::ScatterCall call;
-  call.type = detail::scatter_type_of<V>();
-  call.index64 = detail::scatter_index64<O>();
-  call.segments = true;
-  call.op = op;
-  call.options = options;
+  detail::ScatterCall call = detail::scatter_call<V, O>(op, options, true, out(), out_offset, segments, offsets(), offsets_offset,
+                                                        values(), values_offset, count);
   call.rows = rows;
-  call.out = out();
-  call.out_offset = out_offset;
-  call.bins = segments;
-  call.indices = offsets();
-  call.indices_offset = offsets_offset;
-  call.values = values();
-  call.values_offset = values_offset;
-  call.count = count;
   return detail::scatter_buffers(rt, call);
 }
 // Host data: offsets.size() = out.size() / width + 1.
 template <class V, class O>
 ScatterResult segment_reduce(Runtime& rt, std::vector<scatter_output_t<V>>& out, const std::vector<O>& offsets, const std::vector<V>& values,
                              ScatterOp op, ScatterOptions options = {}, std::size_t width = 1) {
-  detail::ScatterCall call;
-  call.type = detail::scatter_type_of<V>();
-  call.index64 = detail::scatter_index64<O>();
-  call.segments = true;
-  call.op = op;
-  call.options = options;
+  detail::ScatterCall call = detail::scatter_call<V, O>(op, options, true);
   call.rows.width = width;
   call.count = width ? values.size() / width : 0;
   return detail::scatter_host(rt, call, out.data(), out.size(), offsets.data(), offsets.size(), values.data(), values.size(), nullptr);
@@ -302,5 +286,17 @@ std::pair<std::vector<K>, std::vector<scatter_output_t<V>>> reduce_by_key(Runtim
   result.second.resize(runs);
   return result;
 }
+
+// How much of an output scatter_reduce keeps in __local memory on rt's device (what `clatomics
+// info` prints), for outputs of value_bytes (4: float, int, uint, half, bfloat16; 8: double,
+// long, ulong) in the fast or the deterministic mode (16-byte slots), sum/prod/min/max with
+// include_self (mean and include_self false count elements too: 4 bytes more a slot).
+struct ScatterCapacity {
+  std::size_t private_slots = 0;  // local_private takes bins * width up to this many
+  std::size_t spread_slots = 0;   // ... with `copies` bank-spread copies up to this many
+  std::size_t copies = 1;
+  std::size_t cache_slots = 0;    // local_cache's table (0: none fits)
+};
+ScatterCapacity scatter_capacity(const Runtime& rt, std::size_t value_bytes, bool deterministic = false);
 
 }  // namespace clatomics
