@@ -43,10 +43,7 @@ std::string op_name(ScatterOp op) {
   const char* names[] = {"sum", "prod", "min", "max", "mean"};
   return names[int(op)];
 }
-std::string strategy_name(ScatterStrategy s) {
-  const char* names[] = {"automatic", "global_atomics", "local_private", "local_cache"};
-  return names[int(s)];
-}
+std::string name_of(ScatterStrategy s) { return clatomics::strategy_name(s); }
 template <class V>
 const char* type_name() {
   if constexpr (std::is_same_v<V, half_t>) return "half";
@@ -524,7 +521,7 @@ Ran<Out<V>> run(const Problem<V, I>& p, ScatterOp op, const ScatterOptions& o, A
 // The strategy a call reports: the forced one, else the one automatic chose (never automatic).
 void check_strategy(const ScatterResult& r, const ScatterOptions& o, std::size_t count) {
   if (!count) return;  // nothing ran
-  INFO("reported strategy ", strategy_name(r.strategy));
+  INFO("reported strategy ", name_of(r.strategy));
   if (o.strategy != ScatterStrategy::automatic) CHECK(r.strategy == o.strategy);
   else CHECK(r.strategy != ScatterStrategy::automatic);
 }
@@ -544,7 +541,7 @@ std::string describe(const char* api, ScatterOp op, std::size_t n, std::size_t b
                      ScatterStrategy s = ScatterStrategy::automatic) {
   std::ostringstream w;
   w << api << " " << type_name<V>() << " " << op_name(op) << " by " << type_name<I>() << ", n=" << n << " bins=" << bins << " "
-    << dist_name(dist) << (include_self ? ", include_self" : ", without self") << ", " << strategy_name(s);
+    << dist_name(dist) << (include_self ? ", include_self" : ", without self") << ", " << name_of(s);
   return w.str();
 }
 
@@ -905,7 +902,7 @@ void deterministic(ScatterOp op) {
         std::vector<O> out = init;
         const auto r = clatomics::scatter_reduce(rt, out, indices, values, op, options(self, s, true));
         check_strategy(r, options(self, s, true), n);
-        outs.push_back(out), how.push_back("host, " + strategy_name(s));
+        outs.push_back(out), how.push_back("host, " + name_of(s));
       };
   for (int run = 0; run < 3; ++run) host(ScatterStrategy::automatic);
       if (every_strategy)
@@ -1026,7 +1023,7 @@ void special_sums() {
                                         ScatterStrategy::local_cache}) {
           if (s != ScatterStrategy::automatic && !(det && (op == ScatterOp::mean || !self))) continue;
           INFO(test::cl_type_name<O>(), " ", op_name(op), self ? ", include_self" : ", without self", det ? ", deterministic" : ", atomic",
-               ", ", strategy_name(s));
+               ", ", name_of(s));
           std::vector<O> out = init;
           clatomics::scatter_reduce(rt, out, indices, values, op, options(self, s, det));
           CHECK(out[0] == inf);
@@ -1066,7 +1063,7 @@ TEST_CASE("float min/max: NaN is missing data, -0 orders below +0, in values and
   // every strategy (the programs of the strategies case).
   for (const ScatterStrategy s : {ScatterStrategy::automatic, ScatterStrategy::global_atomics, ScatterStrategy::local_private,
                                   ScatterStrategy::local_cache}) {
-    INFO(strategy_name(s));
+    INFO(name_of(s));
     std::vector<float> mn = init;
     clatomics::scatter_reduce(rt, mn, indices, values, ScatterOp::min, options(true, s));
     CHECK(test::bits(mn[0]) == test::bits(-0.0f));
@@ -1257,7 +1254,7 @@ TEST_CASE("indices out of range: counted and skipped by default, refused with Ou
   }
   for (const ScatterStrategy s : {ScatterStrategy::automatic, ScatterStrategy::global_atomics, ScatterStrategy::local_private,
                                   ScatterStrategy::local_cache}) {
-    INFO(strategy_name(s));
+    INFO(name_of(s));
     const auto q = make_problem<cl_int, cl_uint>(300007, 1000, Dist::sorted, ScatterOp::sum, 9, 1);  // the largest indices last
     ScatterOptions o = refuse;
     o.strategy = s;
