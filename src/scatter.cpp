@@ -59,6 +59,36 @@ int op_code(const char* what, ScatterOp op) {
 constexpr std::size_t sample_size = 4096;
 constexpr cl_uint no_tag = 0xffffffffu;  // CLAT_SC_EMPTY
 
+// What __local memory holds for one slot of `slot_bytes` on a device: the launch shape and the
+// strategies' capacities. CPUs: one work-item per work-group (PoCL runs a group on one thread),
+// so __local memory is private and needs no atomics. GPUs: 256-item groups, a few per compute
+// unit, over the whole range (few groups: each merges its __local slots once).
+struct Capacity {
+  bool solo = false;
+  std::size_t group = 1, local = 0, slot_bytes = 4, cache_slots = 0;
+  // local_private: the most copies (a power of two, at most 32 and the group) of `slots` slots
+  // that fit, 0 when not one copy does.
+  std::size_t copies(std::size_t slots) const {
+    for (std::size_t c = solo ? 1 : std::min<std::size_t>(32, group); c >= 1; c /= 2)
+      if (slots <= local / (c * slot_bytes)) return c;
+    return 0;
+  }
+};
+
+Capacity capacity_of(const Capabilities& caps, std::size_t slot_bytes) {
+  Capacity c;
+  c.solo = !caps.is_gpu();
+  c.group = c.solo ? 1 : std::min<std::size_t>(256, caps.max_work_group_size);
+  c.slot_bytes = slot_bytes;
+  // What the device has, less room for the kernel's two other __local arguments when they are
+  // not in use (and their alignment).
+  c.local = caps.local_mem_size > 256 ? std::size_t(caps.local_mem_size) - 256 : 0;
+  // local_cache: a power of two of tagged slots filling at most half the __local memory.
+  for (std::size_t n = 4096; n >= 64 && !c.cache_slots; n /= 2)
+    if (n * (slot_bytes + 4) <= c.local / 2) c.cache_slots = n;
+  return c;
+}
+
 // What the launch is built and run with.
 struct Plan {
   ScatterStrategy strategy = ScatterStrategy::global_atomics;
@@ -94,6 +124,10 @@ class Scatter {
   int values_top(const detail::Program& program, std::size_t rows);
   int fixed_grid(int top) const;
   bool accumulate(const detail::Program& program, int e_grid, int e_top, ScatterResult& result);
+  // __local memory's room for this call's slots (accumulator, and count when counting).
+  Capacity room() const {
+    return capacity_of(rt_.device_info().caps, (plan_.fixed ? 16 : info_.out_size) + (plan_.counts ? 4 : 0));
+  }
 
   Runtime& rt_;
   ScatterCall call_;
@@ -112,7 +146,7 @@ void Scatter::check() {
   if (o.out_of_range != OutOfRange::count && o.out_of_range != OutOfRange::refuse)
     refuse(what_, "options.out_of_range is not an OutOfRange");
   if (call_.type == ScatterType::f64) detail::require_double(rt_, what_);
-  const bool is_arg = call_.arg != nullptr;
+  const bool is_arg = call_.with_arg;
   width_ = call_.rows.width;
   if (width_ == 0) refuse(what_, "rows.width must be at least 1");
   vstride_ = call_.rows.value_stride ? call_.rows.value_stride : width_;
@@ -129,7 +163,8 @@ void Scatter::check() {
   const bool needs64 = plan_.fixed || plan_.counts || info_.wide || is_arg || call_.type == ScatterType::f64;
   if (needs64 && !caps.int64_base_atomics)
     refuse(what_, "this call needs 64-bit atomics (cl_khr_int64_base_atomics), which the device lacks");
-  if (plan_.fixed && !caps.fp64) refuse(what_, "the deterministic mode needs cl_khr_fp64, which the device lacks");
+  if (plan_.fixed && !rt_.supports_double())
+    refuse(what_, "deterministic sums need double ops on the device (cl_khr_fp64 and 64-bit atomics, not hidden by Options::hide_fp64)");
 
   // Sizes: bins rows of ostride (the last row only width) and count rows of vstride.
   const auto rows_span = [&](std::size_t rows, std::size_t stride, const char* name) {
@@ -142,6 +177,13 @@ void Scatter::check() {
   if (call_.count > SIZE_MAX / width_) refuse(what_, "count * width overflows size_t");
   if (call_.bins > (SIZE_MAX - 1) / width_) refuse(what_, "bins * width overflows size_t");
   slots_ = call_.bins * width_;
+  // A strategy asked for that cannot hold this output.
+  const Capacity room = this->room();
+  if (o.strategy == ScatterStrategy::local_private && !room.copies(slots_))
+    refuse(what_, "options.strategy local_private: " + std::to_string(slots_) + " slots of " + std::to_string(room.slot_bytes) +
+                      " bytes do not fit in " + std::to_string(room.local) + " bytes of __local memory");
+  if (o.strategy == ScatterStrategy::local_cache && !(slots_ < no_tag && room.cache_slots))
+    refuse(what_, "options.strategy local_cache: no table fits in __local memory, or bins * width >= 2^32 - 1");
   index_size_ = call_.index64 ? 8 : 4;
   if (call_.segments && call_.bins == SIZE_MAX) refuse(what_, "segments + 1 overflows size_t");
   const std::size_t index_elements = call_.segments ? call_.bins + 1 : call_.count;
@@ -202,36 +244,6 @@ Sample Scatter::sample(const detail::Kernel& kernel) {
   return s;
 }
 
-// What __local memory holds for one slot of `slot_bytes` on a device: the launch shape and the
-// strategies' capacities. CPUs: one work-item per work-group (PoCL runs a group on one thread),
-// so __local memory is private and needs no atomics. GPUs: 256-item groups, a few per compute
-// unit, over the whole range (few groups: each merges its __local slots once).
-struct Capacity {
-  bool solo = false;
-  std::size_t group = 1, local = 0, slot_bytes = 4, cache_slots = 0;
-  // local_private: the most copies (a power of two, at most 32 and the group) of `slots` slots
-  // that fit, 0 when not one copy does.
-  std::size_t copies(std::size_t slots) const {
-    for (std::size_t c = solo ? 1 : std::min<std::size_t>(32, group); c >= 1; c /= 2)
-      if (slots <= local / (c * slot_bytes)) return c;
-    return 0;
-  }
-};
-
-Capacity capacity_of(const Capabilities& caps, std::size_t slot_bytes) {
-  Capacity c;
-  c.solo = !caps.is_gpu();
-  c.group = c.solo ? 1 : std::min<std::size_t>(256, caps.max_work_group_size);
-  c.slot_bytes = slot_bytes;
-  // What the device has, less room for the kernel's two other __local arguments when they are
-  // not in use (and their alignment).
-  c.local = caps.local_mem_size > 256 ? std::size_t(caps.local_mem_size) - 256 : 0;
-  // local_cache: a power of two of tagged slots filling at most half the __local memory.
-  for (std::size_t n = 4096; n >= 64 && !c.cache_slots; n /= 2)
-    if (n * (slot_bytes + 4) <= c.local / 2) c.cache_slots = n;
-  return c;
-}
-
 void Scatter::choose(const Sample& sample) {
   const auto& caps = rt_.device_info().caps;
   const ScatterOptions& o = call_.options;
@@ -239,11 +251,10 @@ void Scatter::choose(const Sample& sample) {
   const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
   plan_.store_bytes = plan_.fixed ? 8 : info_.out_size;
   plan_.words = plan_.fixed ? 2 : 1;
-  const Capacity room = capacity_of(caps, plan_.store_bytes * plan_.words + (plan_.counts ? 4 : 0));
+  const Capacity room = this->room();
   plan_.solo = room.solo;
   plan_.group = room.group;
   plan_.max_groups = gpu ? 8 * cu : 4 * cu;
-  const std::size_t slot_bytes = room.slot_bytes, local = room.local;
   const std::size_t copies = room.copies(slots_);
   // The table's keys (bin * width + d) stay below the tag that marks a free slot.
   const std::size_t cache = slots_ < no_tag ? room.cache_slots : 0;
@@ -258,11 +269,6 @@ void Scatter::choose(const Sample& sample) {
     else if (cache && sample.hot && !sorted) s = ScatterStrategy::local_cache;
     else s = ScatterStrategy::global_atomics;
   }
-  if (s == ScatterStrategy::local_private && !copies)
-    refuse(what_, "options.strategy local_private: " + std::to_string(slots_) + " slots of " + std::to_string(slot_bytes) +
-                      " bytes do not fit in " + std::to_string(local) + " bytes of __local memory");
-  if (s == ScatterStrategy::local_cache && !cache)
-    refuse(what_, "options.strategy local_cache: no table fits in __local memory, or bins * width >= 2^32 - 1");
   plan_.strategy = s;
   if (s == ScatterStrategy::local_private) {
     plan_.private_slots = slots_;
@@ -295,11 +301,11 @@ int Scatter::values_top(const detail::Program& program, std::size_t rows) {
   return int(biased);
 }
 
-// The lowest bit's weight 2^e_grid, so that the sum of count values below 2^(top - 1022) stays
-// below 2^126 (two's complement in 128 bits).
+// The lowest bit's weight 2^e_grid, so that the sum of count values and out's own below
+// 2^(top - 1022) stays below 2^126 (two's complement in 128 bits).
 int Scatter::fixed_grid(int top) const {
   int bits = 0;
-  for (std::uint64_t c = call_.count; c; c >>= 1) ++bits;  // count < 2^bits
+  for (std::uint64_t c = std::uint64_t(call_.count) + 1; c; c >>= 1) ++bits;  // count + 1 < 2^bits
   return top - 1022 + bits - 126;
 }
 
@@ -325,7 +331,7 @@ ScatterResult Scatter::run() {
   }
   if (call_.count == 0) {
     result.strategy = call_.options.strategy == ScatterStrategy::automatic ? ScatterStrategy::global_atomics : call_.options.strategy;
-    if (call_.arg) {
+    if (call_.with_arg) {
       const detail::Kernel fill = detail::make_kernel(checks, "clat_scatter_fill_ulong");
       detail::set_args(fill, call_.arg, cl_ulong(call_.arg_offset), cl_ulong(call_.bins), cl_ulong(0));
       commands_.launch(fill, small_grid(fill, call_.bins));
@@ -379,7 +385,7 @@ ScatterResult Scatter::run() {
   } else {
     accumulate(program, 0, 0, result);
   }
-  if (call_.arg) {
+  if (call_.with_arg) {
     const detail::Kernel fill = detail::make_kernel(program, "clat_scatter_fill_ulong");
     detail::set_args(fill, call_.arg, cl_ulong(call_.arg_offset), cl_ulong(call_.bins), cl_ulong(call_.count));
     commands_.launch(fill, small_grid(fill, call_.bins));
@@ -452,7 +458,7 @@ bool Scatter::accumulate(const detail::Program& program, int e_grid, int e_top, 
   if (!plan_.direct) {
     const detail::Kernel finish = detail::make_kernel(program, "clat_scatter_finish");
     detail::set_args(finish, call_.out, cl_ulong(call_.out_offset), cl_ulong(ostride_), cl_uint(width_), cl_ulong(call_.bins), scratch,
-                     counts ? counts.get() : no_buffer, flags ? flags.get() : no_buffer, cl_int(e_grid),
+                     counts ? counts.get() : no_buffer, flags ? flags.get() : no_buffer, cl_int(e_grid), cl_int(e_top),
                      cl_uint(call_.options.include_self ? 1 : 0), cl_uint(call_.op == ScatterOp::mean ? 1 : 0));
     commands_.launch(finish, small_grid(finish, slots_));
   }
@@ -464,7 +470,7 @@ bool Scatter::accumulate(const detail::Program& program, int e_grid, int e_top, 
 }  // namespace
 
 ScatterResult detail::scatter_buffers(Runtime& rt, const ScatterCall& call) {
-  const char* what = call.segments ? "segment_reduce" : call.arg ? "scatter_reduce_arg" : "scatter_reduce";
+  const char* what = call.segments ? "segment_reduce" : call.with_arg ? "scatter_reduce_arg" : "scatter_reduce";
   Scatter scatter(rt, call, what);
   scatter.check();
   return scatter.run();
@@ -521,6 +527,7 @@ ScatterResult detail::scatter_host(Runtime& rt, const ScatterCall& call_in, void
   const detail::Mem index_buffer = copy_of(indices, index_elements * index_size, CL_MEM_READ_ONLY);
   const detail::Mem value_buffer = copy_of(values, value_elements * info.in_size, CL_MEM_READ_ONLY);
   const detail::Mem arg_buffer = arg ? detail::make_buffer(rt, call.bins * sizeof(cl_ulong)) : detail::Mem();
+  call.with_arg = arg != nullptr;
   call.out = out_buffer.get();
   call.indices = index_buffer.get();
   call.values = value_buffer.get();

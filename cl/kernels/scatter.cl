@@ -642,26 +642,32 @@ __kernel void clat_scatter_fill(__global CLAT_SC_STORE *acc, ulong n) {
   for (ulong s = get_global_id(0); s < n; s += get_global_size(0)) CLAT_SC_WRITE(acc + s * CLAT_SC_WORDS, CLAT_SC_IDENT);
 }
 
-/* out = (out op acc) or acc, per slot of a bin that received elements (counts), mean divided. */
 #if CLAT_SC_FIXED
-CLAT_FN CLAT_SC_T clat_sc_from_fixed(ulong2 a, uint flag, int e_grid) {
-  if ((flag & 1u) || (flag & 6u) == 6u) return (CLAT_SC_T)NAN;
-  if (flag & 2u) return (CLAT_SC_T)INFINITY;
-  if (flag & 4u) return -(CLAT_SC_T)INFINITY;
+/* The 128-bit sum a (times 2^e_grid) rounded once to T: its top 64 bits with a sticky bit for
+ * the rest, converted with round to nearest even, then scaled by a power of two. */
+CLAT_FN CLAT_SC_T clat_sc_round_fixed(ulong2 a, int e_grid) {
   const int neg = (long)a.y < 0;
-  if (neg) {
-    const ulong nlo = ~a.x + 1ul;
-    a.y = ~a.y + (nlo == 0ul ? 1ul : 0ul);
-    a.x = nlo;
+  const ulong mask = 0ul - (ulong)neg;
+  const ulong lo = (a.x ^ mask) - mask, hi = (a.y ^ mask) + (mask & (a.x == 0ul ? 1ul : 0ul));
+  ulong top = lo;
+  int shift = 0;
+  if (hi) {
+    const int lz = (int)clz(hi);
+    top = lz ? (hi << lz) | (lo >> (64 - lz)) : hi;
+    top |= (lz ? lo << lz : lo) != 0ul ? 1ul : 0ul; /* sticky: the bits below the top 64 */
+    shift = 64 - lz;
   }
-  const double m = ldexp((double)a.y, 64 + e_grid) + ldexp((double)a.x, e_grid);
-  return (CLAT_SC_T)(neg ? -m : m);
+  const CLAT_SC_T m = ldexp((CLAT_SC_T)top, e_grid + shift);
+  return neg ? -m : m;
 }
 #endif
 
+/* out = (out op acc) or acc, per slot of a bin that received elements (counts), mean divided.
+ * Fixed point: out's own value joins the exact sum when it lies within the grid (e_top), so
+ * that the result is rounded once; the flags' NaN and infinities decide where they are set. */
 __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong ostride, uint width, ulong nbins,
                                   __global const CLAT_SC_STORE *acc, __global const ulong *counts,
-                                  __global const uint *flags, int e_grid, uint include_self, uint mean) {
+                                  __global const uint *flags, int e_grid, int e_top, uint include_self, uint mean) {
   for (ulong j = get_global_id(0); j < nbins * width; j += get_global_size(0)) {
     const ulong bin = j / width, d = j - bin * width;
     ulong c = 1;
@@ -669,20 +675,30 @@ __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong 
     c = counts[bin];
     if (c == 0) continue; /* no values: the bin keeps its value */
 #endif
-#if CLAT_SC_FIXED
-    CLAT_SC_T r = clat_sc_from_fixed(CLAT_SC_READ(acc + j * CLAT_SC_WORDS), flags[j], e_grid);
-#else
-    CLAT_SC_T r = acc[j];
-#endif
     __global CLAT_SC_T *o = out + out_off + bin * ostride + d;
-    if (include_self) {
 #if CLAT_SC_FIXED
-      r = CLAT_SC_SUM(*o, r);
-#else
-      r = CLAT_SC_COMB(*o, r);
-#endif
+    const uint flag = flags[j];
+    ulong2 sum = CLAT_SC_READ(acc + j * CLAT_SC_WORDS);
+    CLAT_SC_T self = (CLAT_SC_T)0, r;
+    int self_apart = 0; /* out's value is added after rounding */
+    if (include_self) {
+      self = *o;
+      if (clat_sc_exponent(self) <= CLAT_SC_KEEP_LIMIT(e_top)) sum = clat_sc_add128(sum, clat_sc_fixed(self, e_grid));
+      else self_apart = 1;
       c += 1;
     }
+    if ((flag & 1u) || (flag & 6u) == 6u) r = (CLAT_SC_T)NAN;
+    else if (flag & 2u) r = (CLAT_SC_T)INFINITY;
+    else if (flag & 4u) r = -(CLAT_SC_T)INFINITY;
+    else r = clat_sc_round_fixed(sum, e_grid);
+    if (self_apart) r = self + r;
+#else
+    CLAT_SC_T r = acc[j];
+    if (include_self) {
+      r = CLAT_SC_COMB(*o, r);
+      c += 1;
+    }
+#endif
     if (mean) {
 #if CLAT_SC_REAL
       r = r / (CLAT_SC_T)c;

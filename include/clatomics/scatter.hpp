@@ -136,7 +136,8 @@ struct ScatterCall {
   std::size_t indices_offset = 0;
   cl_mem values = nullptr;
   std::size_t values_offset = 0, count = 0;
-  cl_mem arg = nullptr;  // argmin/argmax: cl_ulong positions, bins of them
+  bool with_arg = false;  // argmin/argmax into arg: cl_ulong positions, bins of them
+  cl_mem arg = nullptr;
   std::size_t arg_offset = 0;
 };
 ScatterResult scatter_buffers(Runtime& rt, const ScatterCall& call);
@@ -220,6 +221,7 @@ ScatterResult scatter_reduce_arg(Runtime& rt, const cl::Buffer& out, std::size_t
                                  std::size_t values_offset, std::size_t count, ScatterOp op, ScatterOptions options = {}) {
   detail::ScatterCall call = detail::scatter_call<V, I>(op, options, false, out(), out_offset, bins, indices(), indices_offset,
                                                         values(), values_offset, count);
+  call.with_arg = true;
   call.arg = arg();
   call.arg_offset = arg_offset;
   return detail::scatter_buffers(rt, call);
