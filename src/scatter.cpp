@@ -1,4 +1,4 @@
-// Scatter-reduce, segment reductions and reduce_by_key (kernels/scatter.cl): the checks, the
+// Scatter-reduce, segment reductions and reduce_by_key (kernels/scatter.cl, scatter_checks.cl): the checks, the
 // choice of strategy from the device and a sample of the indices, and the launches.
 #include "clatomics/scatter.hpp"
 
@@ -214,9 +214,14 @@ void Scatter::check() {
   }
 }
 
+// The types' options: all that kernels/scatter_checks.cl takes.
+std::string type_options(const TypeInfo& info, bool index64) {
+  return detail::define("CLAT_SC_TYPE", info.code) + detail::define("CLAT_SC_I64", index64 ? 1 : 0);
+}
+
 std::string Scatter::base_options() const {
-  return detail::define("CLAT_SC_TYPE", info_.code) + detail::define("CLAT_SC_I64", call_.index64 ? 1 : 0) +
-         detail::define("CLAT_SC_OP", op_code(what_, call_.op)) + detail::define("CLAT_SC_SEGMENTS", call_.segments ? 1 : 0);
+  return type_options(info_, call_.index64) + detail::define("CLAT_SC_OP", op_code(what_, call_.op)) +
+         detail::define("CLAT_SC_SEGMENTS", call_.segments ? 1 : 0);
 }
 
 // Indices at evenly spaced positions: sorted when they never decrease, hot when at least a fifth
@@ -318,7 +323,7 @@ ScatterResult Scatter::run() {
     return detail::make_grid(rt_, k, std::max<std::uint64_t>(units, 1), 256, 8 * cu);
   };
   // Checks that read the device's data: the output is untouched until they pass.
-  const detail::Program checks = detail::build_library_file(rt_, "kernels/scatter.cl", base);
+  const detail::Program checks = detail::build_library_file(rt_, "kernels/scatter_checks.cl", type_options(info_, call_.index64));
   if (call_.segments) {
     const detail::Kernel k = detail::make_kernel(checks, "clat_scatter_check_offsets");
     const cl_uint zero = 0;
@@ -377,16 +382,16 @@ ScatterResult Scatter::run() {
   // Fixed point: a grid from a sample's largest value with 2^8 to spare; a value above it sends
   // the call round again with the grid of the true largest (found by a pass over the values).
   if (plan_.fixed) {
-    const int guess = values_top(program, std::min(sample_size, call_.count)) + 8;
+    const int guess = values_top(checks, std::min(sample_size, call_.count)) + 8;
     if (!accumulate(program, fixed_grid(guess), guess, result)) {
-      const int top = values_top(program, call_.count);
+      const int top = values_top(checks, call_.count);
       accumulate(program, fixed_grid(top), top, result);
     }
   } else {
     accumulate(program, 0, 0, result);
   }
   if (call_.with_arg) {
-    const detail::Kernel fill = detail::make_kernel(program, "clat_scatter_fill_ulong");
+    const detail::Kernel fill = detail::make_kernel(checks, "clat_scatter_fill_ulong");
     detail::set_args(fill, call_.arg, cl_ulong(call_.arg_offset), cl_ulong(call_.bins), cl_ulong(call_.count));
     commands_.launch(fill, small_grid(fill, call_.bins));
     const detail::Kernel arg = detail::make_kernel(program, "clat_scatter_arg");
@@ -579,8 +584,7 @@ std::size_t detail::reduce_by_key_buffers(Runtime& rt, ScatterType type, bool ke
 
   // Heads (a key unlike the one before) counted per block, their offsets scanned on the host,
   // then every block writes its runs' first positions and keys.
-  const std::string options_text = detail::define("CLAT_SC_TYPE", info.code) + detail::define("CLAT_SC_I64", key64 ? 1 : 0);
-  const detail::Program program = detail::build_library_file(rt, "kernels/scatter.cl", options_text);
+  const detail::Program program = detail::build_library_file(rt, "kernels/scatter_checks.cl", type_options(info, key64));
   const detail::Kernel count_kernel = detail::make_kernel(program, "clat_rbk_count");
   const detail::Kernel heads_kernel = detail::make_kernel(program, "clat_rbk_heads");
   const std::size_t group = std::min({std::size_t(256), detail::kernel_group_limit(rt, count_kernel), detail::kernel_group_limit(rt, heads_kernel)});

@@ -3,10 +3,7 @@
  * bin indices[i] (or, for segments, the s with offsets[s] <= i < offsets[s + 1]) and
  * slot = bin * astride + d, d < width.
  *
- * Build options (defaults in brackets):
- *   CLAT_SC_TYPE    values: 0 float, 1 double, 2 int, 3 uint, 4 long, 5 ulong, 6 half, 7 bfloat16
- *                   (6 and 7 are accumulated and written as float) [0]
- *   CLAT_SC_I64     indices (or segment offsets) are ulong, else uint [0]
+ * Build options (defaults in brackets): CLAT_SC_TYPE and CLAT_SC_I64 (kernels/scatter_types.cl),
  *   CLAT_SC_OP      0 sum, 1 prod, 2 min, 3 max [0]
  *   CLAT_SC_FIXED   1: sums in 128-bit fixed point (the deterministic mode; floating types) [0]
  *   CLAT_SC_MODE    where a finished run goes: 0 the global accumulator, 1 private copies of
@@ -32,21 +29,17 @@
  * lowest integer. A group hands on only slots that left the identity.
  *
  * Fixed point (CLAT_SC_FIXED): a value v = m * 2^e becomes the 128-bit integer v / 2^e_grid
- * (rounded to nearest even), e_grid chosen by the host from the largest exponent (clat_scatter_top)
+ * (rounded to nearest even), e_grid chosen by the host from the largest exponent (clat_scatter_top
+ * in kernels/scatter_checks.cl)
  * and the element count so that no sum overflows; 128-bit adds with carries are exact and their
  * order does not matter. NaN and infinities set flags (1 NaN, 2 +inf, 4 -inf) instead.
  */
 #include "kernels/algo_common.cl"
+#include "kernels/scatter_types.cl"
 
 #ifndef CLATOMICS_KERNELS_SCATTER_CL
 #define CLATOMICS_KERNELS_SCATTER_CL
 
-#ifndef CLAT_SC_TYPE
-#define CLAT_SC_TYPE 0
-#endif
-#ifndef CLAT_SC_I64
-#define CLAT_SC_I64 0
-#endif
 #ifndef CLAT_SC_OP
 #define CLAT_SC_OP 0
 #endif
@@ -78,73 +71,6 @@
 #define CLAT_SC_K 16
 #endif
 
-#if CLAT_SC_I64
-#define CLAT_SC_IDX ulong
-#else
-#define CLAT_SC_IDX uint
-#endif
-
-/* ---- types: CLAT_SC_IN stored values, CLAT_SC_T the output type, CLAT_SC_LOAD(p, i) -> T ---- */
-#if CLAT_SC_TYPE == 0
-#define CLAT_SC_IN float
-#define CLAT_SC_T float
-#define CLAT_SC_U uint
-#define CLAT_SC_REAL 1
-#elif CLAT_SC_TYPE == 1
-#ifndef CLAT_HAS_DOUBLE
-#error "kernels/scatter.cl: double needs cl_khr_fp64 and cl_khr_int64_base_atomics"
-#endif
-#define CLAT_SC_IN double
-#define CLAT_SC_T double
-#define CLAT_SC_U ulong
-#define CLAT_SC_REAL 1
-#elif CLAT_SC_TYPE == 2
-#define CLAT_SC_IN int
-#define CLAT_SC_T int
-#define CLAT_SC_U uint
-#define CLAT_SC_LOWEST INT_MIN
-#define CLAT_SC_HIGHEST INT_MAX
-#elif CLAT_SC_TYPE == 3
-#define CLAT_SC_IN uint
-#define CLAT_SC_T uint
-#define CLAT_SC_U uint
-#define CLAT_SC_LOWEST 0u
-#define CLAT_SC_HIGHEST UINT_MAX
-#elif CLAT_SC_TYPE == 4
-#define CLAT_SC_IN long
-#define CLAT_SC_T long
-#define CLAT_SC_U ulong
-#define CLAT_SC_LOWEST LONG_MIN
-#define CLAT_SC_HIGHEST LONG_MAX
-#elif CLAT_SC_TYPE == 5
-#define CLAT_SC_IN ulong
-#define CLAT_SC_T ulong
-#define CLAT_SC_U ulong
-#define CLAT_SC_LOWEST 0ul
-#define CLAT_SC_HIGHEST ULONG_MAX
-#elif CLAT_SC_TYPE == 6
-#define CLAT_SC_IN ushort
-#define CLAT_SC_T float
-#define CLAT_SC_U uint
-#define CLAT_SC_REAL 1
-#define CLAT_SC_LOAD(p, i) vload_half((i), (const __global half *)(p))
-#elif CLAT_SC_TYPE == 7
-#define CLAT_SC_IN ushort
-#define CLAT_SC_T float
-#define CLAT_SC_U uint
-#define CLAT_SC_REAL 1
-#define CLAT_SC_LOAD(p, i) as_float((uint)(p)[i] << 16)
-#else
-#error "kernels/scatter.cl: CLAT_SC_TYPE must be 0..7"
-#endif
-#ifndef CLAT_SC_REAL
-#define CLAT_SC_REAL 0
-#endif
-#ifndef CLAT_SC_LOAD
-#define CLAT_SC_LOAD(p, i) ((p)[i])
-#endif
-#define CLAT_SC_WIDE_INT (CLAT_SC_TYPE == 4 || CLAT_SC_TYPE == 5)
-#define CLAT_SC_TN(name) CLAT_CAT(CLAT_CAT(name, _), CLAT_SC_T) /* name_T */
 
 #if CLAT_SC_FIXED || CLAT_SC_COUNTS || CLAT_SC_WIDE_INT
 #ifndef CLAT_HAS_INT64_ATOMICS
@@ -622,21 +548,6 @@ __kernel void clat_scatter(CLAT_SC_ARGS) {
 #endif
 }
 
-/* The largest biased double exponent of the finite values (the fixed point's scale) into *top:
- * of rows first + j * stride, j < n (stride 1: all of them; else the host's sample). */
-__kernel void clat_scatter_top(__global const CLAT_SC_IN *val, ulong val_off, ulong first, ulong n, ulong stride, uint width,
-                               ulong vstride, __global uint *top) {
-  uint mine = 0u;
-  for (ulong j = get_global_id(0); j < n * width; j += get_global_size(0)) {
-    const ulong i = j / width;
-    const CLAT_SC_T v = CLAT_SC_LOAD(val + val_off, (first + i * stride) * vstride + (j - i * width));
-#if CLAT_SC_REAL && defined(CLAT_HAS_DOUBLE)
-    if (isfinite(v)) mine = max(mine, (uint)((as_ulong((double)v) >> 52) & 0x7fful));
-#endif
-  }
-  if (mine) atomic_max(top, mine);
-}
-
 /* The accumulator at its identity: slots [0, n). */
 __kernel void clat_scatter_fill(__global CLAT_SC_STORE *acc, ulong n) {
   for (ulong s = get_global_id(0); s < n; s += get_global_size(0)) CLAT_SC_WRITE(acc + s * CLAT_SC_WORDS, CLAT_SC_IDENT);
@@ -739,71 +650,6 @@ __kernel void clat_scatter_arg(__global const CLAT_SC_IDX *idx, ulong idx_off, _
     }
 #endif
   }
-}
-
-/* ulong positions [0, n) set to value (arg's "no element"). */
-__kernel void clat_scatter_fill_ulong(__global ulong *p, ulong off, ulong n, ulong value) {
-  for (ulong j = get_global_id(0); j < n; j += get_global_size(0)) p[off + j] = value;
-}
-
-/* Indices >= nbins among positions [first, first + n), counted into *oor (OutOfRange::refuse). */
-__kernel void clat_scatter_check_indices(__global const CLAT_SC_IDX *idx, ulong idx_off, ulong first, ulong n, ulong nbins,
-                                         __global uint *oor) {
-  uint mine = 0u;
-  for (ulong j = get_global_id(0); j < n; j += get_global_size(0))
-    if ((ulong)idx[idx_off + first + j] >= nbins) ++mine;
-  if (mine) atomic_add(oor, mine);
-}
-
-/* Segment offsets that decrease, or pass count: *bad = 1. */
-__kernel void clat_scatter_check_offsets(__global const CLAT_SC_IDX *offs, ulong off, ulong nentries, ulong count,
-                                         __global uint *bad) {
-  for (ulong k = get_global_id(0); k < nentries; k += get_global_size(0)) {
-    const ulong o = offs[off + k];
-    if (o > count || (k + 1 < nentries && o > (ulong)offs[off + k + 1])) *bad = 1u;
-  }
-}
-
-/* nsample indices at evenly spaced positions, for the host's choice of strategy. */
-__kernel void clat_scatter_sample(__global const CLAT_SC_IDX *idx, ulong idx_off, ulong n, __global ulong *sample, uint nsample) {
-  const uint j = get_global_id(0);
-  if (j < nsample) sample[j] = idx[idx_off + (ulong)j * n / nsample];
-}
-
-/* reduce_by_key: the runs of equal consecutive keys. Work-group b takes block b of
- * get_local_size(0) * CLAT_SC_RBK_K keys, work-item i its CLAT_SC_RBK_K consecutive keys from
- * b * block + i * CLAT_SC_RBK_K; a head is a key unlike the one before it (or the first). */
-#define CLAT_SC_RBK_K 8
-CLAT_FN uint clat_rbk_heads_mine(__global const CLAT_SC_IDX *k, ulong n, ulong from) {
-  uint heads = 0u;
-  for (ulong i = from; i < min(from + CLAT_SC_RBK_K, n); ++i) heads += (i == 0 || k[i] != k[i - 1]) ? 1u : 0u;
-  return heads;
-}
-CLAT_FN ulong clat_rbk_first(void) {
-  return ((ulong)get_group_id(0) * get_local_size(0) + get_local_id(0)) * CLAT_SC_RBK_K;
-}
-
-/* block_counts[b]: the heads in block b. */
-__kernel void clat_rbk_count(__global const CLAT_SC_IDX *keys, ulong off, ulong n, __global uint *block_counts, __local uint *scratch) {
-  uint total;
-  clat_group_exclusive_scan(clat_rbk_heads_mine(keys + off, n, clat_rbk_first()), scratch, &total);
-  if (get_local_id(0) == 0) block_counts[get_group_id(0)] = total;
-}
-
-/* Run r (numbered in key order, block_offsets[b] runs before block b) starts at seg[r], with key
- * unique[unique_off + r]. */
-__kernel void clat_rbk_heads(__global const CLAT_SC_IDX *keys, ulong off, ulong n, __global const ulong *block_offsets,
-                             __global ulong *seg, __global CLAT_SC_IDX *unique, ulong unique_off, __local uint *scratch) {
-  const __global CLAT_SC_IDX *k = keys + off;
-  const ulong from = clat_rbk_first();
-  uint total;
-  ulong at = block_offsets[get_group_id(0)] + clat_group_exclusive_scan(clat_rbk_heads_mine(k, n, from), scratch, &total);
-  for (ulong i = from; i < min(from + CLAT_SC_RBK_K, n); ++i)
-    if (i == 0 || k[i] != k[i - 1]) {
-      seg[at] = i;
-      unique[unique_off + at] = k[i];
-      ++at;
-    }
 }
 
 #endif /* CLATOMICS_KERNELS_SCATTER_CL */

@@ -1,0 +1,93 @@
+#include "clatomics/atomics.cl"
+/* kernels/scatter_checks.cl — what scatter-reduce runs around its accumulation, built with the
+ * types' options only (kernels/scatter_types.cl), so that every op of a type shares one program:
+ * the checks of the indices and segment offsets, the sample of the indices and the largest
+ * exponent of the values, the fill of arg, and reduce_by_key's runs.
+ */
+#include "kernels/algo_common.cl"
+#include "kernels/scatter_types.cl"
+
+#ifndef CLATOMICS_KERNELS_SCATTER_CHECKS_CL
+#define CLATOMICS_KERNELS_SCATTER_CHECKS_CL
+
+/* The largest biased double exponent of the finite values (the fixed point's scale) into *top:
+ * of rows first + j * stride, j < n (stride 1: all of them; else the host's sample). */
+__kernel void clat_scatter_top(__global const CLAT_SC_IN *val, ulong val_off, ulong first, ulong n, ulong stride, uint width,
+                               ulong vstride, __global uint *top) {
+  uint mine = 0u;
+  for (ulong j = get_global_id(0); j < n * width; j += get_global_size(0)) {
+    const ulong i = j / width;
+    const CLAT_SC_T v = CLAT_SC_LOAD(val + val_off, (first + i * stride) * vstride + (j - i * width));
+#if CLAT_SC_REAL && defined(CLAT_HAS_DOUBLE)
+    if (isfinite(v)) mine = max(mine, (uint)((as_ulong((double)v) >> 52) & 0x7fful));
+#endif
+  }
+  if (mine) atomic_max(top, mine);
+}
+
+/* ulong positions [0, n) set to value (arg's "no element"). */
+__kernel void clat_scatter_fill_ulong(__global ulong *p, ulong off, ulong n, ulong value) {
+  for (ulong j = get_global_id(0); j < n; j += get_global_size(0)) p[off + j] = value;
+}
+
+/* Indices >= nbins among positions [first, first + n), counted into *oor (OutOfRange::refuse). */
+__kernel void clat_scatter_check_indices(__global const CLAT_SC_IDX *idx, ulong idx_off, ulong first, ulong n, ulong nbins,
+                                         __global uint *oor) {
+  uint mine = 0u;
+  for (ulong j = get_global_id(0); j < n; j += get_global_size(0))
+    if ((ulong)idx[idx_off + first + j] >= nbins) ++mine;
+  if (mine) atomic_add(oor, mine);
+}
+
+/* Segment offsets that decrease, or pass count: *bad = 1. */
+__kernel void clat_scatter_check_offsets(__global const CLAT_SC_IDX *offs, ulong off, ulong nentries, ulong count,
+                                         __global uint *bad) {
+  for (ulong k = get_global_id(0); k < nentries; k += get_global_size(0)) {
+    const ulong o = offs[off + k];
+    if (o > count || (k + 1 < nentries && o > (ulong)offs[off + k + 1])) *bad = 1u;
+  }
+}
+
+/* nsample indices at evenly spaced positions, for the host's choice of strategy. */
+__kernel void clat_scatter_sample(__global const CLAT_SC_IDX *idx, ulong idx_off, ulong n, __global ulong *sample, uint nsample) {
+  const uint j = get_global_id(0);
+  if (j < nsample) sample[j] = idx[idx_off + (ulong)j * n / nsample];
+}
+
+/* reduce_by_key: the runs of equal consecutive keys. Work-group b takes block b of
+ * get_local_size(0) * CLAT_SC_RBK_K keys, work-item i its CLAT_SC_RBK_K consecutive keys from
+ * b * block + i * CLAT_SC_RBK_K; a head is a key unlike the one before it (or the first). */
+#define CLAT_SC_RBK_K 8
+CLAT_FN uint clat_rbk_heads_mine(__global const CLAT_SC_IDX *k, ulong n, ulong from) {
+  uint heads = 0u;
+  for (ulong i = from; i < min(from + CLAT_SC_RBK_K, n); ++i) heads += (i == 0 || k[i] != k[i - 1]) ? 1u : 0u;
+  return heads;
+}
+CLAT_FN ulong clat_rbk_first(void) {
+  return ((ulong)get_group_id(0) * get_local_size(0) + get_local_id(0)) * CLAT_SC_RBK_K;
+}
+
+/* block_counts[b]: the heads in block b. */
+__kernel void clat_rbk_count(__global const CLAT_SC_IDX *keys, ulong off, ulong n, __global uint *block_counts, __local uint *scratch) {
+  uint total;
+  clat_group_exclusive_scan(clat_rbk_heads_mine(keys + off, n, clat_rbk_first()), scratch, &total);
+  if (get_local_id(0) == 0) block_counts[get_group_id(0)] = total;
+}
+
+/* Run r (numbered in key order, block_offsets[b] runs before block b) starts at seg[r], with key
+ * unique[unique_off + r]. */
+__kernel void clat_rbk_heads(__global const CLAT_SC_IDX *keys, ulong off, ulong n, __global const ulong *block_offsets,
+                             __global ulong *seg, __global CLAT_SC_IDX *unique, ulong unique_off, __local uint *scratch) {
+  const __global CLAT_SC_IDX *k = keys + off;
+  const ulong from = clat_rbk_first();
+  uint total;
+  ulong at = block_offsets[get_group_id(0)] + clat_group_exclusive_scan(clat_rbk_heads_mine(k, n, from), scratch, &total);
+  for (ulong i = from; i < min(from + CLAT_SC_RBK_K, n); ++i)
+    if (i == 0 || k[i] != k[i - 1]) {
+      seg[at] = i;
+      unique[unique_off + at] = k[i];
+      ++at;
+    }
+}
+
+#endif /* CLATOMICS_KERNELS_SCATTER_CHECKS_CL */
