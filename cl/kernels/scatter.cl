@@ -226,7 +226,7 @@ CLAT_FN ulong2 clat_sc_add128(ulong2 a, ulong2 b) {
 }
 #define CLAT_SC_COMB(a, b) clat_sc_add128(a, b)
 /* m * 2^lsb / 2^e_grid rounded to nearest even, as 128 bits, negated when neg; m < 2^53 and
- * the host keeps lsb - e_grid <= 102 - log2(elements) (clat_sc_top_of). */
+ * the host keeps lsb - e_grid <= 102 - log2(elements). */
 CLAT_FN ulong2 clat_sc_fixed_bits(ulong m, int lsb, int neg, int e_grid) {
   const int s = lsb - e_grid;
   ulong lo, hi;
@@ -247,14 +247,11 @@ CLAT_FN ulong2 clat_sc_fixed_bits(ulong m, int lsb, int neg, int e_grid) {
   } else {
     lo = hi = 0ul; /* below half a step: rounds to 0 */
   }
-  if (neg) { /* two's complement */
-    const ulong nlo = ~lo + 1ul;
-    hi = ~hi + (nlo == 0ul ? 1ul : 0ul);
-    lo = nlo;
-  }
-  return (ulong2)(lo, hi);
+  /* Two's complement when neg, without a branch (signs of data are unpredictable). */
+  const ulong mask = 0ul - (ulong)neg;
+  return (ulong2)((lo ^ mask) - mask, (hi ^ mask) + (mask & (lo == 0ul ? 1ul : 0ul)));
 }
-/* A finite value's fixed point, and its biased double exponent (what the host's grid bounds). */
+/* A finite value's fixed point. */
 #if CLAT_SC_TYPE == 1
 CLAT_FN ulong2 clat_sc_fixed(double v, int e_grid) {
   const ulong bits = as_ulong(v);
@@ -262,17 +259,12 @@ CLAT_FN ulong2 clat_sc_fixed(double v, int e_grid) {
   const ulong m = (bits & 0xffffffffffffful) | (e ? 1ul << 52 : 0ul);
   return clat_sc_fixed_bits(m, (e ? e : 1) - 1075, (int)(bits >> 63), e_grid);
 }
-CLAT_FN int clat_sc_top_of(double v) { return (int)((as_ulong(v) >> 52) & 0x7fful); }
 #else
 CLAT_FN ulong2 clat_sc_fixed(float v, int e_grid) {
   const uint bits = as_uint(v);
   const int e = (int)((bits >> 23) & 0xffu);
   const uint m = (bits & 0x7fffffu) | (e ? 0x800000u : 0u);
   return clat_sc_fixed_bits((ulong)m, (e ? e : 1) - 150, (int)(bits >> 31), e_grid);
-}
-CLAT_FN int clat_sc_top_of(float v) {
-  const int e = (int)((as_uint(v) >> 23) & 0xffu);
-  return e ? e + 896 : 0; /* as a double's; subnormal floats are far below any grid's top */
 }
 #endif
 /* 128-bit add into memory with a carry: exact in any order. */
@@ -337,30 +329,32 @@ CLAT_SC_DEFINE_ADD128(clat_sc_add128_local, __local)
 
 #elif CLAT_SC_OP == 2 || CLAT_SC_OP == 3
 #if CLAT_SC_OP == 2
-#define CLAT_SC_MM min
+#define CLAT_SC_MM_A clat_atomic_min_
+#define CLAT_SC_MM_S clat_sc_min
 #define CLAT_SC_COMB CLAT_SC_MIN
 #define CLAT_SC_IDENT CLAT_SC_MIN_IDENT
 #else
-#define CLAT_SC_MM max
+#define CLAT_SC_MM_A clat_atomic_max_
+#define CLAT_SC_MM_S clat_sc_max
 #define CLAT_SC_COMB CLAT_SC_MAX
 #define CLAT_SC_IDENT CLAT_SC_MAX_IDENT
 #endif
 #if CLAT_SC_REAL
 #define CLAT_SC_IS_IDENT(a) isnan(a)
 #if CLAT_SC_AGG_OK
-#define CLAT_SC_GLOBAL(p, a) CLAT_CAT(CLAT_CAT(CLAT_CAT(CLAT_CAT(clat_atomic_, CLAT_SC_MM), _), CLAT_SC_T), _agg)(p, a)
+#define CLAT_SC_GLOBAL(p, a) CLAT_CAT(CLAT_CAT(CLAT_SC_MM_A, CLAT_SC_T), _agg)(p, a)
 #else
-#define CLAT_SC_GLOBAL(p, a) CLAT_CAT(CLAT_CAT(CLAT_CAT(clat_atomic_, CLAT_SC_MM), _), CLAT_SC_T)(p, a)
+#define CLAT_SC_GLOBAL(p, a) CLAT_CAT(CLAT_SC_MM_A, CLAT_SC_T)(p, a)
 #endif
-#define CLAT_SC_LOCAL(p, a) CLAT_CAT(CLAT_CAT(CLAT_CAT(CLAT_CAT(clat_atomic_, CLAT_SC_MM), _), CLAT_SC_T), _local)(p, a)
+#define CLAT_SC_LOCAL(p, a) CLAT_CAT(CLAT_CAT(CLAT_SC_MM_A, CLAT_SC_T), _local)(p, a)
 #else
 #define CLAT_SC_IS_IDENT(a) ((a) == CLAT_SC_IDENT)
 #if CLAT_SC_AGG_OK
-#define CLAT_SC_GLOBAL(p, a) CLAT_CAT(CLAT_CAT(CLAT_CAT(CLAT_CAT(clat_atomic_, CLAT_SC_MM), _), CLAT_SC_T), _agg)(p, a)
+#define CLAT_SC_GLOBAL(p, a) CLAT_CAT(CLAT_CAT(CLAT_SC_MM_A, CLAT_SC_T), _agg)(p, a)
 #else
-#define CLAT_SC_GLOBAL(p, a) CLAT_CAT(CLAT_CAT(clat_sc_, CLAT_SC_MM), _global)(p, a)
+#define CLAT_SC_GLOBAL(p, a) CLAT_CAT(CLAT_SC_MM_S, _global)(p, a)
 #endif
-#define CLAT_SC_LOCAL(p, a) CLAT_CAT(CLAT_CAT(clat_sc_, CLAT_SC_MM), _local)(p, a)
+#define CLAT_SC_LOCAL(p, a) CLAT_CAT(CLAT_SC_MM_S, _local)(p, a)
 #endif
 #else
 #error "kernels/scatter.cl: CLAT_SC_OP must be 0..3"
@@ -370,7 +364,7 @@ CLAT_SC_DEFINE_ADD128(clat_sc_add128_local, __local)
 /* One work-item alone in its work-group: its __local memory is its own. */
 #if CLAT_SC_SOLO
 #undef CLAT_SC_LOCAL
-#define CLAT_SC_LOCAL(p, a) CLAT_SC_WRITE(p, CLAT_SC_COMB(CLAT_SC_READ(p), a))
+#define CLAT_SC_LOCAL(p, a) do { const CLAT_SC_A t_ = CLAT_SC_COMB(CLAT_SC_READ(p), a); CLAT_SC_WRITE(p, t_); } while (0)
 #define CLAT_SC_LOCAL_COUNT(p, n) (*(p) += (n))
 #else
 #define CLAT_SC_LOCAL_COUNT(p, n) atomic_add(p, n)
@@ -382,14 +376,20 @@ CLAT_SC_DEFINE_ADD128(clat_sc_add128_local, __local)
 #define CLAT_SC_TO_A(v) clat_sc_fixed((v), e_grid)
 /* Values above the grid's top (the host guessed it from a sample) are left out and flagged in
  * oor[0]: the host runs the call again with the true top. */
-#define CLAT_SC_KEEP(v, slot) \
-  (isfinite(v) ? (clat_sc_top_of(v) <= e_top || clat_sc_too_large(oor)) : clat_sc_flag(flags, (slot), (v)))
-CLAT_FN int clat_sc_flag(__global uint *flags, ulong slot, CLAT_SC_T v) {
-  atomic_or(flags + slot, isnan(v) ? 1u : v > 0 ? 2u : 4u);
-  return 0;
-}
-CLAT_FN int clat_sc_too_large(__global uint *oor) {
-  oor[0] = 1u;
+#define CLAT_SC_KEEP(v, slot) (clat_sc_exponent(v) <= e_keep || clat_sc_rare(v, (slot), flags, oor))
+/* The common case costs one integer compare: the value's own biased exponent against e_keep, the
+ * largest one within the grid (NaN and infinities have the largest exponent of all). */
+#if CLAT_SC_TYPE == 1
+#define clat_sc_exponent(v) ((int)((as_ulong(v) >> 52) & 0x7fful))
+#define CLAT_SC_KEEP_LIMIT(e_top) min((e_top), 2046)
+#else
+#define clat_sc_exponent(v) ((int)((as_uint(v) >> 23) & 0xffu))
+#define CLAT_SC_KEEP_LIMIT(e_top) min((e_top) - 896, 254)
+#endif
+/* NaN and infinities set their slot's flags; a finite value above the grid flags oor[0]. */
+CLAT_FN int clat_sc_rare(CLAT_SC_T v, ulong slot, __global uint *flags, __global uint *oor) {
+  if (isfinite(v)) oor[0] = 1u;
+  else atomic_or(flags + slot, isnan(v) ? 1u : v > 0 ? 2u : 4u);
   return 0;
 }
 #else
@@ -527,6 +527,9 @@ __kernel void clat_scatter(CLAT_SC_ARGS) {
 #endif
   const __global CLAT_SC_IDX *ip = idx + idx_off;
   const __global CLAT_SC_IN *vp = val + val_off;
+#if CLAT_SC_FIXED
+  const int e_keep = CLAT_SC_KEEP_LIMIT(e_top);
+#endif
   ulong cursor = 0;
   ulong run_key = CLAT_SC_NONE;
   CLAT_SC_A run = CLAT_SC_IDENT;
