@@ -3,10 +3,11 @@
 // with both index types and with and without include_self; all-in-one-bin, uniform, sorted and
 // skewed indices at sizes 0, 1, a prime and larger than a launch's tile; rows with strides and
 // padding through buffers at offsets; every forced strategy against the automatic one; the
-// deterministic sums and means (the same bits on every run, strategy and chunking, within an ulp
-// of the exact sum, IEEE infinities and NaN); argmin/argmax ties; indices out of range counted or
-// refused; CSR segments; runs of keys; streamed chunks; bad input refused before anything is
-// enqueued with the output untouched.
+// deterministic sums and means (the same bits on every run, strategy and launch size, within an
+// ulp of the exact sum; IEEE infinities and NaN); argmin/argmax ties; indices out of range
+// counted or refused; CSR segments; runs of keys; host data in many small launches; bad input
+// refused before anything is enqueued with the output untouched. The matrix is chosen for the
+// programs it builds on PoCL (see "The cases" below).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -869,8 +870,9 @@ std::vector<V> deterministic_values(std::size_t n, unsigned seed) {
 
 // The same bits on 3 runs, every forced strategy, both overloads (buffers at offsets) and host
 // data in small launches; the sum within an ulp of the exact sum (rounded about once; with
-// include_self out's own value is one of its terms), the mean within 2 of the exact mean. The forced strategies for mean and sum without include_self (the
-// same programs: counts kept), for float and double; 16-bit values with include_self only.
+// include_self out's own value is one of its terms), the mean within 2 of the exact mean. The
+// forced strategies for mean and sum without include_self (the same programs: counts kept), for
+// float and double; 16-bit values with include_self only.
 template <class V>
 void deterministic(ScatterOp op) {
   using O = Out<V>;
@@ -1487,7 +1489,7 @@ TEST_CASE("reduce_by_key refuses outputs shorter than count") {
   CHECK(test::to_host<float>(rt, six, 3) == std::vector<float>{3, 12, 6});
 }
 
-TEST_CASE("host vectors stream through the device in chunks and launches: the same results") {
+TEST_CASE("host data in many small launches (and chunks, where it streams): the same results") {
   const StreamLimits limits(16 << 10, 4099);  // 4096 floats a chunk, 4099 elements a launch
   for (const Dist dist : all_dists)
     for (const bool self : {true, false}) {
