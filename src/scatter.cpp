@@ -3,6 +3,7 @@
 #include "clatomics/scatter.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -224,8 +225,8 @@ std::string Scatter::base_options() const {
          detail::define("CLAT_SC_SEGMENTS", call_.segments ? 1 : 0);
 }
 
-// Indices at evenly spaced positions: sorted when they never decrease, hot when at least a fifth
-// of them sit on bins seen twice or more.
+// Indices at evenly spaced positions: sorted when they never decrease, hot when many of them
+// share bins.
 Sample Scatter::sample(const detail::Kernel& kernel) {
   Sample s;
   if (call_.segments) {
@@ -242,10 +243,14 @@ Sample Scatter::sample(const detail::Kernel& kernel) {
   s.sorted = std::is_sorted(picked.begin(), picked.end());
   std::unordered_map<cl_ulong, std::size_t> seen;
   for (cl_ulong b : picked) ++seen[b];
+  // Hot: far more of the sample on repeated bins than spread indices over `bins` would put
+  // there (1 - (1 - 1/bins)^(n - 1) of it), and at least a fifth.
   std::size_t repeated = 0;
   for (const auto& [bin, times] : seen)
     if (times >= 2) repeated += times;
-  s.hot = repeated * 5 >= n;
+  const double spread = 1.0 - std::pow(1.0 - 1.0 / double(call_.bins), double(n - 1));
+  const double share = double(repeated) / double(n);
+  s.hot = share >= 0.2 && share >= 2 * spread;
   return s;
 }
 

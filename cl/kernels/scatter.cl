@@ -461,12 +461,15 @@ __kernel void clat_scatter(CLAT_SC_ARGS) {
   CLAT_SC_A run = CLAT_SC_IDENT;
   uint run_n = 0u, out_of_range = 0u;
 
-  /* This group's range of the launch's n * width (element, column) pairs, in whole steps: a
-   * work-item takes K consecutive pairs a step (K = CLAT_SC_K for one column, where 16-byte loads
-   * apply; 1 for rows, so that a warp reads a row's columns side by side). The host keeps a
-   * launch below 2^32 pairs: uint positions. */
-  const uint K = width == 1u ? CLAT_SC_K : 1u;
-  const uint step = lsize * K, total = (uint)(n * width);
+  /* This group's range of the launch's n * width (element, column) pairs, in whole steps. The
+   * host keeps a launch below 2^32 pairs: uint positions. Each step issues all of a work-item's
+   * loads before any of its atomics (which would hold later loads back): enough bytes in flight
+   * to keep memory busy.
+   *   vectors (one column, 16-byte aligned): a work-item takes CLAT_SC_K consecutive elements
+   *     a step, in 16-byte loads;
+   *   otherwise: 4 pairs a step, lsize apart, so that a warp reads neighbouring pairs (a row's
+   *     columns side by side). */
+  const uint step = lsize * CLAT_SC_K, total = (uint)(n * width);
   const uint per_group = (uint)(((ulong)total + get_num_groups(0) - 1) / get_num_groups(0) + step - 1) / step * step;
   const uint begin = (uint)min((ulong)get_group_id(0) * per_group, (ulong)total);
   const uint end = (uint)min((ulong)begin + per_group, (ulong)total);
@@ -484,17 +487,21 @@ __kernel void clat_scatter(CLAT_SC_ARGS) {
   else ++out_of_range;
     for (uint e = begin + lid * CLAT_SC_K; e < end; e += step) {
       if (e + CLAT_SC_K <= end) {
-        for (uint c = 0; c < CLAT_SC_K; c += 4u) {
-          const uint p = e + c;
-          const CLAT_CAT(CLAT_SC_IDX, 4) b = *(const __global CLAT_CAT(CLAT_SC_IDX, 4) *)(ipf + p);
-          CLAT_SC_T v0, v1, v2, v3;
+        CLAT_CAT(CLAT_SC_IDX, 4) b[CLAT_SC_K / 4];
+        CLAT_SC_T v[CLAT_SC_K];
+        for (uint c = 0; c < CLAT_SC_K / 4; ++c) {
+          const uint p = e + 4u * c;
+          b[c] = *(const __global CLAT_CAT(CLAT_SC_IDX, 4) *)(ipf + p);
 #if CLAT_SC_TYPE >= 6
-          v0 = CLAT_SC_LOAD(vpf, p); v1 = CLAT_SC_LOAD(vpf, p + 1); v2 = CLAT_SC_LOAD(vpf, p + 2); v3 = CLAT_SC_LOAD(vpf, p + 3);
+          for (uint k = 0; k < 4u; ++k) v[4u * c + k] = CLAT_SC_LOAD(vpf, p + k);
 #else
-          const CLAT_CAT(CLAT_SC_IN, 4) v = *(const __global CLAT_CAT(CLAT_SC_IN, 4) *)(vpf + p);
-          v0 = v.x; v1 = v.y; v2 = v.z; v3 = v.w;
+          const CLAT_CAT(CLAT_SC_IN, 4) w = *(const __global CLAT_CAT(CLAT_SC_IN, 4) *)(vpf + p);
+          v[4u * c] = w.x, v[4u * c + 1u] = w.y, v[4u * c + 2u] = w.z, v[4u * c + 3u] = w.w;
 #endif
-          CLAT_SC_ONE(b.x, v0) CLAT_SC_ONE(b.y, v1) CLAT_SC_ONE(b.z, v2) CLAT_SC_ONE(b.w, v3)
+        }
+        for (uint c = 0; c < CLAT_SC_K / 4; ++c) {
+          CLAT_SC_ONE(b[c].x, v[4u * c]) CLAT_SC_ONE(b[c].y, v[4u * c + 1u])
+          CLAT_SC_ONE(b[c].z, v[4u * c + 2u]) CLAT_SC_ONE(b[c].w, v[4u * c + 3u])
         }
       } else {
         for (uint q = e; q < end; ++q) {
@@ -505,20 +512,24 @@ __kernel void clat_scatter(CLAT_SC_ARGS) {
     }
 #endif
   } else {
-    /* Any width: pair j = (element j / width, column j % width). */
-    for (uint e = begin + lid * K; e < end; e += step) {
-      const uint stop = min(e + K, end);
-      for (uint j = e; j < stop; ++j) {
+    /* Pair j = (element j / width, column j % width). */
+    for (uint e = begin + lid; e < end; e += lsize * 4u) {
+      ulong b[4];
+      uint d[4];
+      CLAT_SC_T v[4];
+      for (uint c = 0; c < 4u; ++c) {
+        const uint j = e + c * lsize;
+        b[c] = nbins; /* none */
+        if (j >= end) continue;
         const uint i = width == 1u ? j : j / width;
-        const uint d = j - i * width;
         const ulong p = first + i;
-        const ulong b = CLAT_SC_BIN(p);
-        if (b < nbins) {
-          CLAT_SC_PUT(b * width + d, CLAT_SC_LOAD(vp, p * vstride + d), d)
-        } else if (!CLAT_SC_SEGMENTS && d == 0u) {
-          ++out_of_range;
-        }
+        d[c] = j - i * width;
+        b[c] = CLAT_SC_BIN(p);
+        if (b[c] < nbins) v[c] = CLAT_SC_LOAD(vp, p * vstride + d[c]);
+        else if (!CLAT_SC_SEGMENTS && d[c] == 0u && j < end) ++out_of_range;
       }
+      for (uint c = 0; c < 4u; ++c)
+        if (b[c] < nbins) CLAT_SC_PUT(b[c] * width + d[c], v[c], d[c])
     }
   }
   if (run_key != CLAT_SC_NONE) clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, lacc, ltag, lcount, lslots);

@@ -37,8 +37,8 @@ enum class ScatterStrategy {
                    // (hot bins stay there), the others go to the output by global atomics
 };
 // automatic: local_private when the bins fit in __local memory; else local_cache when a sample of
-// the indices shows hot bins (at least a fifth of the sample on bins seen twice or more, and the
-// sample not sorted); else global_atomics.
+// 4096 indices shows hot bins (at least a fifth of the sample, and twice what spread indices
+// would put there, on bins seen twice or more; the sample not sorted); else global_atomics.
 
 enum class OutOfRange {
   count,   // an index >= bins is skipped and counted (ScatterResult::out_of_range)
