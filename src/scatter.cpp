@@ -24,19 +24,18 @@ struct TypeInfo {
   std::size_t out_size;      // bytes of an output element
   bool real;                 // floating point
   bool wide;                 // 64-bit integers
-  const char* name;
 };
 
 TypeInfo type_info(ScatterType type) {
   switch (type) {
-    case ScatterType::f32: return {0, 4, 4, true, false, "float"};
-    case ScatterType::f64: return {1, 8, 8, true, false, "double"};
-    case ScatterType::i32: return {2, 4, 4, false, false, "int"};
-    case ScatterType::u32: return {3, 4, 4, false, false, "uint"};
-    case ScatterType::i64: return {4, 8, 8, false, true, "long"};
-    case ScatterType::u64: return {5, 8, 8, false, true, "ulong"};
-    case ScatterType::f16: return {6, 2, 4, true, false, "half"};
-    case ScatterType::bf16: return {7, 2, 4, true, false, "bfloat16"};
+    case ScatterType::f32: return {0, 4, 4, true, false};
+    case ScatterType::f64: return {1, 8, 8, true, false};
+    case ScatterType::i32: return {2, 4, 4, false, false};
+    case ScatterType::u32: return {3, 4, 4, false, false};
+    case ScatterType::i64: return {4, 8, 8, false, true};
+    case ScatterType::u64: return {5, 8, 8, false, true};
+    case ScatterType::f16: return {6, 2, 4, true, false};
+    case ScatterType::bf16: return {7, 2, 4, true, false};
   }
   throw std::invalid_argument("clatomics: scatter: the value type is not a ScatterType");
 }
