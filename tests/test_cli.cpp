@@ -178,6 +178,20 @@ TEST_CASE("info") {
                            "float global", "Paths:", "the compare-exchange loop on the value's bits", "Native path checks",
                            "Build options"})
     CHECK_MESSAGE(contains(r.out, part), part);
+  // The scatter line states the device's capacities, as scatter_capacity() computes them.
+  {
+    clatomics::Options chosen = clatomics::Options::from_env();
+    chosen.device = "0";
+    clatomics::Runtime rt(chosen);
+    for (const bool deterministic : {false, true}) {
+      const auto c = clatomics::scatter_capacity(rt, 4, deterministic);
+      const std::string line = std::string("float ") + (deterministic ? "deterministic" : "fast         ") +
+                               "  local_private up to " + std::to_string(c.private_slots) + " bins * width";
+      CHECK_MESSAGE(contains(r.out, line), line);
+      CHECK(contains(r.out, "local_cache of " + std::to_string(c.cache_slots) + " hot slots"));
+      CHECK(c.private_slots > 0);
+    }
+  }
   const auto forced = cli("info --device 0 --force-cas");
   CHECK(forced.code == 0);
   CHECK(contains(forced.out, "CAS forced"));
