@@ -85,19 +85,7 @@ struct Rows {
 
 // The output element type for values of type V: V, or float for half_t and bfloat16_t.
 template <class V>
-struct scatter_output {
-  using type = V;
-};
-template <>
-struct scatter_output<half_t> {
-  using type = float;
-};
-template <>
-struct scatter_output<bfloat16_t> {
-  using type = float;
-};
-template <class V>
-using scatter_output_t = typename scatter_output<V>::type;
+using scatter_output_t = std::conditional_t<std::is_same_v<V, half_t> || std::is_same_v<V, bfloat16_t>, float, V>;
 
 namespace detail {
 enum class ScatterType { f32, f64, i32, u32, i64, u64, f16, bf16 };
