@@ -56,6 +56,16 @@ int op_code(const char* what, ScatterOp op) {
   throw std::invalid_argument(std::string("clatomics: ") + what + ": " + why);
 }
 
+// Host data goes to the device whole (the output must stay there while every value reaches it):
+// each array within one device buffer, or a clear refusal before anything is allocated.
+void check_fits(const Runtime& rt, const char* what, const char* name, std::size_t elements, std::size_t element_size) {
+  const cl_ulong largest = rt.device_info().caps.max_mem_alloc_size;
+  if (largest && (elements > largest / element_size))
+    refuse(what, std::string(name) + " (" + std::to_string(elements) + " elements of " + std::to_string(element_size) +
+                     " bytes) is larger than one buffer may be on this device (CL_DEVICE_MAX_MEM_ALLOC_SIZE " + std::to_string(largest) +
+                     " bytes); the std::vector overloads copy it whole: use the cl::Buffer overload on parts of it");
+}
+
 constexpr std::size_t sample_size = 4096;
 constexpr cl_uint no_tag = 0xffffffffu;  // CLAT_SC_EMPTY
 
@@ -529,6 +539,9 @@ ScatterResult detail::scatter_host(Runtime& rt, const ScatterCall& call_in, void
   }
   if (call.bins == 0) refuse(what, call.segments ? "segments must be at least 1 (out is empty)" : "bins must be at least 1 (out is empty)");
   const std::size_t index_size = call.index64 ? 8 : 4;
+  check_fits(rt, what, "out", out_elements, info.out_size);
+  check_fits(rt, what, call.segments ? "offsets" : "indices", index_elements, index_size);
+  check_fits(rt, what, "values", value_elements, info.in_size);
   const auto copy_of = [&](const void* host, std::size_t bytes, cl_mem_flags flags) {
     return detail::make_buffer(rt, bytes, flags, bytes ? host : nullptr);
   };
@@ -628,6 +641,8 @@ std::size_t detail::reduce_by_key_host(Runtime& rt, ScatterType type, bool key64
   const std::size_t key_size = key64 ? 8 : 4;
   op_code("reduce_by_key", op);
   if (count == 0) return 0;
+  check_fits(rt, "reduce_by_key", "keys", count, key_size);
+  check_fits(rt, "reduce_by_key", "values", count, std::max(info.in_size, info.out_size));
   const detail::Mem key_buffer = detail::make_buffer(rt, count * key_size, CL_MEM_READ_ONLY, keys);
   const detail::Mem value_buffer = detail::make_buffer(rt, count * info.in_size, CL_MEM_READ_ONLY, values);
   const detail::Mem unique_buffer = detail::make_buffer(rt, count * key_size);

@@ -189,7 +189,10 @@ ScatterResult scatter_reduce(Runtime& rt, const cl::Buffer& out, std::size_t out
 }
 
 // Host data: bins = out.size() / width (out.size() must be a multiple of width, values.size()
-// = indices.size() * width).
+// = indices.size() * width). The std::vector overloads copy their arrays to the device whole
+// (the output stays there while every value reaches it): an array larger than one device buffer
+// (CL_DEVICE_MAX_MEM_ALLOC_SIZE) is refused with std::invalid_argument; use the cl::Buffer
+// overloads on parts of it.
 template <class V, class I>
 ScatterResult scatter_reduce(Runtime& rt, std::vector<scatter_output_t<V>>& out, const std::vector<I>& indices, const std::vector<V>& values,
                              ScatterOp op, ScatterOptions options = {}, std::size_t width = 1) {
