@@ -336,7 +336,6 @@ Expected<Out<V>> reference(const std::vector<Out<V>>& out0, std::size_t out_offs
     using U = std::make_unsigned_t<O>;
     using W = std::conditional_t<std::is_signed_v<O>, std::int64_t, std::uint64_t>;
     std::vector<U> acc(cells);
-    std::vector<W> wide(cells);
     std::vector<O> best(cells);
     for (std::size_t i = 0; i < bin_of.size(); ++i) {
       if (bin_of[i] == none) continue;
@@ -344,14 +343,13 @@ Expected<Out<V>> reference(const std::vector<Out<V>>& out0, std::size_t out_offs
         const std::size_t c = bin_of[i] * width + d;
         const O v = values[value_offset + i * value_stride + d];
         if (n[c]++ == 0) {
-          acc[c] = U(v), wide[c] = W(v), best[c] = v;
+          acc[c] = U(v), best[c] = v;
           continue;
         }
-        if (op == ScatterOp::sum) acc[c] = U(acc[c] + U(v));
+        if (op == ScatterOp::sum || op == ScatterOp::mean) acc[c] = U(acc[c] + U(v));
         if (op == ScatterOp::prod) acc[c] = U(acc[c] * U(v));
         if (op == ScatterOp::min) best[c] = std::min(best[c], v);
         if (op == ScatterOp::max) best[c] = std::max(best[c], v);
-        wide[c] += W(v);
       }
     }
     for (std::size_t c = 0; c < cells; ++c) {
@@ -363,7 +361,11 @@ Expected<Out<V>> reference(const std::vector<Out<V>>& out0, std::size_t out_offs
         case ScatterOp::prod: r = O(include_self ? U(U(self) * acc[c]) : acc[c]); break;
         case ScatterOp::min: r = include_self ? std::min(self, best[c]) : best[c]; break;
         case ScatterOp::max: r = include_self ? std::max(self, best[c]) : best[c]; break;
-        case ScatterOp::mean: r = O(floor_div<W>(wide[c] + (include_self ? W(self) : W(0)), W(n[c] + include_self))); break;
+        case ScatterOp::mean: {  // the sum wraps in O, as the device's does, then floor division
+          const O sum = O(include_self ? U(U(self) + acc[c]) : acc[c]);
+          r = O(floor_div<W>(W(sum), W(n[c] + include_self)));
+          break;
+        }
       }
       e.out[at(c)] = r;
     }
