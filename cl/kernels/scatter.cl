@@ -3,7 +3,7 @@
  * bin indices[i] (or, for segments, the s with offsets[s] <= i < offsets[s + 1]) and
  * slot = bin * astride + d, d < width.
  *
- * Build options (defaults in brackets): CLAT_SC_TYPE and CLAT_SC_I64 (kernels/scatter_types.cl),
+ * Build options (defaults in brackets), besides CLAT_SC_TYPE and CLAT_SC_I64 (scatter_types.cl):
  *   CLAT_SC_OP      0 sum, 1 prod, 2 min, 3 max [0]
  *   CLAT_SC_FIXED   1: sums in 128-bit fixed point (the deterministic mode; floating types) [0]
  *   CLAT_SC_MODE    where a finished run goes: 0 the global accumulator, 1 private copies of
@@ -16,23 +16,24 @@
  *   CLAT_SC_SEGMENTS 1: bins from CSR offsets instead of indices [0]
  *   CLAT_SC_AGG     1: global updates through the warp-aggregated ops where the warp path
  *                   exists (NVIDIA; hot indices) [0]
- *   CLAT_SC_K       consecutive elements a work-item takes per step, a multiple of 4 [16]
+ *   CLAT_SC_K       consecutive elements a work-item takes per step (one column, 16-byte aligned
+ *                   ranges), a multiple of 4 [16]
  *
  * Runs: every work-item keeps the slot it is filling and its partial value in registers and only
  * hands a run on (to __local or global memory) when the slot changes. A work-group takes one
- * contiguous range of elements, in steps of (work-group size * CLAT_SC_K) elements in which
- * each work-item takes CLAT_SC_K consecutive ones: sorted indices or a single bin make long
- * runs, and neighbouring work-items rarely share a run's slot.
+ * contiguous range of elements, in steps in which each work-item takes CLAT_SC_K consecutive
+ * elements (rows and unaligned ranges: 4 pairs a work-group apart): sorted indices or a single
+ * bin make long runs, and neighbouring work-items rarely share a run's slot.
  *
  * The accumulator starts at the identity: -0.0 for float sums (x + -0.0 == x for every x, -0.0
  * included), 1 for products, NaN for float min/max (order.cl: NaN is missing data), the largest or
  * lowest integer. A group hands on only slots that left the identity.
  *
  * Fixed point (CLAT_SC_FIXED): a value v = m * 2^e becomes the 128-bit integer v / 2^e_grid
- * (rounded to nearest even), e_grid chosen by the host from the largest exponent (clat_scatter_top
- * in kernels/scatter_checks.cl)
- * and the element count so that no sum overflows; 128-bit adds with carries are exact and their
- * order does not matter. NaN and infinities set flags (1 NaN, 2 +inf, 4 -inf) instead.
+ * (rounded to nearest even), e_grid chosen by the host from the largest exponent
+ * (clat_scatter_top in scatter_checks.cl) and the element count so that no sum overflows; 128-bit
+ * adds with carries are exact and their order does not matter. NaN and infinities set flags
+ * (1 NaN, 2 +inf, 4 -inf) instead.
  */
 #include "kernels/algo_common.cl"
 #include "kernels/scatter_types.cl"
