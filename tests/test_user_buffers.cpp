@@ -61,12 +61,14 @@ struct Expected {
   std::vector<std::uint64_t> even;
   std::vector<float> weights;
   std::vector<float> kept;
+  std::vector<float> scatter;  // sums of b at a's bits taken as indices below key_bins
 };
 
 Expected expected(const std::vector<float>& a, const std::vector<float>& b) {
   Expected e{};
   e.min = INFINITY, e.max = -INFINITY;
   e.bytes.assign(256, 0), e.keys.assign(key_bins, 0), e.even.assign(nbins, 0), e.weights.assign(nbins, 0.0f);
+  e.scatter.assign(key_bins, 0.0f);
   const auto edges = test::numpy_edges(nbins, lo, hi);
   for (std::size_t i = 0; i < a.size(); ++i) {
     e.sum += a[i], e.min = std::min(e.min, a[i]), e.max = std::max(e.max, a[i]);
@@ -77,7 +79,7 @@ Expected expected(const std::vector<float>& a, const std::vector<float>& b) {
     for (const unsigned char c : raw) ++e.bytes[c];
     cl_uint key;
     std::memcpy(&key, &a[i], 4);
-    if (key < key_bins) ++e.keys[key];
+    if (key < key_bins) ++e.keys[key], e.scatter[key] += b[i];
     else ++e.keys_out;
     const std::size_t bin = test::even_slot(a[i], edges);  // the data lie in [lo, hi]
     ++e.even[bin], e.weights[bin] += b[i];
@@ -102,6 +104,16 @@ void check_all(clatomics::Runtime& rt, const cl::Buffer& a, std::size_t offset, 
   const auto even = clatomics::histogram_even(rt, a, offset, n, nbins, lo, hi, &b, b_offset);
   CHECK(even.counts == e.even);
   CHECK(even.weights == e.weights);
+  // scatter_reduce: a's bits as indices (those below key_bins; the rest out of range), b as
+  // values; bins that receive nothing keep out's contents, so only the others are compared.
+  clatomics::ScatterOptions fresh;
+  fresh.include_self = false;
+  const auto scattered =
+      clatomics::scatter_reduce<float, cl_uint>(rt, out, 0, key_bins, a, offset, b, b_offset, n, clatomics::ScatterOp::sum, fresh);
+  CHECK(scattered.out_of_range == e.keys_out);
+  const auto sums = test::to_host<float>(rt, out, key_bins);
+  for (std::size_t k = 0; k < key_bins; ++k)
+    if (e.keys[k]) CHECK(sums[k] == e.scatter[k]);
   CHECK(clatomics::compact<float>(rt, a, offset, n, out, x > 2.5f, {true}) == e.kept.size());
   CHECK(test::to_host<float>(rt, out, e.kept.size()) == e.kept);
 }
