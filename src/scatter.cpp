@@ -107,7 +107,6 @@ struct Plan {
   bool direct = false;  // accumulate straight into out (no scratch, no finish)
   bool agg = false, solo = false;
   unsigned shift = 0;              // local_private: 1 << shift copies
-  std::size_t private_slots = 0;   // local_private: bins * width
   std::size_t cache_slots = 0;     // local_cache
   std::size_t group = 1, max_groups = 1;
   std::size_t store_bytes = 4, words = 1;  // an accumulator slot: words of store_bytes
@@ -136,7 +135,13 @@ class Scatter {
   bool accumulate(const detail::Program& program, int e_grid, int e_top, ScatterResult& result);
   // __local memory's room for this call's slots (accumulator, and count when counting).
   Capacity room() const {
-    return capacity_of(rt_.device_info().caps, (plan_.fixed ? 16 : info_.out_size) + (plan_.counts ? 4 : 0));
+    return capacity_of(rt_.device_info().caps, plan_.store_bytes * plan_.words + (plan_.counts ? 4 : 0));
+  }
+  // The launch of the small kernels (checks, fills, finish): units work-items, a few groups per
+  // compute unit.
+  detail::Grid small_grid(const detail::Kernel& kernel, std::uint64_t units) const {
+    return detail::make_grid(rt_, kernel, std::max<std::uint64_t>(units, 1), 256,
+                             8 * std::max<cl_uint>(1, rt_.device_info().caps.compute_units));
   }
 
   Runtime& rt_;
@@ -170,6 +175,8 @@ void Scatter::check() {
   if (o.deterministic && info_.real && call_.op == ScatterOp::prod)
     refuse(what_, "deterministic prod of floating-point values is not offered: a product's rounding depends on its order");
   plan_.counts = call_.op == ScatterOp::mean || !o.include_self;
+  plan_.store_bytes = plan_.fixed ? 8 : info_.out_size;
+  plan_.words = plan_.fixed ? 2 : 1;
   const bool needs64 = plan_.fixed || plan_.counts || info_.wide || is_arg || call_.type == ScatterType::f64;
   if (needs64 && !caps.int64_base_atomics)
     refuse(what_, "this call needs 64-bit atomics (cl_khr_int64_base_atomics), which the device lacks");
@@ -268,8 +275,6 @@ void Scatter::choose(const Sample& sample) {
   const ScatterOptions& o = call_.options;
   const bool gpu = caps.is_gpu();
   const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
-  plan_.store_bytes = plan_.fixed ? 8 : info_.out_size;
-  plan_.words = plan_.fixed ? 2 : 1;
   const Capacity room = this->room();
   plan_.solo = room.solo;
   plan_.group = room.group;
@@ -289,10 +294,8 @@ void Scatter::choose(const Sample& sample) {
     else s = ScatterStrategy::global_atomics;
   }
   plan_.strategy = s;
-  if (s == ScatterStrategy::local_private) {
-    plan_.private_slots = slots_;
+  if (s == ScatterStrategy::local_private)
     while ((std::size_t(1) << plan_.shift) < copies) ++plan_.shift;
-  }
   if (s == ScatterStrategy::local_cache) plan_.cache_slots = cache;
   if (gpu && s != ScatterStrategy::global_atomics) plan_.max_groups = 4 * cu;  // each merges its slots
   // Hot bins that reach global memory: combine a warp's updates of one address first.
@@ -312,7 +315,7 @@ int Scatter::values_top(const detail::Program& program, std::size_t rows) {
     const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, rows - done));
     detail::set_args(kernel, call_.values, cl_ulong(call_.values_offset), cl_ulong(done * stride), cl_ulong(n), cl_ulong(stride),
                      cl_uint(width_), cl_ulong(vstride_), top);
-    commands_.launch(kernel, detail::make_grid(rt_, kernel, n * width_, 256, 8 * std::max<cl_uint>(1, rt_.device_info().caps.compute_units)));
+    commands_.launch(kernel, small_grid(kernel, n * width_));
     done += n;
   }
   cl_uint biased = 0;
@@ -331,11 +334,6 @@ int Scatter::fixed_grid(int top) const {
 ScatterResult Scatter::run() {
   ScatterResult result;
   const std::string base = base_options();
-  const auto& caps = rt_.device_info().caps;
-  const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
-  const auto small_grid = [&](const detail::Kernel& k, std::uint64_t units) {
-    return detail::make_grid(rt_, k, std::max<std::uint64_t>(units, 1), 256, 8 * cu);
-  };
   // Checks that read the device's data: the output is untouched until they pass.
   const detail::Program checks = detail::build_library_file(rt_, "kernels/scatter_checks.cl", type_options(info_, call_.index64));
   if (call_.segments) {
@@ -422,10 +420,6 @@ ScatterResult Scatter::run() {
 // Every element into the accumulator, then (unless it is out itself) into out. Returns false,
 // out untouched, when a fixed-point value lay above e_top (the grid must be redone).
 bool Scatter::accumulate(const detail::Program& program, int e_grid, int e_top, ScatterResult& result) {
-  const std::size_t cu = std::max<cl_uint>(1, rt_.device_info().caps.compute_units);
-  const auto small_grid = [&](const detail::Kernel& k, std::uint64_t units) {
-    return detail::make_grid(rt_, k, std::max<std::uint64_t>(units, 1), 256, 8 * cu);
-  };
   const detail::Kernel kernel = detail::make_kernel(program, "clat_scatter");
   // The accumulator: out itself, or scratch slots at the identity (plus counts and flags).
   detail::Mem scratch, counts, flags;
@@ -454,7 +448,8 @@ bool Scatter::accumulate(const detail::Program& program, int e_grid, int e_top, 
   const std::size_t launches = std::size_t((call_.count + per_launch - 1) / per_launch);
   const detail::Mem tally = detail::make_buffer(rt_, (launches + 1) * sizeof(cl_uint));
   commands_.fill_zero(tally.get(), (launches + 1) * sizeof(cl_uint));
-  const std::size_t local_slots = plan_.strategy == ScatterStrategy::local_private ? plan_.private_slots << plan_.shift
+  const bool private_slots = plan_.strategy == ScatterStrategy::local_private;
+  const std::size_t local_slots = private_slots ? slots_ << plan_.shift
                                   : plan_.strategy == ScatterStrategy::local_cache ? plan_.cache_slots
                                                                                   : 1;
   cl_mem no_buffer = tally.get();  // any valid buffer, for arguments the program does not use
@@ -464,7 +459,7 @@ bool Scatter::accumulate(const detail::Program& program, int e_grid, int e_top, 
     detail::set_args(kernel, call_.indices, cl_ulong(call_.indices_offset), call_.values, cl_ulong(call_.values_offset), cl_ulong(first),
                      cl_ulong(n), cl_uint(width_), cl_ulong(vstride_), cl_ulong(call_.bins), acc, cl_ulong(acc_offset), cl_ulong(astride),
                      counts ? counts.get() : no_buffer, flags ? flags.get() : no_buffer, cl_int(e_grid), cl_int(e_top), tally,
-                     cl_uint(1 + l), cl_uint(plan_.private_slots), detail::LocalBytes{local_slots * plan_.store_bytes * plan_.words},
+                     cl_uint(1 + l), cl_uint(private_slots ? slots_ : 0), detail::LocalBytes{local_slots * plan_.store_bytes * plan_.words},
                      detail::LocalBytes{(plan_.strategy == ScatterStrategy::local_cache ? local_slots : 1) * sizeof(cl_uint)},
                      detail::LocalBytes{(plan_.counts ? local_slots : 1) * sizeof(cl_uint)});
     commands_.launch(kernel, grid);

@@ -198,7 +198,6 @@ ScatterResult scatter_reduce(Runtime& rt, std::vector<scatter_output_t<V>>& out,
                              ScatterOp op, ScatterOptions options = {}, std::size_t width = 1) {
   detail::ScatterCall call = detail::scatter_call<V, I>(op, options);
   call.rows.width = width;
-  call.count = indices.size();
   return detail::scatter_host(rt, call, out.data(), out.size(), indices.data(), indices.size(), values.data(), values.size(), nullptr);
 }
 
@@ -222,8 +221,7 @@ template <class V, class I>
 std::vector<cl_ulong> scatter_reduce_arg(Runtime& rt, std::vector<scatter_output_t<V>>& out, const std::vector<I>& indices,
                                          const std::vector<V>& values, ScatterOp op, ScatterOptions options = {},
                                          ScatterResult* result = nullptr) {
-  detail::ScatterCall call = detail::scatter_call<V, I>(op, options);
-  call.count = indices.size();
+  const detail::ScatterCall call = detail::scatter_call<V, I>(op, options);
   std::vector<cl_ulong> arg(out.size());
   const ScatterResult r =
       detail::scatter_host(rt, call, out.data(), out.size(), indices.data(), indices.size(), values.data(), values.size(), arg.data());
@@ -253,7 +251,6 @@ ScatterResult segment_reduce(Runtime& rt, std::vector<scatter_output_t<V>>& out,
                              ScatterOp op, ScatterOptions options = {}, std::size_t width = 1) {
   detail::ScatterCall call = detail::scatter_call<V, O>(op, options, true);
   call.rows.width = width;
-  call.count = width ? values.size() / width : 0;
   return detail::scatter_host(rt, call, out.data(), out.size(), offsets.data(), offsets.size(), values.data(), values.size(), nullptr);
 }
 
