@@ -59,7 +59,8 @@ void print_device(std::ostream& out, std::size_t index, const cl::Device& device
       << "      OpenCL          " << caps.device_version << "\n"
       << "      OpenCL C        " << caps.opencl_c_version << " (highest accepted: " << opencl_c_name(caps.opencl_c_max)
       << ")\n"
-      << "      driver          " << caps.driver_version << "\n"
+      << "      driver          " << caps.driver_version
+      << (caps.nv_compute_capability ? ", sm_" + std::to_string(caps.nv_compute_capability) : std::string()) << "\n"
       << "      compute units   " << caps.compute_units << ", max work-group " << caps.max_work_group_size
       << ", local memory " << bytes_name(caps.local_mem_size) << ", global " << bytes_name(caps.global_mem_size)
       << " (largest buffer " << bytes_name(caps.max_mem_alloc_size) << ")\n"

@@ -61,6 +61,10 @@ Capabilities detect_capabilities(cl_device_id device) {
   caps.subgroup_shuffle = caps.has_extension("cl_khr_subgroup_shuffle");
   caps.nvidia = contains(caps.platform_name, "NVIDIA") || contains(caps.platform_vendor, "NVIDIA") ||
                 contains(caps.device_vendor, "NVIDIA");
+  if (caps.has_extension("cl_nv_device_attribute_query")) {
+    constexpr cl_device_info major = 0x4000, minor = 0x4001;  // CL_DEVICE_COMPUTE_CAPABILITY_{MAJOR,MINOR}_NV
+    caps.nv_compute_capability = int(device_value<cl_uint>(device, major) * 10 + device_value<cl_uint>(device, minor));
+  }
   caps.local_mem_size = device_value<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE);
   caps.global_mem_size = device_value<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE);
   caps.max_mem_alloc_size = device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);

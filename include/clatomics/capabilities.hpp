@@ -23,6 +23,7 @@ struct Capabilities {
   bool subgroups = false;          // cl_khr_subgroups
   bool subgroup_shuffle = false;   // cl_khr_subgroup_shuffle (sub-group aggregation needs both)
   bool nvidia = false;             // by platform/vendor name: inline PTX may be tried
+  int nv_compute_capability = 0;   // NVIDIA's major * 10 + minor (90: sm_90), where the driver says; else 0
   cl_ulong local_mem_size = 0, global_mem_size = 0, max_mem_alloc_size = 0;
   std::size_t max_work_group_size = 0;
   cl_uint compute_units = 0;
