@@ -105,7 +105,7 @@ struct Plan {
   bool fixed = false;   // 128-bit fixed-point sums (deterministic floating-point sum/mean)
   bool counts = false;  // elements per bin: mean, or include_self false
   bool direct = false;  // accumulate straight into out (no scratch, no finish)
-  bool agg = false, solo = false;
+  bool agg = false, runs = false, solo = false;
   unsigned shift = 0;              // local_private: 1 << shift copies
   std::size_t cache_slots = 0;     // local_cache
   std::size_t group = 1, max_groups = 1;
@@ -300,6 +300,8 @@ void Scatter::choose(const Sample& sample) {
   if (gpu && s != ScatterStrategy::global_atomics) plan_.max_groups = 4 * cu;  // each merges its slots
   // Hot bins that reach global memory: combine a warp's updates of one address first.
   plan_.agg = s == ScatterStrategy::global_atomics && sample.hot && !sorted;
+  // Sorted indices: runs that continue across neighbouring work-items combine in the warp.
+  plan_.runs = s == ScatterStrategy::global_atomics && sorted;
   plan_.direct = !plan_.fixed && !plan_.counts && o.include_self;
 }
 
@@ -379,7 +381,8 @@ ScatterResult Scatter::run() {
 
   std::string options = base + detail::define("CLAT_SC_FIXED", plan_.fixed ? 1 : 0) +
                         detail::define("CLAT_SC_COUNTS", plan_.counts ? 1 : 0) + detail::define("CLAT_SC_SOLO", plan_.solo ? 1 : 0) +
-                        detail::define("CLAT_SC_AGG", plan_.agg ? 1 : 0);
+                        detail::define("CLAT_SC_AGG", plan_.agg ? 1 : 0) + detail::define("CLAT_SC_RUNS", plan_.runs ? 1 : 0) +
+                        detail::define("CLAT_SC_VEC_RED", rt_.device_info().caps.nv_compute_capability >= 90 ? 1 : 0);
   switch (plan_.strategy) {
     case ScatterStrategy::local_private:
       options += detail::define("CLAT_SC_MODE", 1) + detail::define("CLAT_SC_SHIFT", plan_.shift);

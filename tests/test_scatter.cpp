@@ -747,6 +747,41 @@ TEST_CASE("rows: widths 1, 3 and 32 with strides past the width, through buffers
   CHECK(r.out_of_range == e.out_of_range);
 }
 
+// Two GPU paths of the global strategy (NVIDIA; elsewhere these run the common path): rows of
+// float sums whose every row starts on 16 bytes take four columns per vector atomic, and sorted
+// indices combine runs across a warp's lanes (accumulators of one, two and four 32-bit words:
+// int, long/double, the deterministic 128 bits).
+TEST_CASE("global atomics: rows of four columns on 16 bytes and beside them; sorted runs combined across lanes") {
+  for (const std::size_t width : {std::size_t(4), std::size_t(32)})
+    for (const std::size_t pad : {std::size_t(0), std::size_t(4), std::size_t(1)})
+      for (const bool self : {true, false}) {
+        Shape shape;
+        shape.width = width, shape.value_pad = pad, shape.out_pad = pad;
+        shape.value_offset = pad == 1 ? 1 : 8, shape.out_offset = pad == 1 ? 3 : 4, shape.index_offset = 1;
+        const unsigned seed = unsigned(width + pad * 3 + self);
+        INFO("width ", width, ", padding ", pad);
+        for (const ScatterOp op : {ScatterOp::sum, ScatterOp::mean}) {
+          const auto p = make_problem<float, cl_uint>(20011, 1009, Dist::uniform, op, seed, 1, shape);
+          check_scatter(p, op, options(self, ScatterStrategy::global_atomics), Api::buffers, true,
+                        describe<float, cl_uint>("rows", op, p.count, p.bins, Dist::uniform, self, ScatterStrategy::global_atomics));
+        }
+      }
+  for (const Dist dist : {Dist::sorted, Dist::one_bin})
+    for (const bool self : {true, false}) {
+      const unsigned seed = unsigned(int(dist) * 2 + self);
+      const auto is = make_problem<cl_int, cl_uint>(300007, 3001, dist, ScatterOp::sum, seed, 0);
+      check_scatter(is, ScatterOp::sum, options(self, ScatterStrategy::global_atomics), Api::buffers, true,
+                    describe<cl_int, cl_uint>("runs", ScatterOp::sum, is.count, is.bins, dist, self, ScatterStrategy::global_atomics));
+      const auto lm = make_problem<cl_long, cl_ulong>(300007, 3001, dist, ScatterOp::max, seed, 0);
+      check_scatter(lm, ScatterOp::max, options(self, ScatterStrategy::global_atomics), Api::buffers, true,
+                    describe<cl_long, cl_ulong>("runs", ScatterOp::max, lm.count, lm.bins, dist, self, ScatterStrategy::global_atomics));
+      if (test::skip_without_double<double>()) continue;
+      const auto dm = make_problem<double, cl_ulong>(300007, 3001, dist, ScatterOp::mean, seed, 0);
+      check_scatter(dm, ScatterOp::mean, options(self, ScatterStrategy::global_atomics), Api::buffers, true,
+                    describe<double, cl_ulong>("runs", ScatterOp::mean, dm.count, dm.bins, dist, self, ScatterStrategy::global_atomics));
+    }
+}
+
 TEST_CASE("rows need (count - 1) * value_stride + width values and (bins - 1) * out_stride + width outputs, not more") {
   // The last row's padding lies past the buffer: nothing reads or writes it.
   auto& rt = test::runtime();

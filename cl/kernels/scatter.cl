@@ -16,6 +16,10 @@
  *   CLAT_SC_SEGMENTS 1: bins from CSR offsets instead of indices [0]
  *   CLAT_SC_AGG     1: global updates through the warp-aggregated ops where the warp path
  *                   exists (NVIDIA; hot indices) [0]
+ *   CLAT_SC_RUNS    1: indices in runs (sorted, or one bin): where the warp path exists, a full
+ *                   warp's runs that continue from lane to lane are combined before they reach
+ *                   global memory [0]
+ *   CLAT_SC_VEC_RED 1: the device has PTX's vector red.global.add.v4.f32 (sm_90 and later) [0]
  *   CLAT_SC_K       consecutive elements a work-item takes per step (one column, 16-byte aligned
  *                   ranges), a multiple of 4 [16]
  *
@@ -194,11 +198,15 @@ CLAT_FN ulong2 clat_sc_fixed(float v, int e_grid) {
   return clat_sc_fixed_bits((ulong)m, (e ? e : 1) - 150, (int)(bits >> 31), e_grid);
 }
 #endif
-/* 128-bit add into memory with a carry: exact in any order. */
+/* 128-bit add into memory with a carry: exact in any order. The grid puts the largest values'
+ * bits in the high word, so most values have no low word and cost one atomic, without a result. */
 #define CLAT_SC_DEFINE_ADD128(NAME, AS)                                             \
   CLAT_FN void NAME(volatile AS ulong *p, ulong2 a) {                              \
-    const ulong old = atom_add(p, a.x);                                            \
-    const ulong carry = (old + a.x < old) ? 1ul : 0ul;                             \
+    ulong carry = 0ul;                                                             \
+    if (a.x) {                                                                     \
+      const ulong old = atom_add(p, a.x);                                          \
+      carry = (old + a.x < old) ? 1ul : 0ul;                                       \
+    }                                                                              \
     if (a.y + carry) atom_add(p + 1, a.y + carry);                                 \
   }
 CLAT_SC_DEFINE_ADD128(clat_sc_add128_global, __global)
@@ -368,6 +376,61 @@ CLAT_FN void clat_sc_global(ulong key, CLAT_SC_A a, ulong nelem, uint width, __g
 #endif
 }
 
+#ifndef CLAT_SC_RUNS
+#define CLAT_SC_RUNS 0
+#endif
+#if CLAT_SC_RUNS && CLAT_PATH_AGG == CLAT_PATH_WARP && CLAT_SC_MODE == 0
+#define CLAT_SC_WARP_RUNS 1
+/* The accumulator as 32-bit words, for shuffles. */
+#if CLAT_SC_FIXED
+#define CLAT_SC_AW uint4
+#elif CLAT_SC_TYPE == 1 || CLAT_SC_WIDE_INT
+#define CLAT_SC_AW uint2
+#else
+#define CLAT_SC_AW uint
+#endif
+CLAT_FN uint clat_sc_up(uint v, uint d) {
+  uint r;
+  asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(r) : "r"(v), "r"(d));
+  return r;
+}
+CLAT_FN CLAT_SC_A clat_sc_up_a(CLAT_SC_A a, uint d) {
+  CLAT_SC_AW w = CLAT_CAT(as_, CLAT_SC_AW)(a);
+#if CLAT_SC_FIXED
+  w = (uint4)(clat_sc_up(w.x, d), clat_sc_up(w.y, d), clat_sc_up(w.z, d), clat_sc_up(w.w, d));
+#elif CLAT_SC_TYPE == 1 || CLAT_SC_WIDE_INT
+  w = (uint2)(clat_sc_up(w.x, d), clat_sc_up(w.y, d));
+#else
+  w = clat_sc_up(w, d);
+#endif
+  return CLAT_CAT(as_, CLAT_SC_A)(w);
+}
+/* Sorted indices hand runs on at the same moment on every lane, mostly to the slot of the lane
+ * before: a segmented scan over lanes with equal neighbouring keys leaves each segment's sum on
+ * its last lane, the only one that updates memory. Only a full warp takes part (the shuffles name
+ * every lane); a warp whose lanes all hold different keys costs two shuffles and a vote. Returns
+ * whether this lane still has to hand its (combined) run on. */
+CLAT_FN int clat_sc_warp_runs(ulong key, CLAT_SC_A *a, uint *nelem) {
+  if (clat_warp_active() != 0xffffffffu) return 1;
+  const uint lane = clat_warp_lane();
+  const ulong prev = ((ulong)clat_sc_up((uint)(key >> 32), 1u) << 32) | clat_sc_up((uint)key, 1u);
+  const uint heads = clat_warp_ballot(0xffffffffu, lane == 0u || prev != key);
+  if (heads == 0xffffffffu) return 1;
+  const uint head = 31u - clz(heads & ((2u << lane) - 1u)); /* lane 31: 2u << 31 wraps to 0 */
+  for (uint d = 1u; d < 32u; d <<= 1) {
+    const CLAT_SC_A y = clat_sc_up_a(*a, d);
+    const uint yn = clat_sc_up(*nelem, d);
+    if (lane >= head + d) {
+      *a = CLAT_SC_COMB(y, *a);
+      *nelem += yn;
+    }
+  }
+  return lane == 31u || ((heads >> (lane + 1u)) & 1u);
+}
+#else
+#define CLAT_SC_WARP_RUNS 0
+#endif
+
 CLAT_FN void clat_sc_flush(ulong key, CLAT_SC_A a, uint nelem, uint width, __global CLAT_SC_STORE *acc, ulong acc_off,
                            ulong astride, __global ulong *counts, __local CLAT_SC_STORE *lacc, __local uint *ltag,
                            __local uint *lcount, uint lslots) {
@@ -397,6 +460,9 @@ CLAT_FN void clat_sc_flush(ulong key, CLAT_SC_A a, uint nelem, uint width, __glo
     clat_sc_global(key, a, nelem, width, acc, acc_off, astride, counts);
   }
 #else
+#if CLAT_SC_WARP_RUNS
+  if (!clat_sc_warp_runs(key, &a, &nelem)) return;
+#endif
   clat_sc_global(key, a, nelem, width, acc, acc_off, astride, counts);
 #endif
 }
@@ -435,6 +501,22 @@ CLAT_FN void clat_sc_flush(ulong key, CLAT_SC_A a, uint nelem, uint width, __glo
 #define CLAT_SC_BIN(p) clat_sc_segment(ip, nbins, (p), &cursor)
 #else
 #define CLAT_SC_BIN(p) ((ulong)ip[(p)])
+#endif
+
+/* Rows of float sums on NVIDIA, straight to global memory: four columns of a row a work-item,
+ * one 16-byte load and one vector atomic (red.global.add.v4.f32, sm_90) for them: a quarter of
+ * the atomic instructions of one column each. Subnormals flush to zero, as in the scalar red. */
+#ifndef CLAT_SC_VEC_RED
+#define CLAT_SC_VEC_RED 0
+#endif
+#if CLAT_SC_VEC_RED && CLAT_SC_TYPE == 0 && CLAT_SC_OP == 0 && !CLAT_SC_FIXED && CLAT_SC_MODE == 0 && !CLAT_SC_RUNS && \
+    !CLAT_SC_SEGMENTS && CLAT_PATH_ADD_FLOAT_GLOBAL == CLAT_PATH_PTX
+#define CLAT_SC_ROWS4 1
+CLAT_FN void clat_sc_red4(__global float *p, float4 v) {
+  asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+}
+#else
+#define CLAT_SC_ROWS4 0
 #endif
 
 __kernel void clat_scatter(CLAT_SC_ARGS) {
@@ -479,7 +561,41 @@ __kernel void clat_scatter(CLAT_SC_ARGS) {
 #else
   const int vectors = 0;
 #endif
-  if (vectors) {
+#if CLAT_SC_ROWS4
+  const int rows4 = width % 4u == 0u && vstride % 4u == 0u && astride % 4u == 0u && CLAT_ALIGNED(vp + first * vstride, 4) &&
+                    CLAT_ALIGNED(acc + acc_off, 4);
+#else
+  const int rows4 = 0;
+#endif
+  if (rows4) {
+#if CLAT_SC_ROWS4
+    /* Quad j = (element j / (width / 4), columns 4 * (j % (width / 4)) ..); begin and end are
+     * multiples of 4 (width is). Each step issues its loads before its atomics. */
+    const uint w4 = width / 4u;
+    for (uint j = begin / 4u + lid; j < end / 4u; j += lsize * 4u) {
+      ulong b[4];
+      uint q[4];
+      float4 v[4];
+      for (uint c = 0; c < 4u; ++c) {
+        const uint jc = j + c * lsize;
+        b[c] = nbins; /* none */
+        if (jc >= end / 4u) continue;
+        const uint i = jc / w4;
+        q[c] = jc - i * w4;
+        b[c] = ip[first + i];
+        if (b[c] < nbins) v[c] = *(const __global float4 *)(vp + (first + i) * vstride + 4u * q[c]);
+        else if (q[c] == 0u) ++out_of_range;
+      }
+      for (uint c = 0; c < 4u; ++c) {
+        if (b[c] >= nbins) continue;
+        clat_sc_red4(acc + acc_off + b[c] * astride + 4u * q[c], v[c]);
+#if CLAT_SC_COUNTS
+        if (q[c] == 0u) atom_add(counts + b[c], 1ul);
+#endif
+      }
+    }
+#endif
+  } else if (vectors) {
 #if !CLAT_SC_SEGMENTS
     const __global CLAT_SC_IDX *ipf = ip + first;
     const __global CLAT_SC_IN *vpf = vp + first;
