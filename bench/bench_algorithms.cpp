@@ -264,6 +264,118 @@ void bench_even_histogram(Runtime& rt, const Config& config, std::size_t bytes, 
   add_rows(rows, {"histogram_even", "float", "uniform", nbins, ""}, n * 4, f);
 }
 
+// The even histograms a pyFAI-style user runs: double positions, 4 weight channels in one pass
+// (each accumulation), 2-D bins and the range found in the data. Inputs that a call reads
+// together sit in one buffer, so that the read-only pass reads the same bytes.
+void bench_even_histogram_forms(Runtime& rt, const Config& config, std::size_t bytes, std::vector<Row>& rows) {
+  std::mutex m;
+  std::vector<std::uint64_t> host_counts;
+  // The host loop: counts of floor((v - lo) * scale) over [lo, hi], one chunk per thread.
+  const auto host_loop = [&](const auto* x, std::size_t nbins, double lo, double hi) {
+    return [&m, &host_counts, x, nbins, lo, hi](std::size_t first, std::size_t last) {
+      const double scale = double(nbins) / (hi - lo);
+      std::vector<std::uint64_t> c(nbins + 1);
+      for (std::size_t i = first; i < last; ++i) {
+        const double v = double(x[i]);
+        ++c[v >= lo && v <= hi ? std::min<std::size_t>(std::size_t((v - lo) * scale), nbins - 1) : nbins];
+      }
+      std::lock_guard<std::mutex> lock(m);
+      host_counts.assign(c.begin(), c.end());
+    };
+  };
+  const auto total = [](const std::vector<std::uint64_t>& counts) {
+    std::uint64_t t = 0;
+    for (const auto c : counts) t += c;
+    return t;
+  };
+  if (rt.supports_double()) {
+    progress(config, "algorithms: histogram_even double 100 bins");
+    const std::size_t n = bytes / 8;
+    const auto f = random_floats(n, -0.05f, 1.05f, 7);
+    const std::vector<double> x(f.begin(), f.end());
+    const cl::Buffer buffer = upload(rt, x);
+    EvenHistogram result;
+    const Figures fig = measure(
+        rt, config, buffer, n * 8, [&] { result = histogram_even(rt, buffer, 0, n, EvenBins<double>{100, 0.0, 1.0}); }, n,
+        host_loop(x.data(), 100, 0.0, 1.0));
+    check(total(result.counts) + result.below + result.above == n, "histogram_even double");
+    add_rows(rows, {"histogram_even", "double", "uniform", 100, ""}, n * 8, fig);
+  }
+  {
+    // Positions then 4 weight channels: 5 floats per value.
+    const std::size_t n = bytes / 20;
+    auto data = random_floats(5 * n, 0.0f, 1.0f, 8);
+    const cl::Buffer buffer = upload(rt, data);
+    std::vector<WeightBuffer> weights;
+    for (std::size_t c = 1; c <= 4; ++c) weights.push_back({buffer, c * n});
+    for (const WeightAccumulation a :
+         {WeightAccumulation::float_atomic, WeightAccumulation::compensated_float2, WeightAccumulation::double_atomic}) {
+      if (a == WeightAccumulation::double_atomic && !rt.supports_double()) continue;
+      if (a == WeightAccumulation::compensated_float2 && !rt.device_info().caps.int64_base_atomics) continue;
+      const std::string form = a == WeightAccumulation::float_atomic ? "4 weights" : a == WeightAccumulation::double_atomic ? "4 weights, double sums" : "4 weights, compensated";
+      progress(config, "algorithms: histogram_even 100 bins, " + form);
+      EvenHistogram result;
+      HistogramOptions options;
+      options.accumulation = a;
+      const Figures fig = measure(
+          rt, config, buffer, 5 * n * 4,
+          [&] { result = histogram_even(rt, buffer, 0, n, EvenBins<float>{100, 0.0f, 1.0f}, weights, options); }, n,
+          [&](std::size_t first, std::size_t last) {
+            double sums[4][100] = {};
+            std::uint64_t c[100] = {};
+            for (std::size_t i = first; i < last; ++i) {
+              const std::size_t b = std::min<std::size_t>(std::size_t(data[i] * 100.0f), 99);
+              ++c[b];
+              for (std::size_t k = 0; k < 4; ++k) sums[k][b] += data[(k + 1) * n + i];
+            }
+            std::lock_guard<std::mutex> lock(m);
+            host_counts.assign(c, c + 100);
+            host_counts[0] += std::uint64_t(sums[0][0] + sums[3][99]) & 1;  // keeps the sums alive
+          });
+      check(total(result.counts) == n && result.sums.size() == 4, "histogram_even " + form);
+      add_rows(rows, {"histogram_even", "float", "uniform", 100, form}, 5 * n * 4, fig);
+    }
+  }
+  {
+    progress(config, "algorithms: histogram2d_even 100x100");
+    const std::size_t n = bytes / 8;
+    const auto data = random_floats(2 * n, -0.05f, 1.05f, 9);
+    const cl::Buffer buffer = upload(rt, data);
+    EvenHistogram2D result;
+    const EvenBins<float> bins{100, 0.0f, 1.0f};
+    const Figures fig = measure(
+        rt, config, buffer, 2 * n * 4, [&] { result = histogram2d_even(rt, buffer, 0, buffer, n, n, bins, bins); }, n,
+        [&](std::size_t first, std::size_t last) {
+          std::vector<std::uint64_t> c(100 * 100 + 1);
+          for (std::size_t i = first; i < last; ++i) {
+            const float x = data[i], y = data[n + i];
+            const bool in = x >= 0.0f && x <= 1.0f && y >= 0.0f && y <= 1.0f;
+            ++c[in ? std::min<std::size_t>(std::size_t(x * 100.0f), 99) * 100 + std::min<std::size_t>(std::size_t(y * 100.0f), 99) : 10000];
+          }
+          std::lock_guard<std::mutex> lock(m);
+          host_counts.assign(c.begin(), c.end());
+        });
+    check(total(result.counts) + result.outside == n, "histogram2d_even");
+    add_rows(rows, {"histogram2d_even", "float", "uniform", 100 * 100, ""}, 2 * n * 4, fig);
+  }
+  {
+    progress(config, "algorithms: histogram_even 100 bins, range from the data");
+    const std::size_t n = bytes / 4;
+    const auto x = random_floats(n, -3.0f, 5.0f, 10);
+    const cl::Buffer buffer = upload(rt, x);
+    EvenHistogram result;
+    const Figures fig = measure(
+        rt, config, buffer, n * 4, [&] { result = histogram_even<float>(rt, buffer, 0, n, 100); }, n,
+        [&](std::size_t first, std::size_t last) {  // the host's two passes: the range, then the counts
+          float lo = x[first], hi = x[first];
+          for (std::size_t i = first; i < last; ++i) lo = std::min(lo, x[i]), hi = std::max(hi, x[i]);
+          host_loop(x.data(), 100, lo, hi)(first, last);
+        });
+    check(total(result.counts) == n, "histogram_even, range from the data");
+    add_rows(rows, {"histogram_even", "float", "uniform", 100, "range from the data"}, n * 4, fig);
+  }
+}
+
 void bench_compact(Runtime& rt, const Config& config, std::size_t bytes, std::vector<Row>& rows) {
   const std::size_t n = bytes / 4;
   const auto x = random_floats(n, 0.0f, 1.0f, 6);
@@ -296,7 +408,8 @@ std::vector<Row> run_algorithm_benchmarks(Runtime& rt, const Config& config) {
   std::size_t bytes = config.quick ? std::min<std::size_t>(config.bytes, std::size_t(1) << 20) : config.bytes;
   bytes = std::min<std::size_t>(bytes, std::size_t(rt.device_info().caps.max_mem_alloc_size)) / 64 * 64;
   if (bytes < 64) throw std::invalid_argument("algorithms: --size must be at least 64 bytes");
-  // CLATOMICS_BENCH_ALGOS narrows a run (tuning): a comma list of reduce, dot, histogram, even, compact.
+  // CLATOMICS_BENCH_ALGOS narrows a run (tuning): a comma list of reduce, dot, histogram, even,
+  // even_forms, compact.
   const char* only = std::getenv("CLATOMICS_BENCH_ALGOS");
   const std::string chosen = only && *only ? "," + std::string(only) + "," : "";
   const auto wanted = [&](const char* name) { return chosen.empty() || chosen.find("," + std::string(name) + ",") != std::string::npos; };
@@ -305,6 +418,7 @@ std::vector<Row> run_algorithm_benchmarks(Runtime& rt, const Config& config) {
   if (wanted("dot")) bench_dot(rt, config, bytes, rows);
   if (wanted("histogram")) bench_byte_histogram(rt, config, bytes, rows);
   if (wanted("even")) bench_even_histogram(rt, config, bytes, rows);
+  if (wanted("even_forms")) bench_even_histogram_forms(rt, config, bytes, rows);
   if (wanted("compact")) bench_compact(rt, config, bytes, rows);
   return rows;
 }

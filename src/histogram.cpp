@@ -5,8 +5,12 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <functional>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
+#include <utility>
 
 #include <unistd.h>
 
@@ -23,14 +27,31 @@ constexpr std::size_t max_private_counters = 16384;  // 64 KiB of private counte
 constexpr std::size_t auto_private_slots = 4096;     // CPUs: private counters up to this many slots
 constexpr std::size_t max_copies = 32;               // __local copies per work-group (one per bank)
 constexpr std::size_t max_nbins = (std::size_t(1) << 32) - 4;
+constexpr std::size_t two_d_tallies = 15;     // the (where on x, where on y) classes of points in no bin
+constexpr std::size_t max_channels = 4;
+
+// One axis of even bins: the range, scale = nbins / (hi - lo) for the first guess, and the
+// edges as the device compares them (values of the positions' type, held in double).
+struct Axis {
+  std::size_t nbins = 0;
+  double lo = 0, hi = 0, scale = 0;
+  std::vector<double> edges;
+};
 
 struct Setup {
   Kind kind = Kind::bytes;
-  std::size_t nbins = 256;
-  bool weighted = false;
-  float lo = 0, hi = 0, scale = 0;
-  std::vector<float> edges;  // even bins: the nbins + 1 edges as NumPy computes them for float32
-  std::size_t slots() const { return kind == Kind::bytes ? 256 : kind == Kind::keys ? nbins + 1 : nbins + 3; }
+  std::size_t nbins = 256;  // bytes and keys; even bins: x.nbins (times y.nbins over two axes)
+  bool doubles = false;     // even bins: double positions
+  bool two_d = false;
+  Axis x, y;
+  std::size_t channels = 0;  // weight channels
+  WeightAccumulation accumulation = WeightAccumulation::float_atomic;
+  std::size_t bins() const { return two_d ? x.nbins * y.nbins : nbins; }
+  std::size_t slots() const {
+    return kind == Kind::bytes ? 256 : kind == Kind::keys ? nbins + 1 : two_d ? bins() + two_d_tallies : nbins + 3;
+  }
+  std::size_t acc_bytes() const { return accumulation == WeightAccumulation::float_atomic ? 4 : 8; }
+  std::size_t position_bytes() const { return kind == Kind::bytes ? 1 : doubles ? 8 : 4; }
 };
 
 const char* strategy_name(HistogramStrategy s) {
@@ -71,14 +92,16 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
   Plan plan;
   // __local: the largest power-of-two number of copies (<= 32 and <= the group) that fits.
   const std::size_t local_group = detail::floor_pow2(std::min<std::size_t>(gpu ? 1024 : 16, caps.max_work_group_size));
-  const std::size_t slot_bytes = setup.weighted ? 8 : 4;
+  const std::size_t slot_bytes = 4 + setup.channels * setup.acc_bytes();
   std::size_t copies = 0;
   for (std::size_t c = std::min(max_copies, local_group); c >= 1 && !copies; c /= 2)
     if (slots <= caps.local_mem_size / (c * slot_bytes)) copies = c;
   // private: 4 copies for bytes (the four bytes of a word count into different copies).
   const std::size_t private_copies = setup.kind == Kind::bytes && !gpu ? 4 : 1;
   const std::size_t private_cap = std::max<std::size_t>(64, ceil_pow2(slots));
-  const bool private_fits = slots <= max_private_counters && private_cap * private_copies <= max_private_counters;
+  // The weights' private sums take at most as many bytes as the counters may.
+  const bool private_fits = slots <= max_private_counters && private_cap * private_copies <= max_private_counters &&
+                            setup.channels * private_cap * setup.acc_bytes() <= max_private_counters * 4;
 
   HistogramStrategy s = asked;
   if (s == HistogramStrategy::automatic) {
@@ -122,7 +145,9 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
   }
   plan.strategy = s;
   plan.direct = caps.int64_base_atomics && !detail::merge_32bit();
-  plan.options = detail::define("CLAT_HIST_KIND", int(setup.kind)) + detail::define("CLAT_HIST_WEIGHTED", setup.weighted ? 1 : 0) +
+  plan.options = detail::define("CLAT_HIST_KIND", int(setup.kind)) + detail::define("CLAT_HIST_DOUBLE", setup.doubles ? 1 : 0) +
+                 detail::define("CLAT_HIST_2D", setup.two_d ? 1 : 0) + detail::define("CLAT_HIST_CHANNELS", (long long)setup.channels) +
+                 detail::define("CLAT_HIST_ACCUM", int(setup.accumulation)) +
                  detail::define("CLAT_CONTIGUOUS", gpu ? 0 : 1) + detail::define("CLAT_HIST_SHIFT", int(plan.shift)) +
                  detail::define("CLAT_HIST_DIRECT", plan.direct ? 1 : 0);
   // NVIDIA reports CL_KERNEL_WORK_GROUP_SIZE 256 for every kernel, yet 1024-item groups are what
@@ -135,7 +160,14 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
   return plan;
 }
 
-std::size_t element_size(Kind kind) { return kind == Kind::bytes ? 1 : 4; }
+// What one launch reads: positions (and a second axis' positions), weight channels.
+struct Inputs {
+  cl_mem values = nullptr;
+  std::size_t offset = 0;
+  cl_mem y = nullptr;
+  std::size_t y_offset = 0;
+  std::vector<detail::WeightRange> weights;
+};
 
 // One histogram being accumulated: every add() counts a range in launches below 2^32 elements,
 // each merged into the 64-bit totals on the device; totals() reads them once. Its commands are
@@ -156,7 +188,8 @@ class Run {
   Run& operator=(const Run&) = delete;
 
   // Allocates and zeroes the counters: call after every check, right before the first add().
-  // Direct plans count into totals_ (and wtotals_) themselves: no counts_/wsums_ to merge.
+  // Direct plans count into totals_ themselves: no counts_ to merge. Weights always go straight
+  // into wtotals_.
   void start() {
     const auto zeroed = [&](std::size_t bytes) {
       detail::Mem buffer = detail::make_buffer(rt_, bytes);
@@ -165,36 +198,17 @@ class Run {
     };
     totals_ = zeroed(slots_ * 8);
     counts_ = plan_.direct ? totals_ : zeroed(slots_ * 4);
-    // Only even bins read edges; the others get any valid buffer.
-    edges_ = setup_.edges.empty() ? counts_
-                                  : detail::make_buffer(rt_, setup_.edges.size() * sizeof(float), CL_MEM_READ_ONLY, setup_.edges.data());
-    wsums_ = wtotals_ = counts_;
-    if (setup_.weighted) {
-      wtotals_ = zeroed(slots_ * 4);
-      wsums_ = plan_.direct ? wtotals_ : zeroed(slots_ * 4);
-    }
+    // Only even bins read edges (and only two axes the second axis'); the others get any valid buffer.
+    edges_x_ = setup_.x.edges.empty() ? counts_ : edges_buffer(setup_.x.edges);
+    edges_y_ = setup_.y.edges.empty() ? counts_ : edges_buffer(setup_.y.edges);
+    wtotals_ = setup_.channels ? zeroed(setup_.channels * slots_ * setup_.acc_bytes()) : counts_;
   }
 
-  void add(cl_mem values, std::size_t offset, std::size_t count, cl_mem weights, std::size_t weights_offset) {
-    const std::uint64_t per_launch = detail::launch_elements();
-    const bool local = plan_.kernel == std::string("clat_hist_local");
-    const std::size_t local_slots = local ? slots_ << plan_.shift : 1;
-    for (std::size_t done = 0; done < count;) {
-      const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, count - done));
-      const std::size_t units = n / (16 / element_size(setup_.kind)) + 1;
-      const detail::Grid grid = detail::make_grid(rt_, kernel_, units, plan_.group, plan_.max_groups);
-      // The arguments of CLAT_HIST_ARGS, in order.
-      detail::set_args(kernel_, values, cl_ulong(offset + done), cl_ulong(n), cl_uint(setup_.nbins), setup_.lo, setup_.hi,
-                       setup_.scale, edges_, weights ? weights : counts_.get(), cl_ulong(weights ? weights_offset + done : 0),
-                       counts_, wsums_, detail::LocalBytes{local_slots * 4},
-                       detail::LocalBytes{(setup_.weighted ? local_slots : 1) * 4});
-      commands_.launch(kernel_, grid);
-      if (!plan_.direct) {
-        detail::set_args(merge_, counts_, totals_, wsums_, wtotals_, cl_uint(slots_));
-        commands_.launch(merge_, detail::make_grid(rt_, merge_, slots_, 256, slots_));
-      }
-      done += n;
-    }
+  void add(const Inputs& in, std::size_t count) {
+    if (setup_.doubles)
+      add_as<cl_double>(in, count);
+    else
+      add_as<cl_float>(in, count);
   }
 
   // Copies host data into a staging buffer, in this run's order of commands.
@@ -205,20 +219,70 @@ class Run {
     commands_.read(totals_.get(), 0, slots_ * 8, out.data());
     return out;
   }
-  std::vector<float> weight_totals() {
-    std::vector<float> out(setup_.nbins);
-    commands_.read(wtotals_.get(), 0, setup_.nbins * 4, out.data());
-    return out;
+  // Per channel, the bins' sums in double (a compensated pair read as hi + lo).
+  std::vector<std::vector<double>> weight_sums() {
+    const std::size_t acc = setup_.acc_bytes(), bins = setup_.bins();
+    std::vector<unsigned char> raw(setup_.channels * slots_ * acc);
+    commands_.read(wtotals_.get(), 0, raw.size(), raw.data());
+    std::vector<std::vector<double>> sums(setup_.channels, std::vector<double>(bins));
+    for (std::size_t c = 0; c < setup_.channels; ++c)
+      for (std::size_t b = 0; b < bins; ++b) {
+        const unsigned char* at = raw.data() + (c * slots_ + b) * acc;
+        float pair[2] = {0, 0};
+        double value = 0;
+        if (setup_.accumulation == WeightAccumulation::double_atomic)
+          std::memcpy(&value, at, 8);
+        else
+          std::memcpy(pair, at, acc), value = double(pair[0]) + double(pair[1]);
+        sums[c][b] = value;
+      }
+    return sums;
   }
 
  private:
+  detail::Mem edges_buffer(const std::vector<double>& edges) {
+    if (setup_.doubles) return detail::make_buffer(rt_, edges.size() * 8, CL_MEM_READ_ONLY, edges.data());
+    const std::vector<float> narrow(edges.begin(), edges.end());  // float values held in double: exact
+    return detail::make_buffer(rt_, narrow.size() * 4, CL_MEM_READ_ONLY, narrow.data());
+  }
+
+  // P: the kernel's position type (CLAT_POS).
+  template <class P>
+  void add_as(const Inputs& in, std::size_t count) {
+    const std::uint64_t per_launch = detail::launch_elements();
+    const bool local = plan_.kernel == std::string("clat_hist_local");
+    const std::size_t local_slots = local ? slots_ << plan_.shift : 1;
+    const std::size_t local_weights = setup_.channels ? local_slots * setup_.channels * setup_.acc_bytes() : 4;
+    const Axis& x = setup_.x;
+    const Axis& y = setup_.y;
+    for (std::size_t done = 0; done < count;) {
+      const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, count - done));
+      const std::size_t units = n / (16 / setup_.position_bytes()) + 1;
+      const detail::Grid grid = detail::make_grid(rt_, kernel_, units, plan_.group, plan_.max_groups);
+      const auto weight = [&](std::size_t c) { return c < in.weights.size() ? in.weights[c].buffer : counts_.get(); };
+      const auto weight_offset = [&](std::size_t c) { return cl_ulong(c < in.weights.size() ? in.weights[c].offset + done : 0); };
+      // The arguments of CLAT_HIST_ARGS, in order.
+      detail::set_args(kernel_, in.values, cl_ulong(in.offset + done), cl_ulong(n), cl_uint(setup_.two_d ? x.nbins : setup_.nbins),
+                       P(x.lo), P(x.hi), P(x.scale), edges_x_, in.y ? in.y : in.values, cl_ulong(in.y ? in.y_offset + done : 0),
+                       cl_uint(y.nbins), P(y.lo), P(y.hi), P(y.scale), edges_y_, weight(0), weight_offset(0), weight(1),
+                       weight_offset(1), weight(2), weight_offset(2), weight(3), weight_offset(3), counts_, wtotals_,
+                       detail::LocalBytes{local_slots * 4}, detail::LocalBytes{local_weights});
+      commands_.launch(kernel_, grid);
+      if (!plan_.direct) {
+        detail::set_args(merge_, counts_, totals_, cl_uint(slots_));
+        commands_.launch(merge_, detail::make_grid(rt_, merge_, slots_, 256, slots_));
+      }
+      done += n;
+    }
+  }
+
   Runtime& rt_;
   Setup setup_;
   Plan plan_;
   std::size_t slots_;
   detail::Commands commands_;
   detail::Kernel kernel_, merge_;
-  detail::Mem counts_, totals_, wsums_, wtotals_, edges_;
+  detail::Mem counts_, totals_, wtotals_, edges_x_, edges_y_;
 };
 
 std::string to_text(double bytes) {
@@ -227,59 +291,204 @@ std::string to_text(double bytes) {
   return text;
 }
 
-// nbins in range, and the memory its counts take on the device and the host within bounds:
-// checked before anything (edges included) is allocated.
-void check_nbins(const Runtime& rt, const char* what, std::size_t nbins, std::size_t slots, bool even, bool weighted) {
-  if (nbins == 0) throw std::invalid_argument(std::string("clatomics: ") + what + ": nbins must be at least 1");
-  if (nbins > max_nbins) throw std::invalid_argument(std::string("clatomics: ") + what + ": nbins must be at most 2^32 - 4");
-  const auto& caps = rt.device_info().caps;
-  const double largest = double(slots) * 8;  // the 64-bit totals: the largest buffer
-  const double device = largest + double(slots) * 4 + (even ? double(nbins + 1) * 4 : 0) + (weighted ? double(slots) * 8 : 0);
-  const double host = double(nbins) * 8 + (even ? double(nbins + 1) * 4 : 0) + (weighted ? double(nbins) * 4 : 0);
-  const double host_memory = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
-  const auto refuse = [&](const std::string& why) {
-    throw std::invalid_argument(std::string("clatomics: ") + what + ": nbins = " + std::to_string(nbins) + " is too many: " + why);
-  };
-  if (largest > double(caps.max_mem_alloc_size))
-    refuse("its 64-bit counts take " + to_text(largest) + ", more than one buffer may hold on this device (CL_DEVICE_MAX_MEM_ALLOC_SIZE " +
-           to_text(double(caps.max_mem_alloc_size)) + ")");
-  if (device > double(caps.global_mem_size) / 2)
-    refuse("its buffers take " + to_text(device) + ", more than half the device's memory (CL_DEVICE_GLOBAL_MEM_SIZE " +
-           to_text(double(caps.global_mem_size)) + ")");
-  if (host_memory > 0 && host > host_memory / 2)
-    refuse("its results take " + to_text(host) + " of host memory, more than half of the host's " + to_text(host_memory));
+[[noreturn]] void refuse(const std::string& what, const std::string& why) {
+  throw std::invalid_argument("clatomics: " + what + ": " + why);
 }
 
-Setup even_setup(const Runtime& rt, std::size_t nbins, float lo, float hi, bool weighted) {
-  check_nbins(rt, "histogram_even", nbins, nbins + 3, true, weighted);
-  if (!std::isfinite(lo)) throw std::invalid_argument("clatomics: histogram_even: lo is not finite");
-  if (!std::isfinite(hi)) throw std::invalid_argument("clatomics: histogram_even: hi is not finite");
-  if (!(lo < hi)) throw std::invalid_argument("clatomics: histogram_even: lo must be below hi");
-  if (!std::isfinite(hi - lo)) throw std::invalid_argument("clatomics: histogram_even: hi - lo overflows float");
+// nbins in range (the argument is named `name`).
+void check_nbins(const std::string& what, const char* name, std::size_t nbins) {
+  if (nbins == 0) refuse(what, std::string(name) + " must be at least 1");
+  if (nbins > max_nbins) refuse(what, std::string(name) + " must be at most 2^32 - 4");
+}
+
+// The memory the setup's counts, sums and edges take on the device and the host within bounds:
+// checked before anything (edges included) is allocated. setup: kind, nbins (or both axes'
+// nbins), doubles, channels and accumulation set.
+void check_memory(const Runtime& rt, const std::string& what, const Setup& setup) {
+  const auto& caps = rt.device_info().caps;
+  const double slots = double(setup.slots()), bins = double(setup.bins());
+  const double edges = setup.kind != Kind::even ? 0 : double(setup.x.nbins + 1) + (setup.two_d ? double(setup.y.nbins + 1) : 0);
+  const double largest = slots * 8;  // the 64-bit totals: the largest buffer but for many weight channels
+  const double weights = double(setup.channels) * slots * double(setup.acc_bytes());
+  const double device = largest + slots * 4 + edges * double(setup.position_bytes()) + weights;
+  const double host = bins * 8 + edges * 8 + double(setup.channels) * bins * 8 + (setup.channels ? bins * 4 : 0);
+  const double host_memory = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+  const auto too_many = [&](const std::string& why) {
+    refuse(what, "nbins = " + std::to_string(setup.bins()) + " is too many: " + why);
+  };
+  if (std::max(largest, weights) > double(caps.max_mem_alloc_size))
+    too_many("its 64-bit counts or weight sums take " + to_text(std::max(largest, weights)) +
+             ", more than one buffer may hold on this device (CL_DEVICE_MAX_MEM_ALLOC_SIZE " + to_text(double(caps.max_mem_alloc_size)) +
+             ")");
+  if (device > double(caps.global_mem_size) / 2)
+    too_many("its buffers take " + to_text(device) + ", more than half the device's memory (CL_DEVICE_GLOBAL_MEM_SIZE " +
+             to_text(double(caps.global_mem_size)) + ")");
+  if (host_memory > 0 && host > host_memory / 2)
+    too_many("its results take " + to_text(host) + " of host memory, more than half of the host's " + to_text(host_memory));
+}
+
+// Which of NumPy's edge computations an axis follows (the header says where each applies).
+enum class EdgeRule {
+  given_range,  // np.histogram, range given (Python floats): linspace in double, then the data's type
+  data_range,   // np.histogram, no range: linspace in the data's type
+  two_d,        // np.histogram2d: linspace in double; float data compared with them exactly
+};
+
+// np.linspace(lo, hi, nbins + 1) as NumPy 2 computes it in A (numpy/_core/function_base.py):
+// step = (hi - lo) / nbins; edge k = k * step + lo, each operation rounded (this file is built
+// with -ffp-contract=off: no fused multiply-add); where step underflows to 0, (k / nbins) *
+// (hi - lo) + lo; the last edge hi itself.
+template <class A>
+std::vector<A> linspace(A lo, A hi, std::size_t nbins) {
+  std::vector<A> e(nbins + 1);
+  const A delta = hi - lo, n = A(nbins), step = delta / n;
+  for (std::size_t k = 0; k < nbins; ++k) {
+    const A scaled = step == 0 ? A(k) / n * delta : A(k) * step;
+    e[k] = scaled + lo;
+  }
+  e[nbins] = hi;
+  return e;
+}
+
+// The edges the device compares T positions with, held in double.
+template <class T>
+std::vector<double> axis_edges(T lo, T hi, std::size_t nbins, EdgeRule rule) {
+  if (std::is_same_v<T, double> || rule != EdgeRule::data_range) {
+    const std::vector<double> wide = linspace<double>(lo, hi, nbins);
+    if (std::is_same_v<T, double>) return wide;
+    std::vector<double> edges(wide.size());
+    for (std::size_t k = 0; k < wide.size(); ++k) {
+      float f = float(wide[k]);  // nearest, as NumPy's astype(float32)
+      // Two axes: x >= e exactly when x >= the least float >= e (x a float).
+      if (rule == EdgeRule::two_d && double(f) < wide[k]) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+      edges[k] = f;
+    }
+    return edges;
+  }
+  const std::vector<float> narrow = linspace<float>(float(lo), float(hi), nbins);
+  return std::vector<double>(narrow.begin(), narrow.end());
+}
+
+template <class T>
+std::string text_of(T value) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.*g", std::is_same_v<T, float> ? 9 : 17, double(value));
+  return text;
+}
+
+// One axis of even bins over [lo, hi] (nbins already checked), refused where NumPy refuses it
+// or where the first guess cannot be computed in T.
+template <class T>
+Axis even_axis(const std::string& what, std::size_t nbins, T lo, T hi, EdgeRule rule) {
+  if (!std::isfinite(lo)) refuse(what, "lo is not finite");
+  if (!std::isfinite(hi)) refuse(what, "hi is not finite");
+  if (!(lo < hi)) refuse(what, "lo must be below hi");
+  if (!std::isfinite(T(hi - lo))) refuse(what, std::string("hi - lo overflows ") + (std::is_same_v<T, float> ? "float" : "double"));
+  Axis axis;
+  axis.nbins = nbins;
+  axis.lo = lo;
+  axis.hi = hi;
+  const T scale = T(double(nbins) / (double(hi) - double(lo)));
+  if (!std::isfinite(scale) || !(scale > 0)) refuse(what, "nbins / (hi - lo) is not a finite positive number");
+  axis.scale = scale;
+  axis.edges = axis_edges(lo, hi, nbins, rule);
+  // Bins of no width in T: the range has fewer values than bins. NumPy refuses these for
+  // np.histogram ("Too many bins for data range"); np.histogram2d leaves such bins empty.
+  if (rule != EdgeRule::two_d)
+    for (std::size_t k = 0; k < nbins; ++k)
+      if (!(axis.edges[k] < axis.edges[k + 1]))
+        refuse(what, "too many bins for the range [lo, hi]: in " + std::string(std::is_same_v<T, float> ? "float" : "double") +
+                         ", edges " + std::to_string(k) + " and " + std::to_string(k + 1) + " are both " + text_of(T(axis.edges[k])) +
+                         " (fewer values than bins)");
+  return axis;
+}
+
+// An even histogram's request before its range is known: refuses bad nbins, channels and
+// accumulations, and bins beyond memory.
+template <class T>
+Setup even_request(const Runtime& rt, const std::string& what, std::size_t nx, std::size_t ny, std::size_t channels,
+                   WeightAccumulation accumulation) {
   Setup setup;
   setup.kind = Kind::even;
-  setup.nbins = nbins;
-  setup.weighted = weighted;
-  setup.lo = lo;
-  setup.hi = hi;
-  setup.scale = float(double(nbins) / (double(hi) - double(lo)));
-  if (!std::isfinite(setup.scale) || !(setup.scale > 0))
-    throw std::invalid_argument("clatomics: histogram_even: nbins / (hi - lo) is not a finite positive float");
-  // NumPy: np.linspace(lo, hi, nbins + 1) in double, cast to float32, the last edge hi itself.
-  const double step = (double(hi) - double(lo)) / double(nbins);
-  setup.edges.resize(nbins + 1);
-  for (std::size_t k = 0; k < nbins; ++k) setup.edges[k] = float(double(k) * step + double(lo));
-  setup.edges[nbins] = hi;
-  // Bins of no width in float: the range has fewer floats than bins (NumPy refuses these too:
-  // "Too many bins for data range").
-  for (std::size_t k = 0; k < nbins; ++k)
-    if (!(setup.edges[k] < setup.edges[k + 1])) {
-      char text[96];
-      std::snprintf(text, sizeof text, "edges %zu and %zu are both %.9g", k, k + 1, double(setup.edges[k]));
-      throw std::invalid_argument("clatomics: histogram_even: too many bins for the range [lo, hi]: in float, " + std::string(text) +
-                                  " (fewer floats than bins)");
+  setup.doubles = std::is_same_v<T, double>;
+  setup.two_d = ny != 0;
+  check_nbins(what, setup.two_d ? "xbins.nbins" : "nbins", nx);
+  if (setup.two_d) {
+    check_nbins(what, "ybins.nbins", ny);
+    if (nx > (max_nbins - two_d_tallies) / ny)
+      refuse(what, "xbins.nbins * ybins.nbins = " + std::to_string(nx) + " * " + std::to_string(ny) + " bins exceed 2^32 - 19");
+  }
+  setup.nbins = nx;
+  setup.x.nbins = nx;
+  setup.y.nbins = ny;
+  if (channels > max_channels) refuse(what, "weights: " + std::to_string(channels) + " channels, at most 4");
+  setup.channels = channels;
+  // Without weights there is nothing to accumulate: one program whatever was asked.
+  setup.accumulation = channels ? accumulation : WeightAccumulation::float_atomic;
+  if (channels) switch (accumulation) {
+      case WeightAccumulation::float_atomic: break;
+      case WeightAccumulation::compensated_float2:
+        if (!rt.device_info().caps.int64_base_atomics)
+          refuse(what, "options.accumulation compensated_float2 needs cl_khr_int64_base_atomics, which " +
+                           rt.device_info().caps.device_name + " lacks");
+        break;
+      case WeightAccumulation::double_atomic: detail::require_double(rt, (what + ": options.accumulation double_atomic").c_str()); break;
+      default: refuse(what, "options.accumulation is not a WeightAccumulation");
     }
+  if (setup.doubles) detail::require_double(rt, (what + ": double positions").c_str());
+  check_memory(rt, what, setup);
   return setup;
+}
+
+// NumPy's range from the data (_get_outer_edges): the minimum and maximum, refused when either
+// is not finite (a NaN makes both NaN), widened by 0.5 each way in T when equal; [0, 1] for no
+// data.
+template <class T>
+std::pair<T, T> data_range(const std::string& what, std::size_t count, T least, T most, bool nan_seen) {
+  if (count == 0) return {T(0), T(1)};
+  if (nan_seen) least = most = std::numeric_limits<T>::quiet_NaN();
+  if (!std::isfinite(least) || !std::isfinite(most))
+    refuse(what, "autodetected range of [" + text_of(least) + ", " + text_of(most) + "] is not finite (NumPy refuses it too)");
+  if (least == most) least = T(least - T(0.5)), most = T(most + T(0.5));
+  return {least, most};
+}
+
+template <class T>
+std::pair<T, T> host_range(const std::string& what, const std::vector<T>& values) {
+  T least = std::numeric_limits<T>::infinity(), most = -least;
+  bool nan_seen = false;
+  for (const T v : values) {
+    if (std::isnan(v)) nan_seen = true;
+    least = std::min(least, v), most = std::max(most, v);  // NaN compares false: left out
+  }
+  return data_range(what, values.size(), least, most, nan_seen);
+}
+
+// The range of values[offset, offset + count) on the device: every work-item's minimum, maximum
+// and NaN count (kernels/histogram.cl: clat_hist_range), combined here.
+template <class T>
+std::pair<T, T> device_range(Runtime& rt, const std::string& what, cl_mem values, std::size_t offset, std::size_t count) {
+  if (count == 0) return data_range(what, count, T(0), T(0), false);
+  const auto& caps = rt.device_info().caps;
+  const bool gpu = caps.is_gpu();
+  const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
+  const detail::Program program = detail::build_library_file(
+      rt, "kernels/histogram.cl",
+      detail::define("CLAT_HIST_KIND", int(Kind::even)) + detail::define("CLAT_HIST_DOUBLE", std::is_same_v<T, double> ? 1 : 0) +
+          detail::define("CLAT_CONTIGUOUS", gpu ? 0 : 1));
+  const detail::Kernel kernel = detail::make_kernel(program, "clat_hist_range");
+  const detail::Grid grid = detail::make_grid(rt, kernel, count, gpu ? 256 : 16, gpu ? 8 * cu : 4 * cu);
+  const detail::Mem out = detail::make_buffer(rt, grid.items() * 3 * sizeof(T));
+  detail::Commands commands(rt);
+  detail::set_args(kernel, values, cl_ulong(offset), cl_ulong(count), out);
+  commands.launch(kernel, grid);
+  std::vector<T> found(grid.items() * 3);
+  commands.read(out.get(), 0, found.size() * sizeof(T), found.data());
+  T least = std::numeric_limits<T>::infinity(), most = -least;
+  bool nan_seen = false;
+  for (std::size_t i = 0; i < grid.items(); ++i)
+    least = std::min(least, found[3 * i]), most = std::max(most, found[3 * i + 1]), nan_seen |= found[3 * i + 2] > 0;
+  return data_range(what, count, least, most, nan_seen);
 }
 
 KeyHistogram key_result(const std::vector<std::uint64_t>& totals, std::size_t nbins) {
@@ -296,48 +505,132 @@ EvenHistogram even_result(Run& run, const Setup& setup) {
   h.below = totals[setup.nbins];
   h.above = totals[setup.nbins + 1];
   h.nan = totals[setup.nbins + 2];
-  if (setup.weighted) h.weights = run.weight_totals();
+  h.lo = setup.x.lo;
+  h.hi = setup.x.hi;
+  if (setup.channels) {
+    h.sums = run.weight_sums();
+    h.weights.assign(h.sums[0].begin(), h.sums[0].end());
+  }
   return h;
 }
 
-// Streams host values (and weights) through the device into run.
+EvenHistogram2D even_result_2d(Run& run, const Setup& setup) {
+  const auto totals = run.totals();
+  const std::size_t bins = setup.bins();
+  EvenHistogram2D h;
+  h.nx = setup.x.nbins;
+  h.ny = setup.y.nbins;
+  h.counts.assign(totals.begin(), totals.begin() + std::ptrdiff_t(bins));
+  // Slot bins + 4 * cx + cy - 1: cx, cy = 0 in range, 1 below, 2 above, 3 NaN (kernels/histogram.cl).
+  std::uint64_t* x_tally[4] = {nullptr, &h.x.below, &h.x.above, &h.x.nan};
+  std::uint64_t* y_tally[4] = {nullptr, &h.y.below, &h.y.above, &h.y.nan};
+  for (std::size_t cx = 0; cx < 4; ++cx)
+    for (std::size_t cy = 0; cy < 4; ++cy) {
+      if (!cx && !cy) continue;
+      const std::uint64_t n = totals[bins + 4 * cx + cy - 1];
+      if (cx) *x_tally[cx] += n;
+      if (cy) *y_tally[cy] += n;
+      h.outside += n;
+    }
+  if (setup.channels) h.sums = run.weight_sums();
+  return h;
+}
+
+// T as written, not deduced from the argument (a null y says nothing of T).
 template <class T>
-void add_host(Runtime& rt, Run& run, const std::vector<T>& values, const std::vector<float>* weights) {
+struct Written {
+  using type = T;
+};
+
+// Streams host positions (and a second axis', and weights) through the device into run.
+template <class T>
+void add_host(Runtime& rt, Run& run, const std::vector<T>& values, const typename Written<std::vector<T>>::type* y,
+              const HostWeights& weights) {
   run.start();
   if (values.empty()) return;
-  const std::size_t chunk = detail::chunk_elements(rt, values.size(), sizeof(T), weights ? 2 : 1);
-  const detail::Mem buffer = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_ONLY);
-  const detail::Mem wbuffer = weights ? detail::make_buffer(rt, chunk * sizeof(float), CL_MEM_READ_ONLY) : detail::Mem();
+  const std::size_t buffers = 1 + (y ? 1 : 0) + weights.size();
+  const std::size_t chunk = detail::chunk_elements(rt, values.size(), sizeof(T), buffers);
+  const auto staging = [&](std::size_t bytes) { return detail::make_buffer(rt, chunk * bytes, CL_MEM_READ_ONLY); };
+  const detail::Mem buffer = staging(sizeof(T));
+  const detail::Mem ybuffer = y ? staging(sizeof(T)) : detail::Mem();
+  std::vector<detail::Mem> wbuffers;
+  for (std::size_t c = 0; c < weights.size(); ++c) wbuffers.push_back(staging(sizeof(float)));
+  Inputs in;
+  in.values = buffer.get();
+  in.y = ybuffer.get();
+  for (const auto& w : wbuffers) in.weights.push_back({w.get(), 0});
   for (std::size_t first = 0; first < values.size(); first += chunk) {
     const std::size_t n = std::min(chunk, values.size() - first);
     run.write(buffer.get(), n * sizeof(T), values.data() + first);
-    if (weights) run.write(wbuffer.get(), n * sizeof(float), weights->data() + first);
-    run.add(buffer.get(), 0, n, wbuffer.get(), 0);
+    if (y) run.write(ybuffer.get(), n * sizeof(T), y->data() + first);
+    for (std::size_t c = 0; c < weights.size(); ++c) run.write(wbuffers[c].get(), n * sizeof(float), weights[c]->data() + first);
+    run.add(in, n);
   }
 }
 
 Setup key_setup(const Runtime& rt, std::size_t nbins) {
-  check_nbins(rt, "histogram_keys", nbins, nbins + 1, false, false);
+  check_nbins("histogram_keys", "nbins", nbins);
   Setup setup;
   setup.kind = Kind::keys;
   setup.nbins = nbins;
+  check_memory(rt, "histogram_keys", setup);
   return setup;
 }
 
+// Host weights: no null channel, each as long as the values.
+void check_host_weights(const std::string& what, const HostWeights& weights, std::size_t n) {
+  for (std::size_t c = 0; c < weights.size(); ++c) {
+    if (!weights[c]) refuse(what, "weights[" + std::to_string(c) + "] is a null pointer");
+    if (weights[c]->size() != n)
+      refuse(what, "weights[" + std::to_string(c) + "] has " + std::to_string(weights[c]->size()) + " elements, values has " +
+                       std::to_string(n));
+  }
+}
+
+// Device weights: each channel's range within its buffer.
+void check_buffer_weights(const Runtime& rt, const std::string& what, const std::vector<detail::WeightRange>& weights,
+                          std::size_t count) {
+  for (std::size_t c = 0; c < weights.size(); ++c) {
+    const std::string name = what + ": weights" + (weights.size() > 1 ? "[" + std::to_string(c) + "]" : "");
+    detail::check_range(rt, {name.c_str(), weights[c].buffer, weights[c].offset, count, sizeof(float), detail::Access::read});
+  }
+}
+
+// One-axis even histograms: the range given (range non-null) or found in the data (after every
+// other check, by find_range()).
+template <class T, class FindRange>
+EvenHistogram even_histogram(Runtime& rt, std::size_t nbins, const T* range, std::size_t channels, HistogramOptions options,
+                             FindRange find_range, const std::function<void(Run&)>& count) {
+  const std::string what = "histogram_even";
+  Setup setup = even_request<T>(rt, what, nbins, 0, channels, options.accumulation);
+  const std::pair<T, T> lo_hi = range ? std::pair<T, T>(range[0], range[1]) : find_range(what);
+  const bool given = range != nullptr;
+  setup.x = even_axis<T>(what, nbins, lo_hi.first, lo_hi.second, given ? EdgeRule::given_range : EdgeRule::data_range);
+  Run run(rt, setup, options);
+  count(run);
+  return even_result(run, setup);
+}
+
 }  // namespace
+
+std::vector<detail::WeightRange> detail::weight_ranges(const std::vector<WeightBuffer>& weights) {
+  std::vector<WeightRange> ranges;
+  for (const auto& w : weights) ranges.push_back({w.buffer(), w.offset});
+  return ranges;
+}
 
 std::vector<std::uint64_t> detail::histogram_buffer(Runtime& rt, cl_mem bytes, std::size_t offset, std::size_t count,
                                                     HistogramOptions options) {
   check_range(rt, {"histogram: bytes", bytes, offset, count, 1, Access::read});
   Run run(rt, Setup{}, options);
   run.start();
-  run.add(bytes, offset, count, nullptr, 0);
+  run.add({bytes, offset, nullptr, 0, {}}, count);
   return run.totals();
 }
 
 std::vector<std::uint64_t> histogram(Runtime& rt, const std::vector<std::uint8_t>& bytes, HistogramOptions options) {
   Run run(rt, Setup{}, options);
-  add_host(rt, run, bytes, nullptr);
+  add_host(rt, run, bytes, nullptr, {});
   return run.totals();
 }
 
@@ -347,38 +640,117 @@ KeyHistogram detail::histogram_keys_buffer(Runtime& rt, cl_mem keys, std::size_t
   const Setup setup = key_setup(rt, nbins);
   Run run(rt, setup, options);
   run.start();
-  run.add(keys, offset, count, nullptr, 0);
+  run.add({keys, offset, nullptr, 0, {}}, count);
   return key_result(run.totals(), nbins);
 }
 
 KeyHistogram histogram_keys(Runtime& rt, const std::vector<cl_uint>& keys, std::size_t nbins, HistogramOptions options) {
   const Setup setup = key_setup(rt, nbins);
   Run run(rt, setup, options);
-  add_host(rt, run, keys, nullptr);
+  add_host(rt, run, keys, nullptr, {});
   return key_result(run.totals(), nbins);
 }
 
 EvenHistogram detail::histogram_even_buffer(Runtime& rt, cl_mem values, std::size_t offset, std::size_t count, std::size_t nbins,
                                             float lo, float hi, bool weighted, cl_mem weights, std::size_t weights_offset,
                                             HistogramOptions options) {
-  check_range(rt, {"histogram_even: values", values, offset, count, sizeof(float), Access::read});
-  if (weighted) check_range(rt, {"histogram_even: weights", weights, weights_offset, count, sizeof(float), Access::read});
-  const Setup setup = even_setup(rt, nbins, lo, hi, weighted);
-  Run run(rt, setup, options);
-  run.start();
-  run.add(values, offset, count, weights, weights_offset);
-  return even_result(run, setup);
+  const float range[2] = {lo, hi};
+  std::vector<WeightRange> channels;
+  if (weighted) channels.push_back({weights, weights_offset});
+  return even_histogram_buffer<float>(rt, {values, offset}, count, nbins, range, channels, options);
 }
 
 EvenHistogram histogram_even(Runtime& rt, const std::vector<float>& values, std::size_t nbins, float lo, float hi,
                              const std::vector<float>& weights, HistogramOptions options) {
-  if (!weights.empty() && weights.size() != values.size())
-    throw std::invalid_argument("clatomics: histogram_even: weights has " + std::to_string(weights.size()) + " elements, values has " +
-                                std::to_string(values.size()));
-  const Setup setup = even_setup(rt, nbins, lo, hi, !weights.empty());
-  Run run(rt, setup, options);
-  add_host(rt, run, values, weights.empty() ? nullptr : &weights);
-  return even_result(run, setup);
+  HostWeights channels;
+  if (!weights.empty()) channels.push_back(&weights);
+  return histogram_even(rt, values, EvenBins<float>{nbins, lo, hi}, channels, options);
 }
+
+template <class T>
+EvenHistogram detail::even_histogram_buffer(Runtime& rt, PositionRange values, std::size_t count, std::size_t nbins, const T* range,
+                                            const std::vector<WeightRange>& weights, HistogramOptions options) {
+  check_range(rt, {"histogram_even: values", values.buffer, values.offset, count, sizeof(T), Access::read});
+  check_buffer_weights(rt, "histogram_even", weights, count);
+  return even_histogram<T>(
+      rt, nbins, range, weights.size(), options,
+      [&](const std::string& what) { return device_range<T>(rt, what, values.buffer, values.offset, count); },
+      [&](Run& run) {
+        run.start();
+        run.add({values.buffer, values.offset, nullptr, 0, weights}, count);
+      });
+}
+
+template <class T>
+EvenHistogram histogram_even(Runtime& rt, const std::vector<T>& values, const EvenBins<T>& bins, const HostWeights& weights,
+                             HistogramOptions options) {
+  check_host_weights("histogram_even", weights, values.size());
+  const T range[2] = {bins.lo, bins.hi};
+  return even_histogram<T>(
+      rt, bins.nbins, range, weights.size(), options, [](const std::string&) { return std::pair<T, T>(); },
+      [&](Run& run) { add_host(rt, run, values, nullptr, weights); });
+}
+
+template <class T>
+EvenHistogram histogram_even(Runtime& rt, const std::vector<T>& values, std::size_t nbins, const HostWeights& weights,
+                             HistogramOptions options) {
+  check_host_weights("histogram_even", weights, values.size());
+  return even_histogram<T>(
+      rt, nbins, nullptr, weights.size(), options, [&](const std::string& what) { return host_range(what, values); },
+      [&](Run& run) { add_host(rt, run, values, nullptr, weights); });
+}
+
+namespace {
+
+template <class T>
+Setup even_setup_2d(const Runtime& rt, const EvenBins<T>& xbins, const EvenBins<T>& ybins, std::size_t channels,
+                    WeightAccumulation accumulation) {
+  const std::string what = "histogram2d_even";
+  Setup setup = even_request<T>(rt, what, xbins.nbins, ybins.nbins, channels, accumulation);
+  setup.x = even_axis<T>(what + ": xbins", xbins.nbins, xbins.lo, xbins.hi, EdgeRule::two_d);
+  setup.y = even_axis<T>(what + ": ybins", ybins.nbins, ybins.lo, ybins.hi, EdgeRule::two_d);
+  return setup;
+}
+
+}  // namespace
+
+template <class T>
+EvenHistogram2D detail::even_histogram2d_buffer(Runtime& rt, PositionRange x, PositionRange y, std::size_t count,
+                                                const EvenBins<T>& xbins, const EvenBins<T>& ybins,
+                                                const std::vector<WeightRange>& weights, HistogramOptions options) {
+  check_range(rt, {"histogram2d_even: x", x.buffer, x.offset, count, sizeof(T), Access::read});
+  check_range(rt, {"histogram2d_even: y", y.buffer, y.offset, count, sizeof(T), Access::read});
+  check_buffer_weights(rt, "histogram2d_even", weights, count);
+  const Setup setup = even_setup_2d(rt, xbins, ybins, weights.size(), options.accumulation);
+  Run run(rt, setup, options);
+  run.start();
+  run.add({x.buffer, x.offset, y.buffer, y.offset, weights}, count);
+  return even_result_2d(run, setup);
+}
+
+template <class T>
+EvenHistogram2D histogram2d_even(Runtime& rt, const std::vector<T>& x, const std::vector<T>& y, const EvenBins<T>& xbins,
+                                 const EvenBins<T>& ybins, const HostWeights& weights, HistogramOptions options) {
+  if (y.size() != x.size())
+    refuse("histogram2d_even", "y has " + std::to_string(y.size()) + " elements, x has " + std::to_string(x.size()));
+  check_host_weights("histogram2d_even", weights, x.size());
+  const Setup setup = even_setup_2d(rt, xbins, ybins, weights.size(), options.accumulation);
+  Run run(rt, setup, options);
+  add_host(rt, run, x, &y, weights);
+  return even_result_2d(run, setup);
+}
+
+#define CLATOMICS_EVEN_HISTOGRAMS(T)                                                                                                    \
+  template EvenHistogram detail::even_histogram_buffer<T>(Runtime&, PositionRange, std::size_t, std::size_t, const T*,                \
+                                                          const std::vector<WeightRange>&, HistogramOptions);                         \
+  template EvenHistogram histogram_even<T>(Runtime&, const std::vector<T>&, const EvenBins<T>&, const HostWeights&, HistogramOptions); \
+  template EvenHistogram histogram_even<T>(Runtime&, const std::vector<T>&, std::size_t, const HostWeights&, HistogramOptions);       \
+  template EvenHistogram2D detail::even_histogram2d_buffer<T>(Runtime&, PositionRange, PositionRange, std::size_t, const EvenBins<T>&, \
+                                                              const EvenBins<T>&, const std::vector<WeightRange>&, HistogramOptions); \
+  template EvenHistogram2D histogram2d_even<T>(Runtime&, const std::vector<T>&, const std::vector<T>&, const EvenBins<T>&,            \
+                                               const EvenBins<T>&, const HostWeights&, HistogramOptions);
+CLATOMICS_EVEN_HISTOGRAMS(float)
+CLATOMICS_EVEN_HISTOGRAMS(double)
+#undef CLATOMICS_EVEN_HISTOGRAMS
 
 }  // namespace clatomics

@@ -1,9 +1,15 @@
 #include "clatomics/atomics.cl"
-/* kernels/histogram.cl — histograms of bytes, of uint keys, and of floats in even bins.
+/* kernels/histogram.cl — histograms of bytes, of uint keys, and of floats or doubles in even
+ * bins, over one axis or two, with up to 4 weight channels.
  *
  * Build options (defaults in brackets):
- *   CLAT_HIST_KIND      0 bytes (uchar, 256 bins), 1 keys (uint), 2 even bins over floats [0]
- *   CLAT_HIST_WEIGHTED  1: per-slot sums of float weights too (even bins only) [0]
+ *   CLAT_HIST_KIND      0 bytes (uchar, 256 bins), 1 keys (uint), 2 even bins over positions [0]
+ *   CLAT_HIST_DOUBLE    1: even-bin positions (values, lo, hi, scale, edges) are double [0]
+ *   CLAT_HIST_2D        1: even bins over two axes: a point (in[i], in_y[i]) [0]
+ *   CLAT_HIST_CHANNELS  0 .. 4 float weight arrays summed per slot (even bins only) [0]
+ *   CLAT_HIST_ACCUM     how weights are summed: 0 float atomics, 1 compensated float pairs (a
+ *                       double-word (hi, lo) updated as one 64-bit compare-exchange), 2 double
+ *                       atomics [0]
  *   CLAT_HIST_SLOTS     private counters per copy in clat_hist_private, >= the slots [256]
  *   CLAT_HIST_COPIES    private copies per work-item in clat_hist_private, a power of two: the
  *                       lanes of a vector load count into different copies, which breaks the
@@ -18,25 +24,30 @@
  *                       groups with 32 copies are what reach the read-only pass) [unset]
  *   CLAT_CONTIGUOUS     see algo_common.cl [0]
  *
- * Slots: the nbins bins, then the tallies: keys: slot nbins counts keys >= nbins; even bins:
- * slot nbins below lo, nbins + 1 above hi, nbins + 2 NaN. __local counts are 32-bit: the host
- * keeps each launch below 2^32 elements. Each group adds its counts into the 64-bit totals
- * directly (CLAT_HIST_DIRECT), or into 32-bit counts that clat_hist_merge adds into the totals
- * after each launch.
+ * Slots: the bins, then the tallies: keys: slot nbins counts keys >= nbins; even bins over one
+ * axis: slot nbins below lo, nbins + 1 above hi, nbins + 2 NaN; over two axes: bin (ix, iy) is
+ * slot ix * nbins_y + iy, and a point in no bin takes slot nbins * nbins_y + 4 * cx + cy - 1,
+ * where cx, cy say where it lies on each axis (0 in range, 1 below, 2 above, 3 NaN). __local
+ * counts are 32-bit: the host keeps each launch below 2^32 elements. Each group adds its counts
+ * into the 64-bit totals directly (CLAT_HIST_DIRECT), or into 32-bit counts that
+ * clat_hist_merge adds into the totals after each launch. Weights always go straight into their
+ * totals: wsums[c * nslots + slot] for channel c.
  *
  * Kernels, all with the same arguments (CLAT_HIST_ARGS), each counting its share of
- * in[offset, offset + count) into counts[slot] (and weights into wsums[slot]):
+ * in[offset, offset + count) into counts[slot] (and weights into wsums):
  *   clat_hist_global   one global atomic per element
  *   clat_hist_local    (1 << CLAT_HIST_SHIFT) copies of the histogram in __local memory, bin-major
  *                      (lcounts[(slot << CLAT_HIST_SHIFT) + copy], copy = local id % copies: the 32 copies
  *                      of a bin sit in 32 banks), merged with one global atomic per slot and group
  *   clat_hist_private  private counters per work-item, no atomics until the merge
- * clat_hist_merge: totals[s] += counts[s], counts[s] = 0 (and the same for the weights).
+ * clat_hist_merge: totals[s] += counts[s], counts[s] = 0.
+ * clat_hist_range: each work-item's minimum and maximum of its share, NaN left out, and how many
+ * NaN it saw: the data's range when the caller gives none.
  *
  * Even bins, NumPy's rule: bin b holds edges[b] <= x < edges[b + 1], the last bin hi too (the host
- * passes the nbins + 1 edges as NumPy computes them for float32 data, strictly increasing). A
- * first guess floor((x - lo) * scale), scale = nbins / (hi - lo), is kept when its edges agree,
- * else a binary search over the edges finds the bin: bounded work per value.
+ * passes the nbins + 1 edges, non-decreasing, edges[0] = lo, edges[nbins] = hi). A first guess
+ * floor((x - lo) * scale), scale = nbins / (hi - lo), is kept when its edges agree, else a binary
+ * search over the edges finds the bin: bounded work per value.
  */
 #include "kernels/algo_common.cl"
 
@@ -46,8 +57,17 @@
 #ifndef CLAT_HIST_KIND
 #define CLAT_HIST_KIND 0
 #endif
-#ifndef CLAT_HIST_WEIGHTED
-#define CLAT_HIST_WEIGHTED 0
+#ifndef CLAT_HIST_DOUBLE
+#define CLAT_HIST_DOUBLE 0
+#endif
+#ifndef CLAT_HIST_2D
+#define CLAT_HIST_2D 0
+#endif
+#ifndef CLAT_HIST_CHANNELS
+#define CLAT_HIST_CHANNELS 0
+#endif
+#ifndef CLAT_HIST_ACCUM
+#define CLAT_HIST_ACCUM 0
 #endif
 #ifndef CLAT_HIST_SLOTS
 #define CLAT_HIST_SLOTS 256
@@ -62,8 +82,15 @@
 #define CLAT_HIST_DIRECT 0
 #endif
 
+#if (CLAT_HIST_DOUBLE || CLAT_HIST_2D || CLAT_HIST_CHANNELS) && CLAT_HIST_KIND != 2
+#error "kernels/histogram.cl: double positions, two axes and weights need CLAT_HIST_KIND 2"
+#endif
+#if CLAT_HIST_CHANNELS < 0 || CLAT_HIST_CHANNELS > 4
+#error "kernels/histogram.cl: CLAT_HIST_CHANNELS must be 0 .. 4"
+#endif
+
 /* CLAT_HIST_ADD(s, n): a group's (or element's) n counts of slot s into the result. With
- * CLAT_HIST_DIRECT `counts` is the ulong totals and `wsums` the float weight totals. */
+ * CLAT_HIST_DIRECT `counts` is the ulong totals. */
 #if CLAT_HIST_DIRECT
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #define CLAT_HIST_ADD(s, n) atom_add((volatile __global ulong *)counts + (s), (ulong)(n))
@@ -71,51 +98,142 @@
 #define CLAT_HIST_ADD(s, n) atomic_add(counts + (s), (n))
 #endif
 
-#if CLAT_HIST_WEIGHTED
-#define CLAT_IF_WEIGHTED(x) x
+/* ---- weight sums: clat_acc, a partial sum; CLAT_ACC_OF(w) one weight as one; CLAT_ACC_MERGE(a, b)
+ * two partial sums as one; CLAT_ACC_ATOMIC(p, a) (and _LOCAL) adds a partial sum into memory. ---- */
+#if CLAT_HIST_ACCUM == 0
+typedef float clat_acc;
+#define CLAT_ACC_ZERO 0.0f
+#define CLAT_ACC_OF(w) (w)
+#define CLAT_ACC_MERGE(a, b) ((a) + (b))
+#define CLAT_ACC_ATOMIC(p, a) clat_atomic_add_float((p), (a))
+#define CLAT_ACC_ATOMIC_LOCAL(p, a) clat_atomic_add_float_local((p), (a))
+
+#elif CLAT_HIST_ACCUM == 1
+#ifndef CLAT_HAS_INT64_ATOMICS
+#error "kernels/histogram.cl: compensated weight sums need cl_khr_int64_base_atomics"
+#endif
+/* A double-word (hi, lo): the value hi + lo, |lo| <= ulp(hi) / 2 after every update. The sum of
+ * two is Joldes, Muller and Popescu's AccurateDWPlusDW (ACM TOMS 44(2), 2017, algorithm 6):
+ * relative error at most 3u^2 / (1 - 4u), u = 2^-24, when float adds round to nearest (OpenCL
+ * requires it; the histogram's build has no fast-math option) and nothing overflows. Only adds:
+ * no multiply that FP_CONTRACT could fuse. */
+typedef float2 clat_acc;
+CLAT_FN float2 clat_two_sum(float a, float b) {
+  const float s = a + b, bb = s - a;
+  return (float2)(s, (a - (s - bb)) + (b - bb));
+}
+CLAT_FN float2 clat_fast_two_sum(float a, float b) { /* |a| >= |b| or a == 0 */
+  const float s = a + b;
+  return (float2)(s, b - (s - a));
+}
+CLAT_FN float2 clat_pair_add(float2 x, float2 y) {
+  const float2 s = clat_two_sum(x.x, y.x), t = clat_two_sum(x.y, y.y);
+  const float2 v = clat_fast_two_sum(s.x, s.y + t.x);
+  return clat_fast_two_sum(v.x, t.y + v.y);
+}
+CLAT_DEFINE_LOOP_OP(clat_hist_pair_add, float2, ulong, __global, atom_cmpxchg, CLAT_NO_PAUSE, v, clat_pair_add(old, v))
+CLAT_DEFINE_LOOP_OP(clat_hist_pair_add_local, float2, ulong, __local, atom_cmpxchg, CLAT_NO_PAUSE, v, clat_pair_add(old, v))
+#define CLAT_ACC_ZERO ((float2)(0.0f))
+#define CLAT_ACC_OF(w) ((float2)((w), 0.0f))
+#define CLAT_ACC_MERGE(a, b) clat_pair_add((a), (b))
+#define CLAT_ACC_ATOMIC(p, a) clat_hist_pair_add((p), (a))
+#define CLAT_ACC_ATOMIC_LOCAL(p, a) clat_hist_pair_add_local((p), (a))
+
+#elif CLAT_HIST_ACCUM == 2
+#ifndef CLAT_HAS_DOUBLE
+#error "kernels/histogram.cl: double weight sums need fp64 and cl_khr_int64_base_atomics"
+#endif
+typedef double clat_acc;
+#define CLAT_ACC_ZERO 0.0
+#define CLAT_ACC_OF(w) ((double)(w))
+#define CLAT_ACC_MERGE(a, b) ((a) + (b))
+#define CLAT_ACC_ATOMIC(p, a) clat_atomic_add_double((p), (a))
+#define CLAT_ACC_ATOMIC_LOCAL(p, a) clat_atomic_add_double_local((p), (a))
 #else
-#define CLAT_IF_WEIGHTED(x)
+#error "kernels/histogram.cl: CLAT_HIST_ACCUM must be 0, 1 or 2"
 #endif
 
-/* CLAT_E the element, CLAT_LOAD a 16-byte load of CLAT_PER_LOAD elements,
- * CLAT_UNPACK(PUT, v, wv) calls PUT(slot, weight, lane) for each of its elements. */
+/* CLAT_EACH_C(F): F(c) for every weight channel c; CLAT_EACH_W(F, W): F(c, W(c)), W naming the
+ * channel's weight of the element at hand. */
+#if CLAT_HIST_CHANNELS == 0
+#define CLAT_EACH_C(F)
+#define CLAT_EACH_W(F, W)
+#elif CLAT_HIST_CHANNELS == 1
+#define CLAT_EACH_C(F) F(0)
+#define CLAT_EACH_W(F, W) F(0, W(0))
+#elif CLAT_HIST_CHANNELS == 2
+#define CLAT_EACH_C(F) F(0) F(1)
+#define CLAT_EACH_W(F, W) F(0, W(0)) F(1, W(1))
+#elif CLAT_HIST_CHANNELS == 3
+#define CLAT_EACH_C(F) F(0) F(1) F(2)
+#define CLAT_EACH_W(F, W) F(0, W(0)) F(1, W(1)) F(2, W(2))
+#else
+#define CLAT_EACH_C(F) F(0) F(1) F(2) F(3)
+#define CLAT_EACH_W(F, W) F(0, W(0)) F(1, W(1)) F(2, W(2)) F(3, W(3))
+#endif
+
+/* CLAT_POS: the type of even-bin positions (and of lo, hi, scale, edges; float for the other
+ * kinds, which ignore them). CLAT_E the element, CLAT_LOAD a 16-byte load of CLAT_PER_LOAD
+ * elements, CLAT_UNPACK(PUT, v) calls PUT(slot, W, lane) for each of its elements, W(c) naming
+ * channel c's weight of that element. */
+#if CLAT_HIST_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double CLAT_POS;
+#else
+typedef float CLAT_POS;
+#endif
+
 #if CLAT_HIST_KIND == 0
 #define CLAT_E uchar
 #define CLAT_LOAD uint4
 #define CLAT_PER_LOAD 16
-#define CLAT_NSLOTS(nbins) 256u
+#define CLAT_NSLOTS 256u
 CLAT_FN uint clat_slot(uchar x, uint nbins, float lo, float hi, float scale, __global const float *edges) { return x; }
 #define CLAT_WORD(PUT, c, j)                 \
-  PUT((c)&0xffu, 0.0f, (j))                  \
-  PUT(((c) >> 8) & 0xffu, 0.0f, (j) + 1)     \
-  PUT(((c) >> 16) & 0xffu, 0.0f, (j) + 2)    \
-  PUT((c) >> 24, 0.0f, (j) + 3)
-#define CLAT_UNPACK(PUT, v, wv) \
+  PUT((c)&0xffu, W, (j))                     \
+  PUT(((c) >> 8) & 0xffu, W, (j) + 1)        \
+  PUT(((c) >> 16) & 0xffu, W, (j) + 2)       \
+  PUT((c) >> 24, W, (j) + 3)
+#define CLAT_UNPACK(PUT, v) \
   CLAT_WORD(PUT, v.x, 0) CLAT_WORD(PUT, v.y, 4) CLAT_WORD(PUT, v.z, 8) CLAT_WORD(PUT, v.w, 12)
 
 #elif CLAT_HIST_KIND == 1
 #define CLAT_E uint
 #define CLAT_LOAD uint4
 #define CLAT_PER_LOAD 4
-#define CLAT_NSLOTS(nbins) ((nbins) + 1u)
+#define CLAT_NSLOTS (nbins + 1u)
 CLAT_FN uint clat_slot(uint x, uint nbins, float lo, float hi, float scale, __global const float *edges) {
   return x < nbins ? x : nbins;
 }
 
 #elif CLAT_HIST_KIND == 2
-#define CLAT_E float
+#define CLAT_E CLAT_POS
+#if CLAT_HIST_DOUBLE
+#define CLAT_LOAD double2
+#define CLAT_PER_LOAD 2
+#define CLAT_WVEC float2
+#define CLAT_VLOAD_W vload2
+#else
 #define CLAT_LOAD float4
 #define CLAT_PER_LOAD 4
-#define CLAT_NSLOTS(nbins) ((nbins) + 3u)
-CLAT_FN uint clat_slot(float x, uint nbins, float lo, float hi, float scale, __global const float *edges) {
+#define CLAT_WVEC float4
+#define CLAT_VLOAD_W vload4
+#endif
+#if CLAT_HIST_2D
+#define CLAT_NSLOTS (nbins * nbins_y + 15u)
+#else
+#define CLAT_NSLOTS (nbins + 3u)
+#endif
+CLAT_FN uint clat_slot(CLAT_POS x, uint nbins, CLAT_POS lo, CLAT_POS hi, CLAT_POS scale, __global const CLAT_POS *edges) {
   if (isnan(x)) return nbins + 2u;
   if (x < lo) return nbins;
   if (x > hi) return nbins + 1u;
   uint b = min(convert_uint_sat_rtz((x - lo) * scale), nbins - 1u);
   if (x >= edges[b] && (b == nbins - 1u || x < edges[b + 1u])) return b; /* the guess is right */
-  /* Near an edge, or where float rounding moved the guess further (huge bin counts, narrow
-   * ranges): a binary search over the edges, at most 32 steps whatever the range. Invariant:
-   * edges[first] <= x (or first == 0: x >= lo), and x < edges[last] (or last == nbins). */
+  /* Near an edge, or where rounding moved the guess further (huge bin counts, narrow ranges): a
+   * binary search over the edges, at most 32 steps whatever the range. Invariant: edges[first]
+   * <= x (or first == 0: x >= lo), and x < edges[last] (or last == nbins). Equal edges (bins no
+   * value of this type falls in) are passed over: first ends on the last edge <= x. */
   uint first = 0u, last = nbins;
   while (last - first > 1u) {
     const uint mid = first + (last - first) / 2u;
@@ -124,71 +242,110 @@ CLAT_FN uint clat_slot(float x, uint nbins, float lo, float hi, float scale, __g
   }
   return first;
 }
+#if CLAT_HIST_2D
+/* A point's slot from its two axes' slots (see the header). */
+CLAT_FN uint clat_slot_2d(uint sx, uint sy, uint nbins, uint nbins_y) {
+  if (sx < nbins && sy < nbins_y) return sx * nbins_y + sy;
+  const uint cx = sx < nbins ? 0u : sx - nbins + 1u, cy = sy < nbins_y ? 0u : sy - nbins_y + 1u;
+  return nbins * nbins_y + 4u * cx + cy - 1u;
+}
+#define CLAT_SLOT_AT(x, y) \
+  clat_slot_2d(clat_slot((x), nbins, lo, hi, scale, edges), clat_slot((y), nbins_y, lo_y, hi_y, scale_y, edges_y), nbins, nbins_y)
+#else
+#define CLAT_SLOT_AT(x, y) clat_slot((x), nbins, lo, hi, scale, edges)
+#endif
+#define CLAT_WV_x(c) wv##c.x
+#define CLAT_WV_y(c) wv##c.y
+#define CLAT_WV_z(c) wv##c.z
+#define CLAT_WV_w(c) wv##c.w
+#if CLAT_HIST_DOUBLE
+#define CLAT_UNPACK(PUT, v)                      \
+  PUT(CLAT_SLOT_AT(v.x, vy.x), CLAT_WV_x, 0)     \
+  PUT(CLAT_SLOT_AT(v.y, vy.y), CLAT_WV_y, 1)
+#else
+#define CLAT_UNPACK(PUT, v)                      \
+  PUT(CLAT_SLOT_AT(v.x, vy.x), CLAT_WV_x, 0)     \
+  PUT(CLAT_SLOT_AT(v.y, vy.y), CLAT_WV_y, 1)     \
+  PUT(CLAT_SLOT_AT(v.z, vy.z), CLAT_WV_z, 2)     \
+  PUT(CLAT_SLOT_AT(v.w, vy.w), CLAT_WV_w, 3)
+#endif
 #else
 #error "kernels/histogram.cl: CLAT_HIST_KIND must be 0, 1 or 2"
 #endif
 
-#if CLAT_HIST_KIND != 0
-#define CLAT_SLOT(x) clat_slot((x), nbins, lo, hi, scale, edges)
-#define CLAT_UNPACK(PUT, v, wv)              \
-  PUT(CLAT_SLOT(v.x), wv.x, 0)               \
-  PUT(CLAT_SLOT(v.y), wv.y, 1)               \
-  PUT(CLAT_SLOT(v.z), wv.z, 2)               \
-  PUT(CLAT_SLOT(v.w), wv.w, 3)
+#if CLAT_HIST_KIND == 1
+#define CLAT_UNPACK(PUT, v)                                          \
+  PUT(clat_slot(v.x, nbins, lo, hi, scale, edges), W, 0)             \
+  PUT(clat_slot(v.y, nbins, lo, hi, scale, edges), W, 1)             \
+  PUT(clat_slot(v.z, nbins, lo, hi, scale, edges), W, 2)             \
+  PUT(clat_slot(v.w, nbins, lo, hi, scale, edges), W, 3)
 #endif
-
-#if CLAT_HIST_WEIGHTED
 #if CLAT_HIST_KIND != 2
-#error "kernels/histogram.cl: weights need CLAT_HIST_KIND 2"
+#define CLAT_SLOT_AT(x, y) clat_slot((x), nbins, lo, hi, scale, edges)
 #endif
-#define CLAT_WEIGHTS_AT(i) vload4((i), wp)
-#define CLAT_WEIGHT(i) wp[i]
+
+#define CLAT_HIST_ARGS                                                                                          \
+  __global const CLAT_E *in, ulong offset, ulong count, uint nbins, CLAT_POS lo, CLAT_POS hi, CLAT_POS scale,   \
+      __global const CLAT_POS *edges, __global const CLAT_E *in_y, ulong y_offset, uint nbins_y, CLAT_POS lo_y, \
+      CLAT_POS hi_y, CLAT_POS scale_y, __global const CLAT_POS *edges_y, __global const float *w0, ulong w0_offset,  \
+      __global const float *w1, ulong w1_offset, __global const float *w2, ulong w2_offset,                     \
+      __global const float *w3, ulong w3_offset, __global uint *counts, __global clat_acc *wsums,               \
+      __local uint *lcounts, __local clat_acc *lweights
+
+/* Per-element loads beside the values: the second axis' points and the weights (vload: any
+ * alignment of their own). */
+#if CLAT_HIST_2D
+#define CLAT_LOAD_Y(i) const CLAT_LOAD vy = CLAT_VLOAD_Y((i), py);
+#if CLAT_HIST_DOUBLE
+#define CLAT_VLOAD_Y vload2
 #else
-#define CLAT_WEIGHTS_AT(i) ((float4)(0.0f))
-#define CLAT_WEIGHT(i) 0.0f
+#define CLAT_VLOAD_Y vload4
 #endif
+#else
+#define CLAT_LOAD_Y(i)
+#endif
+#define CLAT_DECLARE_WP(c) const __global float *wp##c = w##c + w##c##_offset + head, *wq##c = w##c + w##c##_offset;
+#define CLAT_LOAD_WV(c) const CLAT_WVEC wv##c = CLAT_VLOAD_W(i, wp##c);
+#define CLAT_WS(c) wq##c[i]
 
-#define CLAT_HIST_ARGS                                                                              \
-  __global const CLAT_E *in, ulong offset, ulong count, uint nbins, float lo, float hi, float scale, \
-      __global const float *edges,                                                                    \
-      __global const float *w, ulong w_offset, __global uint *counts, __global float *wsums,               \
-      __local uint *lcounts, __local float *lweights
-
-/* PUT(slot, weight, lane) for every element of this work-item's share: whole 16-byte loads,
- * then the unaligned head and the tail one element at a time. The load loop counts in uint
- * (cheaper than ulong on GPUs): a launch has < 2^32 elements and >= 4 per load, so nvec < 2^30
- * and i + step cannot wrap. */
+/* PUT(slot, W, lane) for every element of this work-item's share: whole 16-byte loads, then the
+ * unaligned head and the tail one element at a time. The load loop counts in uint (cheaper than
+ * ulong on GPUs): a launch has < 2^32 elements and >= 2 per load, so nvec < 2^31 and i + step
+ * cannot wrap. */
 #define CLAT_HIST_FOR_EACH(PUT)                                                            \
   {                                                                                        \
     const __global CLAT_E *p = in + offset;                                                \
     const ulong head = CLAT_HEAD(p, count, CLAT_PER_LOAD);                                 \
     const ulong nvec = (count - head) / CLAT_PER_LOAD;                                     \
     const __global CLAT_LOAD *pv = (const __global CLAT_LOAD *)(p + head);                 \
-    const __global float *wp = w + w_offset + head;                                        \
+    const __global CLAT_E *py = in_y + y_offset + head, *pyq = in_y + y_offset;            \
+    CLAT_EACH_C(CLAT_DECLARE_WP)                                                           \
     const clat_share share = clat_item_share(nvec);                                        \
     const uint end = (uint)share.end, step = (uint)share.step;                             \
     for (uint i = (uint)share.begin; i < end; i += step) {                                 \
       const CLAT_LOAD v = pv[i];                                                           \
-      const float4 wv = CLAT_WEIGHTS_AT(i);                                                \
-      CLAT_UNPACK(PUT, v, wv)                                                              \
+      CLAT_LOAD_Y(i)                                                                       \
+      CLAT_EACH_C(CLAT_LOAD_WV)                                                            \
+      CLAT_UNPACK(PUT, v)                                                                  \
     }                                                                                      \
     /* The < 2 * CLAT_PER_LOAD leftovers (unaligned head, tail) in one loop with one PUT:      \
      * less code beside the hot loop (two loops here cost the H200 12% of its throughput). */ \
-    wp = w + w_offset;                                                                     \
     const uint nhead = (uint)head, tail_at = (uint)(head + nvec * CLAT_PER_LOAD);           \
     const uint nleft = nhead + (uint)count - tail_at;                                      \
     for (uint k = (uint)get_global_id(0); k < nleft; k += (uint)get_global_size(0)) {      \
       const uint i = k < nhead ? k : tail_at + (k - nhead);                                \
-      PUT(clat_slot(p[i], nbins, lo, hi, scale, edges), CLAT_WEIGHT(i), 0)                 \
+      PUT(CLAT_SLOT_AT(p[i], pyq[i]), CLAT_WS, 0)                                          \
     }                                                                                      \
   }
 
 __kernel void clat_hist_global(CLAT_HIST_ARGS) {
-#define CLAT_PUT_GLOBAL(s, wt, j)                                       \
-  {                                                                     \
-    const uint slot_ = (s);                                             \
-    CLAT_HIST_ADD(slot_, 1u);                                           \
-    CLAT_IF_WEIGHTED(clat_atomic_add_float(wsums + slot_, (wt));)       \
+  const uint nslots = CLAT_NSLOTS;
+#define CLAT_GLOBAL_W(c, wt) CLAT_ACC_ATOMIC(wsums + (c) * nslots + slot_, CLAT_ACC_OF(wt));
+#define CLAT_PUT_GLOBAL(s, W, j)                \
+  {                                             \
+    const uint slot_ = (s);                     \
+    CLAT_HIST_ADD(slot_, 1u);                   \
+    CLAT_EACH_W(CLAT_GLOBAL_W, W)               \
   }
   CLAT_HIST_FOR_EACH(CLAT_PUT_GLOBAL)
 }
@@ -200,70 +357,86 @@ __kernel void clat_hist_global(CLAT_HIST_ARGS) {
 #endif
 __kernel CLAT_HIST_LOCAL_ATTR void clat_hist_local(CLAT_HIST_ARGS) {
   const uint lid = get_local_id(0), lsize = get_local_size(0);
-  const uint shift = CLAT_HIST_SHIFT, copies = 1u << shift, nslots = CLAT_NSLOTS(nbins);
-  for (uint i = lid; i < (nslots << shift); i += lsize) {
-    lcounts[i] = 0u;
-    CLAT_IF_WEIGHTED(lweights[i] = 0.0f;)
-  }
+  const uint shift = CLAT_HIST_SHIFT, copies = 1u << shift, nslots = CLAT_NSLOTS;
+  for (uint i = lid; i < (nslots << shift); i += lsize) lcounts[i] = 0u;
+  for (uint i = lid; i < ((CLAT_HIST_CHANNELS * nslots) << shift); i += lsize) lweights[i] = CLAT_ACC_ZERO;
   barrier(CLK_LOCAL_MEM_FENCE);
   volatile __local uint *mine = lcounts + (lid & (copies - 1u));
-  volatile __local float *mine_w = lweights + (lid & (copies - 1u));
-#define CLAT_PUT_LOCAL(s, wt, j)                                              \
-  {                                                                           \
-    const uint at_ = (s) << shift;                                            \
-    atomic_inc(mine + at_);                                                   \
-    CLAT_IF_WEIGHTED(clat_atomic_add_float_local(mine_w + at_, (wt));)        \
+  volatile __local clat_acc *mine_w = lweights + (lid & (copies - 1u));
+#define CLAT_LOCAL_W(c, wt) CLAT_ACC_ATOMIC_LOCAL(mine_w + (((c) * nslots + slot_) << shift), CLAT_ACC_OF(wt));
+#define CLAT_PUT_LOCAL(s, W, j)                \
+  {                                            \
+    const uint slot_ = (s);                    \
+    atomic_inc(mine + (slot_ << shift));       \
+    CLAT_EACH_W(CLAT_LOCAL_W, W)               \
   }
   CLAT_HIST_FOR_EACH(CLAT_PUT_LOCAL)
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint s = lid; s < nslots; s += lsize) {
     uint total = 0u;
-    float weight = 0.0f;
-    for (uint c = 0; c < copies; ++c) {
-      const uint k = (s << shift) + ((c + s) & (copies - 1u)); /* rotated: neighbours in other banks */
-      total += lcounts[k];
-      CLAT_IF_WEIGHTED(weight += lweights[k];)
-    }
-    if (total) {
-      CLAT_HIST_ADD(s, total);
-      CLAT_IF_WEIGHTED(clat_atomic_add_float(wsums + s, weight);)
+    for (uint c = 0; c < copies; ++c) total += lcounts[(s << shift) + ((c + s) & (copies - 1u))]; /* rotated: neighbours in other banks */
+    if (!total) continue;
+    CLAT_HIST_ADD(s, total);
+    for (uint ch = 0; ch < CLAT_HIST_CHANNELS; ++ch) {
+      const uint at = (ch * nslots + s) << shift;
+      clat_acc weight = CLAT_ACC_ZERO;
+      for (uint c = 0; c < copies; ++c) weight = CLAT_ACC_MERGE(weight, lweights[at + ((c + s) & (copies - 1u))]);
+      CLAT_ACC_ATOMIC(wsums + ch * nslots + s, weight);
     }
   }
 }
 
 __kernel void clat_hist_private(CLAT_HIST_ARGS) {
   uint mine[CLAT_HIST_COPIES * CLAT_HIST_SLOTS];
-  const uint nslots = CLAT_NSLOTS(nbins);
+  const uint nslots = CLAT_NSLOTS;
   for (uint c = 0; c < CLAT_HIST_COPIES; ++c)
     for (uint s = 0; s < nslots; ++s) mine[c * CLAT_HIST_SLOTS + s] = 0u;
-#if CLAT_HIST_WEIGHTED
-  float mine_w[CLAT_HIST_SLOTS];
-  for (uint s = 0; s < nslots; ++s) mine_w[s] = 0.0f;
+#if CLAT_HIST_CHANNELS
+  clat_acc mine_w[CLAT_HIST_CHANNELS * CLAT_HIST_SLOTS];
+  for (uint s = 0; s < CLAT_HIST_CHANNELS * CLAT_HIST_SLOTS; ++s) mine_w[s] = CLAT_ACC_ZERO;
 #endif
-#define CLAT_PUT_PRIVATE(s, wt, j)                                        \
+#define CLAT_PRIVATE_W(c, wt) mine_w[(c) * CLAT_HIST_SLOTS + slot_] = CLAT_ACC_MERGE(mine_w[(c) * CLAT_HIST_SLOTS + slot_], CLAT_ACC_OF(wt));
+#define CLAT_PUT_PRIVATE(s, W, j)                                         \
   {                                                                       \
     const uint slot_ = (s);                                               \
     ++mine[((j) & (CLAT_HIST_COPIES - 1)) * CLAT_HIST_SLOTS + slot_];     \
-    CLAT_IF_WEIGHTED(mine_w[slot_] += (wt);)                              \
+    CLAT_EACH_W(CLAT_PRIVATE_W, W)                                        \
   }
   CLAT_HIST_FOR_EACH(CLAT_PUT_PRIVATE)
   for (uint s = 0; s < nslots; ++s) {
     uint total = 0u;
     for (uint c = 0; c < CLAT_HIST_COPIES; ++c) total += mine[c * CLAT_HIST_SLOTS + s];
-    if (total) {
-      CLAT_HIST_ADD(s, total);
-      CLAT_IF_WEIGHTED(clat_atomic_add_float(wsums + s, mine_w[s]);)
-    }
+    if (!total) continue;
+    CLAT_HIST_ADD(s, total);
+#if CLAT_HIST_CHANNELS
+    for (uint ch = 0; ch < CLAT_HIST_CHANNELS; ++ch) CLAT_ACC_ATOMIC(wsums + ch * nslots + s, mine_w[ch * CLAT_HIST_SLOTS + s]);
+#endif
   }
 }
 
-__kernel void clat_hist_merge(__global uint *counts, __global ulong *totals, __global float *wsums,
-                              __global float *wtotals, uint nslots) {
+__kernel void clat_hist_merge(__global uint *counts, __global ulong *totals, uint nslots) {
   const size_t s = get_global_id(0);
   if (s >= nslots) return;
   totals[s] += counts[s];
   counts[s] = 0u;
-  CLAT_IF_WEIGHTED(wtotals[s] += wsums[s]; wsums[s] = 0.0f;)
 }
+
+#if CLAT_HIST_KIND == 2
+/* out[3 * item ..]: the item's minimum and maximum of in[offset, offset + count), NaN left out
+ * (+inf and -inf when it saw no other value), then how many NaN it saw. */
+__kernel void clat_hist_range(__global const CLAT_POS *in, ulong offset, ulong count, __global CLAT_POS *out) {
+  const clat_share share = clat_item_share(count);
+  CLAT_POS least = INFINITY, most = -INFINITY, nans = 0;
+  for (ulong i = share.begin; i < share.end; i += share.step) {
+    const CLAT_POS x = in[offset + i];
+    if (isnan(x)) nans += 1;
+    else least = fmin(least, x), most = fmax(most, x);
+  }
+  const size_t at = 3 * get_global_id(0);
+  out[at] = least;
+  out[at + 1] = most;
+  out[at + 2] = nans;
+}
+#endif
 
 #endif /* CLATOMICS_KERNELS_HISTOGRAM_CL */

@@ -1,0 +1,505 @@
+// Even histograms as a pyFAI-style user needs them, each against a host reference that follows
+// NumPy 2's code step by step (numpy/lib/_histograms_impl.py: the first index guess and its
+// one-bin correction, not only the edge rule): double positions, up to 4 weight channels in one
+// pass, the three weight accumulations and their stated error bounds, 2-D bins
+// (numpy.histogram2d), and the range found in the data as np.histogram finds it. Counts exact;
+// bad input refused before anything is enqueued.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "support.hpp"
+
+namespace {
+
+using clatomics::EvenBins;
+using clatomics::HistogramOptions;
+using clatomics::HistogramStrategy;
+using clatomics::WeightAccumulation;
+using clatomics::WeightBuffer;
+
+const HistogramStrategy strategies[] = {HistogramStrategy::automatic, HistogramStrategy::local_replicated,
+                                        HistogramStrategy::local_single, HistogramStrategy::global_atomics,
+                                        HistogramStrategy::private_per_item};
+const char* strategy_names[] = {"automatic", "local_replicated", "local_single", "global_atomics", "private_per_item"};
+const WeightAccumulation accumulations[] = {WeightAccumulation::float_atomic, WeightAccumulation::compensated_float2,
+                                            WeightAccumulation::double_atomic};
+const char* accumulation_names[] = {"float_atomic", "compensated_float2", "double_atomic"};
+
+template <class T>
+cl::Buffer device(const std::vector<T>& host) {
+  std::vector<T> padded = host;
+  if (padded.empty()) padded.push_back(T());  // OpenCL has no empty buffers
+  return test::to_device(test::runtime(), padded);
+}
+
+// np.linspace(lo, hi, n + 1) in A, as numpy/_core/function_base.py computes it.
+template <class A>
+std::vector<A> linspace(A lo, A hi, std::size_t n) {
+  std::vector<A> e(n + 1);
+  const A delta = hi - lo, step = delta / A(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const A scaled = step == 0 ? A(k) / A(n) * delta : A(k) * step;
+    e[k] = scaled + lo;
+  }
+  e[n] = hi;
+  return e;
+}
+
+// One-axis reference: the bin np.histogram gives x, or n (below), n + 1 (above), n + 2 (NaN). E:
+// the edges' type, G: the type of the first guess ((x - lo) / (hi - lo) * n).
+template <class T, class E, class G>
+std::size_t numpy_bin(T x, const std::vector<E>& edges, G lo, G hi) {
+  const std::size_t n = edges.size() - 1;
+  if (std::isnan(x)) return n + 2;
+  if (x < edges.front()) return n;
+  if (x > edges.back()) return n + 1;
+  const G f = (G(E(x)) - lo) / (hi - lo) * G(n);
+  std::size_t i = std::size_t(f);
+  if (i == n) --i;
+  if (E(x) < edges[i]) --i;
+  if (E(x) >= edges[i + 1] && i != n - 1) ++i;
+  return i;
+}
+
+struct Reference {
+  std::vector<std::uint64_t> counts;
+  std::uint64_t below = 0, above = 0, nan = 0;
+  std::vector<std::vector<double>> sums, abs_sums;
+  std::vector<std::uint64_t> per_bin;  // weights per bin (n_b of the bounds)
+};
+
+// Neumaier's sum in double: the reference's own error is far below every bound tested.
+struct ExactishSum {
+  double s = 0, c = 0;
+  void add(double v) {
+    const double t = s + v;
+    c += std::fabs(s) >= std::fabs(v) ? (s - t) + v : (v - t) + s;
+    s = t;
+  }
+  double value() const { return s + c; }
+};
+
+void add_reference(Reference& r, std::size_t slot, std::size_t nbins, const std::vector<const std::vector<float>*>& w, std::size_t i,
+                   std::vector<std::vector<ExactishSum>>& sums) {
+  if (slot < nbins) {
+    ++r.counts[slot];
+    ++r.per_bin[slot];
+    for (std::size_t c = 0; c < w.size(); ++c) sums[c][slot].add((*w[c])[i]), r.abs_sums[c][slot] += std::fabs((*w[c])[i]);
+  }
+  if (slot == nbins) ++r.below;
+  if (slot == nbins + 1) ++r.above;
+  if (slot == nbins + 2) ++r.nan;
+}
+
+Reference make_reference(std::size_t nbins, std::size_t channels) {
+  Reference r;
+  r.counts.assign(nbins, 0);
+  r.per_bin.assign(nbins, 0);
+  r.sums.assign(channels, std::vector<double>(nbins));
+  r.abs_sums.assign(channels, std::vector<double>(nbins));
+  return r;
+}
+
+// np.histogram(x, nbins, (lo, hi), weights=w) with the range given as Python floats: edges in
+// double, the data's type; the guess in double.
+template <class T>
+Reference given_range_reference(const std::vector<T>& x, std::size_t nbins, T lo, T hi, const std::vector<const std::vector<float>*>& w = {}) {
+  Reference r = make_reference(nbins, w.size());
+  std::vector<std::vector<ExactishSum>> sums(w.size(), std::vector<ExactishSum>(nbins));
+  const std::vector<double> wide = linspace<double>(lo, hi, nbins);
+  const std::vector<T> edges(wide.begin(), wide.end());
+  for (std::size_t i = 0; i < x.size(); ++i) add_reference(r, numpy_bin(x[i], edges, double(lo), double(hi)), nbins, w, i, sums);
+  for (std::size_t c = 0; c < w.size(); ++c)
+    for (std::size_t b = 0; b < nbins; ++b) r.sums[c][b] = sums[c][b].value();
+  return r;
+}
+
+// np.histogram(x, nbins) with no range: NumPy's _get_outer_edges, then everything in T.
+template <class T>
+Reference data_range_reference(const std::vector<T>& x, std::size_t nbins, T& lo, T& hi) {
+  lo = 0, hi = 1;
+  if (!x.empty()) {
+    lo = *std::min_element(x.begin(), x.end()), hi = *std::max_element(x.begin(), x.end());
+    if (lo == hi) lo = T(lo - T(0.5)), hi = T(hi + T(0.5));
+  }
+  Reference r = make_reference(nbins, 0);
+  std::vector<std::vector<ExactishSum>> none;
+  const std::vector<T> edges = linspace<T>(lo, hi, nbins);
+  for (std::size_t i = 0; i < x.size(); ++i) add_reference(r, numpy_bin(x[i], edges, lo, hi), nbins, {}, i, none);
+  return r;
+}
+
+void check_counts(const clatomics::EvenHistogram& h, const Reference& r) {
+  CHECK(h.counts == r.counts);
+  CHECK(h.below == r.below);
+  CHECK(h.above == r.above);
+  CHECK(h.nan == r.nan);
+}
+
+// The bound each accumulation states (histogram.hpp), for n weights of absolute sum s.
+double stated_bound(WeightAccumulation a, double n, double s, double sum) {
+  const double u = std::ldexp(1.0, -24);
+  switch (a) {
+    case WeightAccumulation::float_atomic: return 1.01 * std::max(0.0, n - 1) * u * s + 1e-30;
+    case WeightAccumulation::compensated_float2: return 3 * u * u / (1 - 4 * u) * n * s + std::ldexp(std::fabs(sum), -53) + 1e-30;
+    default: return 1.01 * std::max(0.0, n - 1) * std::ldexp(1.0, -53) * s + 1e-30;
+  }
+}
+
+void check_sums(const std::vector<std::vector<double>>& sums, const Reference& r, WeightAccumulation a, bool exact) {
+  REQUIRE(sums.size() == r.sums.size());
+  for (std::size_t c = 0; c < sums.size(); ++c) {
+    REQUIRE(sums[c].size() == r.sums[c].size());
+    for (std::size_t b = 0; b < sums[c].size(); ++b) {
+      INFO("channel ", c, " bin ", b);
+      if (exact)
+        CHECK(sums[c][b] == r.sums[c][b]);
+      else
+        CHECK(std::fabs(sums[c][b] - r.sums[c][b]) <= stated_bound(a, double(r.per_bin[b]), r.abs_sums[c][b], r.sums[c][b]));
+    }
+  }
+}
+
+// Positions in [lo - 1.5, hi + 1.5] with NaN, infinities, the edges (of both the given type and
+// double) and the values just beside them.
+template <class T>
+std::vector<T> positions(std::size_t n, std::size_t nbins, T lo, T hi, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> dist(double(lo) - 1.5, double(hi) + 1.5);
+  const std::vector<double> edges = linspace<double>(lo, hi, nbins);
+  const T inf = std::numeric_limits<T>::infinity();
+  std::vector<T> x(n);
+  for (auto& v : x) {
+    const unsigned pick = gen() % 32;
+    if (pick == 0) v = std::numeric_limits<T>::quiet_NaN();
+    else if (pick == 1) v = (gen() & 1) ? inf : -inf;
+    else if (pick < 8) {
+      v = T(edges[gen() % edges.size()]);
+      for (int k = int(gen() % 7) - 3; k != 0; k += k > 0 ? -1 : 1) v = std::nextafter(v, k > 0 ? inf : -inf);
+    } else v = T(dist(gen));
+  }
+  return x;
+}
+
+// Weights that are multiples of 1/8 below 2: every partial sum of fewer than 2^20 is exact in float.
+std::vector<float> exact_weights(std::size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::vector<float> w(n);
+  for (auto& v : w) v = float(gen() % 16) / 8.0f - 1.0f;
+  return w;
+}
+
+std::vector<const std::vector<float>*> pointers(const std::vector<std::vector<float>>& w, std::size_t channels) {
+  std::vector<const std::vector<float>*> p;
+  for (std::size_t c = 0; c < channels; ++c) p.push_back(&w[c]);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("double positions: NumPy's float64 bins, which rounding to float would change") {
+  auto& rt = test::runtime();
+  if (!rt.supports_double()) return;
+  const std::size_t nbins = 100;
+  const double lo = 0.1, hi = 0.1 + 1e-6;  // bins 1e-8 wide: float rounding moves values across them
+  const auto x = positions<double>(20011, nbins, lo, hi, 1);
+  const auto r = given_range_reference(x, nbins, lo, hi);
+  std::size_t moved = 0;
+  const auto float_edges = linspace<double>(float(lo), float(hi), nbins);
+  for (const double v : x)
+    if (v >= lo && v <= hi && numpy_bin(float(v), std::vector<float>(float_edges.begin(), float_edges.end()), double(float(lo)), double(float(hi))) !=
+                                  numpy_bin(v, linspace<double>(lo, hi, nbins), lo, hi))
+      ++moved;
+  CHECK(moved > 100);
+  for (const HistogramStrategy s : strategies)
+    for (const std::size_t off : {std::size_t(0), std::size_t(1)}) {
+      INFO(std::string(strategy_names[int(s)]), " offset ", off);
+      std::vector<double> shifted(off, 0.0);
+      shifted.insert(shifted.end(), x.begin(), x.end());
+      const auto h = clatomics::histogram_even(rt, device(shifted), off, x.size(), EvenBins<double>{nbins, lo, hi}, {}, HistogramOptions{s});
+      check_counts(h, r);
+      CHECK(h.lo == lo);
+      CHECK(h.hi == hi);
+      check_counts(clatomics::histogram_even(rt, x, EvenBins<double>{nbins, lo, hi}, {}, HistogramOptions{s}), r);
+    }
+}
+
+TEST_CASE("up to 4 weight channels in one pass, every strategy and accumulation, exact sums") {
+  auto& rt = test::runtime();
+  const std::size_t n = 100003, nbins = 37;
+  const float lo = -2.5f, hi = 7.5f;
+  const auto x = positions<float>(n + 3, nbins, lo, hi, 2);
+  std::vector<std::vector<float>> w;
+  for (unsigned c = 0; c < 4; ++c) w.push_back(exact_weights(n + 3, 10 + c));
+  for (const WeightAccumulation a : accumulations) {
+    if (a == WeightAccumulation::double_atomic && !rt.supports_double()) continue;
+    if (a == WeightAccumulation::compensated_float2 && !rt.device_info().caps.int64_base_atomics) continue;
+    for (const HistogramStrategy s : strategies)
+      for (const std::size_t channels : {std::size_t(1), std::size_t(4)}) {
+        INFO(std::string(accumulation_names[int(a)]), " ", std::string(strategy_names[int(s)]), " channels ", channels);
+        const HistogramOptions options{s, a};
+        // Host data: the values from 0; device buffers: the values from 1, channel c from c (other alignments).
+        const std::vector<float> xs(x.begin() + 1, x.begin() + 1 + std::ptrdiff_t(n));
+        std::vector<std::vector<float>> ws;
+        for (std::size_t c = 0; c < channels; ++c) ws.emplace_back(w[c].begin() + std::ptrdiff_t(c), w[c].begin() + std::ptrdiff_t(c + n));
+        const auto r = given_range_reference(xs, nbins, lo, hi, pointers(ws, channels));
+        const auto h = clatomics::histogram_even(rt, xs, EvenBins<float>{nbins, lo, hi}, pointers(ws, channels), options);
+        check_counts(h, r);
+        check_sums(h.sums, r, a, true);
+        REQUIRE(h.weights.size() == nbins);
+        for (std::size_t b = 0; b < nbins; ++b) CHECK(double(h.weights[b]) == r.sums[0][b]);
+        std::vector<WeightBuffer> wb;
+        for (std::size_t c = 0; c < channels; ++c) wb.push_back({device(w[c]), c});
+        const auto hb = clatomics::histogram_even(rt, device(x), 1, n, EvenBins<float>{nbins, lo, hi}, wb, options);
+        check_counts(hb, r);
+        check_sums(hb.sums, r, a, true);
+      }
+  }
+}
+
+TEST_CASE("weight sums within each accumulation's stated bound; compensated and double exact on 0.1f") {
+  auto& rt = test::runtime();
+  // Rounded sums: 2^20 weights spread over 4 bins, magnitudes over 2^20.
+  const std::size_t n = std::size_t(1) << 20;
+  std::mt19937 gen(5);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  std::vector<float> x(n), w(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = float(i % 4), w[i] = std::ldexp(unit(gen), int(gen() % 20));
+  const auto r = given_range_reference(x, 4, 0.0f, 4.0f, {&w});
+  // 10^7 weights of 0.1f in one bin: multiples of 2^-27 below 2^20 (47 bits): a pair holds every
+  // partial sum exactly, so does a double; the float sum drifts.
+  const std::size_t big = 10000000;
+  const std::vector<float> one_bin(big, 0.5f), tenths(big, 0.1f);
+  const double exact = double(big) * double(0.1f);
+  for (const WeightAccumulation a : accumulations) {
+    if (a == WeightAccumulation::double_atomic && !rt.supports_double()) continue;
+    if (a == WeightAccumulation::compensated_float2 && !rt.device_info().caps.int64_base_atomics) continue;
+    for (const HistogramStrategy s : strategies) {
+      INFO(std::string(accumulation_names[int(a)]), " ", std::string(strategy_names[int(s)]));
+      check_sums(clatomics::histogram_even(rt, x, EvenBins<float>{4, 0.0f, 4.0f}, {&w}, HistogramOptions{s, a}).sums, r, a, false);
+    }
+    INFO(std::string(accumulation_names[int(a)]), ", 10^7 weights of 0.1f");
+    const auto h = clatomics::histogram_even(rt, one_bin, EvenBins<float>{1, 0.0f, 1.0f}, {&tenths}, HistogramOptions{{}, a});
+    CHECK(h.counts[0] == big);
+    if (a == WeightAccumulation::float_atomic) {
+      MESSAGE("float_atomic: 10^7 * 0.1f summed to ", h.sums[0][0], ", off by ", h.sums[0][0] - exact);
+      CHECK(std::fabs(h.sums[0][0] - exact) <= stated_bound(a, double(big), exact, exact));
+    } else {
+      CHECK(h.sums[0][0] == exact);
+    }
+  }
+}
+
+TEST_CASE("2-D even bins: numpy.histogram2d's bins, per-axis tallies, weights") {
+  auto& rt = test::runtime();
+  const std::size_t nx = 13, ny = 7, n = 50021;
+  const auto run = [&](auto zero) {
+    using T = decltype(zero);
+    const T xlo = T(-1.3), xhi = T(2.7), ylo = T(0.1), yhi = T(0.35);
+    const auto x = positions<T>(n + 1, nx, xlo, xhi, 7);
+    const auto y = positions<T>(n + 2, ny, ylo, yhi, 8);
+    const auto w0 = exact_weights(n, 9), w1 = exact_weights(n, 10);
+    // numpy.histogramdd: double edges, searchsorted(side='right'), the last edge into the last bin.
+    const auto ex = linspace<double>(xlo, xhi, nx), ey = linspace<double>(ylo, yhi, ny);
+    const auto axis_bin = [](double v, const std::vector<double>& e) -> std::size_t {
+      const std::size_t nb = e.size() - 1;
+      if (std::isnan(v)) return nb + 2;
+      if (v < e.front()) return nb;
+      if (v > e.back()) return nb + 1;
+      std::size_t i = std::size_t(std::upper_bound(e.begin(), e.end(), v) - e.begin());
+      if (v == e.back()) --i;
+      return i - 1;
+    };
+    std::vector<std::uint64_t> counts(nx * ny);
+    std::vector<double> s0(nx * ny), s1(nx * ny);
+    clatomics::AxisTallies tx, ty;
+    std::uint64_t outside = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t bx = axis_bin(double(x[i + 1]), ex), by = axis_bin(double(y[i + 2]), ey);
+      if (bx < nx && by < ny) {
+        ++counts[bx * ny + by], s0[bx * ny + by] += w0[i], s1[bx * ny + by] += w1[i];
+        continue;
+      }
+      ++outside;
+      tx.below += bx == nx, tx.above += bx == nx + 1, tx.nan += bx == nx + 2;
+      ty.below += by == ny, ty.above += by == ny + 1, ty.nan += by == ny + 2;
+    }
+    const std::vector<T> xs(x.begin() + 1, x.end()), ys(y.begin() + 2, y.end());
+    for (const HistogramStrategy s : strategies) {
+      INFO((sizeof(T) == 4 ? "float " : "double "), std::string(strategy_names[int(s)]));
+      const auto check = [&](const clatomics::EvenHistogram2D& h, bool weighted) {
+        CHECK(h.nx == nx);
+        CHECK(h.ny == ny);
+        CHECK(h.counts == counts);
+        CHECK(h.x.below == tx.below);
+        CHECK(h.x.above == tx.above);
+        CHECK(h.x.nan == tx.nan);
+        CHECK(h.y.below == ty.below);
+        CHECK(h.y.above == ty.above);
+        CHECK(h.y.nan == ty.nan);
+        CHECK(h.outside == outside);
+        if (weighted) {
+          REQUIRE(h.sums.size() == 2);
+          CHECK(h.sums[0] == s0);
+          CHECK(h.sums[1] == s1);
+        } else {
+          CHECK(h.sums.empty());
+        }
+      };
+      check(clatomics::histogram2d_even(rt, xs, ys, EvenBins<T>{nx, xlo, xhi}, EvenBins<T>{ny, ylo, yhi}, {&w0, &w1}, HistogramOptions{s}),
+            true);
+      check(clatomics::histogram2d_even(rt, device(x), 1, device(y), 2, n, EvenBins<T>{nx, xlo, xhi}, EvenBins<T>{ny, ylo, yhi}, {},
+                                        HistogramOptions{s}),
+            false);
+    }
+  };
+  run(0.0f);
+  if (rt.supports_double()) run(0.0);
+}
+
+TEST_CASE("2-D float points are compared with NumPy's double edges, not float ones") {
+  auto& rt = test::runtime();
+  // 0.1 is no float: an edge at 0.1 in double lies between two floats; the float above 0.1 is in
+  // bin 1 in NumPy (it is >= the double edge), as is float(0.1) itself when it rounds up.
+  const std::size_t n = 10;
+  const float lo = 0.0f, hi = 1.0f;
+  const auto edges = linspace<double>(lo, hi, n);
+  std::vector<float> x, y;
+  std::vector<std::uint64_t> expected(n * 1);
+  for (std::size_t k = 1; k < n; ++k)
+    for (const float v : {float(edges[k]), std::nextafter(float(edges[k]), 0.0f), std::nextafter(float(edges[k]), 2.0f)}) {
+      x.push_back(v);
+      y.push_back(0.5f);
+      ++expected[double(v) >= edges[k] ? k : k - 1];
+    }
+  const auto h = clatomics::histogram2d_even(rt, x, y, EvenBins<float>{n, lo, hi}, EvenBins<float>{1, lo, hi});
+  CHECK(h.counts == expected);
+}
+
+TEST_CASE("no range: np.histogram's range from the data, float32 edge arithmetic for float data") {
+  auto& rt = test::runtime();
+  // Ranges whose float32 linspace differs from the double one rounded to float somewhere, with
+  // values on and beside every edge of both: the device must follow the float32 arithmetic.
+  std::mt19937 gen(11);
+  std::size_t differing = 0;
+  for (int trial = 0; trial < 6; ++trial) {
+    const std::size_t nbins = 50 + gen() % 200;
+    const float lo = float(gen() % 1000) / 7.0f - 70.0f, hi = lo + float(1 + gen() % 100) / 3.0f;
+    const auto f_edges = linspace<float>(lo, hi, nbins);
+    const auto d_edges = linspace<double>(lo, hi, nbins);
+    std::vector<float> x = {lo, hi};
+    for (std::size_t k = 0; k <= nbins; ++k) {
+      differing += f_edges[k] != float(d_edges[k]);
+      for (const float e : {f_edges[k], float(d_edges[k])})
+        for (const float v : {e, std::nextafter(e, -1e30f), std::nextafter(e, 1e30f)})
+          if (v >= lo && v <= hi) x.push_back(v);
+    }
+    float rlo = 0, rhi = 0;
+    const auto r = data_range_reference(x, nbins, rlo, rhi);
+    for (const HistogramStrategy s : strategies) {
+      INFO("trial ", trial, " ", std::string(strategy_names[int(s)]));
+      const auto h = clatomics::histogram_even(rt, x, nbins, {}, HistogramOptions{s});
+      check_counts(h, r);
+      CHECK(h.lo == rlo);
+      CHECK(h.hi == rhi);
+      check_counts(clatomics::histogram_even<float>(rt, device(x), 0, x.size(), nbins, {}, HistogramOptions{s}), r);
+    }
+  }
+  CHECK(differing > 0);
+  // Random data, at an offset; double data (edges in double).
+  std::uniform_real_distribution<float> dist(-3.0f, 5.0f);
+  std::vector<float> x(300007);
+  for (auto& v : x) v = dist(gen);
+  float rlo = 0, rhi = 0;
+  const auto r = data_range_reference(std::vector<float>(x.begin() + 3, x.end()), 1000, rlo, rhi);
+  check_counts(clatomics::histogram_even<float>(rt, device(x), 3, x.size() - 3, 1000), r);
+  if (rt.supports_double()) {
+    const std::vector<double> xd(x.begin(), x.end());
+    double dlo = 0, dhi = 0;
+    const auto rd = data_range_reference(xd, 77, dlo, dhi);
+    const auto h = clatomics::histogram_even<double>(rt, device(xd), 0, xd.size(), 77);
+    check_counts(h, rd);
+    CHECK(h.lo == dlo);
+    CHECK(h.hi == dhi);
+    check_counts(clatomics::histogram_even(rt, xd, std::size_t(77)), rd);
+  }
+}
+
+TEST_CASE("no range: equal values widen by 0.5, no data is [0, 1], NaN and infinities are refused") {
+  auto& rt = test::runtime();
+  const auto same = clatomics::histogram_even(rt, std::vector<float>(1000, 3.0f), 4);
+  CHECK(same.lo == 2.5);
+  CHECK(same.hi == 3.5);
+  CHECK(same.counts == std::vector<std::uint64_t>{0, 0, 1000, 0});
+  const auto none = clatomics::histogram_even<float>(rt, device(std::vector<float>{}), 0, 0, 4);
+  CHECK(none.lo == 0.0);
+  CHECK(none.hi == 1.0);
+  // 1e8 - 0.5 is 1e8 in float: the widened range is still empty, and NumPy finds too many bins.
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, std::vector<float>(10, 1e8f), 4), std::invalid_argument);
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  for (const float bad : {nan, inf, -inf}) {
+    std::vector<float> x(5000, 1.0f);
+    x[4321] = bad;
+    INFO(bad);
+    const auto what = test::message_of<std::invalid_argument>([&] { clatomics::histogram_even(rt, x, 10); });
+    CHECK(test::contains(what, "autodetected range"));
+    const cl::Buffer buffer = device(x);
+    clatomics::ProfileScope enqueued;
+    const auto what_device = test::message_of<std::invalid_argument>([&] { clatomics::histogram_even<float>(rt, buffer, 0, x.size(), 10); });
+    CHECK(test::contains(what_device, "autodetected range"));
+    CHECK(test::contains(what_device, bad != bad ? "nan" : "inf"));
+    CHECK(enqueued.commands() == 2);  // the range pass and its read; no histogram
+  }
+}
+
+TEST_CASE("bad even-histogram input is refused before anything is enqueued") {
+  auto& rt = test::runtime();
+  const cl::Buffer floats = device(std::vector<float>(100, 1.0f));
+  const std::vector<float> host(100, 1.0f), short_host(99, 1.0f);
+  using IA = std::invalid_argument;
+  clatomics::ProfileScope enqueued;
+  const auto message = [](auto&& call) { return test::message_of<IA>(call); };
+  const EvenBins<float> bins{4, 0.0f, 1.0f};
+  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, floats, 0, 10, bins, std::vector<WeightBuffer>(5, {floats, 0})); }), "at most 4"));
+  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, floats, 0, 60, bins, {{floats, 0}, {floats, 50}}); }), "weights[1]"));
+  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, bins, {&host, nullptr}); }), "weights[1]"));
+  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, bins, {&short_host}); }), "weights[0]"));
+  CHECK(test::contains(message([&] {
+          clatomics::histogram_even(rt, host, bins, {&host}, HistogramOptions{{}, static_cast<WeightAccumulation>(7)});
+        }),
+        "accumulation"));
+  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, EvenBins<float>{0, 0.0f, 1.0f}); }), "nbins"));
+  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, std::size_t(0)); }), "nbins"));
+  CHECK(test::contains(message([&] { clatomics::histogram_even<float>(rt, floats, 0, 101, 4); }), "values"));
+  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, EvenBins<float>{4, 1.0f, 1.0f}); }), "lo"));
+  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, EvenBins<float>{100, 1.0f, 1.000001f}); }), "too many bins"));
+  const auto xb = EvenBins<float>{4, 0.0f, 1.0f};
+  CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, host, host, xb, EvenBins<float>{4, 2.0f, 1.0f}); }), "ybins"));
+  CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, host, host, EvenBins<float>{4, 0.0f, NAN}, xb); }), "xbins"));
+  CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, host, short_host, xb, xb); }), "y has 99"));
+  CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, host, host, EvenBins<float>{70000, 0.0f, 1.0f}, EvenBins<float>{70000, 0.0f, 1.0f}); }),
+                       "bins exceed"));
+  CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, floats, 0, floats, 1, 100, xb, xb); }), "y"));
+  CHECK(enqueued.commands() == 0);
+}
+
+TEST_CASE("double positions and double sums on a device without fp64 (Options::hide_fp64) are refused clearly") {
+  clatomics::Options options = clatomics::Options::from_env();
+  options.hide_fp64 = true;
+  clatomics::Runtime rt(options);
+  const std::vector<double> xd(10, 0.5);
+  const std::vector<float> x(10, 0.5f);
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::histogram_even(rt, xd, EvenBins<double>{4, 0.0, 1.0}); }),
+                       "double positions"));
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] {
+                         clatomics::histogram_even(rt, x, EvenBins<float>{4, 0.0f, 1.0f}, {&x}, HistogramOptions{{}, WeightAccumulation::double_atomic});
+                       }),
+                       "double_atomic"));
+  // Without weights, no accumulation is needed: nothing to refuse.
+  CHECK(clatomics::histogram_even(rt, x, EvenBins<float>{4, 0.0f, 1.0f}, {}, HistogramOptions{{}, WeightAccumulation::double_atomic})
+            .counts == std::vector<std::uint64_t>{0, 0, 10, 0});
+}
