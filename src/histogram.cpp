@@ -149,7 +149,7 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
                  detail::define("CLAT_HIST_2D", setup.two_d ? 1 : 0) + detail::define("CLAT_HIST_CHANNELS", (long long)setup.channels) +
                  detail::define("CLAT_HIST_ACCUM", int(setup.accumulation)) +
                  detail::define("CLAT_CONTIGUOUS", gpu ? 0 : 1) + detail::define("CLAT_HIST_SHIFT", int(plan.shift)) +
-                 detail::define("CLAT_HIST_DIRECT", plan.direct ? 1 : 0);
+                 detail::define("CLAT_HIST_DIRECT", plan.direct ? 1 : 0) + detail::define("CLAT_HIST_AHEAD", gpu ? 4 : 1);
   // NVIDIA reports CL_KERNEL_WORK_GROUP_SIZE 256 for every kernel, yet 1024-item groups are what
   // reach the read-only pass (bench/BENCHMARKS.md): compile the kernel for that size there. Other
   // GPUs keep the size their driver offers (a required size a kernel cannot meet fails the build).

@@ -228,7 +228,16 @@ CLAT_FN uint clat_slot(CLAT_POS x, uint nbins, CLAT_POS lo, CLAT_POS hi, CLAT_PO
   if (isnan(x)) return nbins + 2u;
   if (x < lo) return nbins;
   if (x > hi) return nbins + 1u;
-  uint b = min(convert_uint_sat_rtz((x - lo) * scale), nbins - 1u);
+  const CLAT_POS t = (x - lo) * scale;
+  uint b = min(convert_uint_sat_rtz(t), nbins - 1u);
+  /* Far inside bin b the guess is right without reading an edge: t is within a few ulps of the
+   * exact (x - lo) / bin width, each edge within one ulp of lo + k * width; guard bounds both
+   * (with a factor 4 to spare) in bins. Past 2^24 bins (float) the fraction is no use. */
+  const CLAT_POS eps = CLAT_HIST_DOUBLE ? DBL_EPSILON : FLT_EPSILON;
+  const CLAT_POS guard = nbins < (1u << 24) ? (CLAT_POS)4 * eps * ((CLAT_POS)1.5 * max(fabs(lo), fabs(hi)) * scale + (CLAT_POS)2 * nbins)
+                                           : (CLAT_POS)1;
+  const CLAT_POS frac = t - (CLAT_POS)b;
+  if (frac > guard && frac < (CLAT_POS)1 - guard) return b;
   if (x >= edges[b] && (b == nbins - 1u || x < edges[b + 1u])) return b; /* the guess is right */
   /* Near an edge, or where rounding moved the guess further (huge bin counts, narrow ranges): a
    * binary search over the edges, at most 32 steps whatever the range. Invariant: edges[first]
@@ -308,6 +317,25 @@ CLAT_FN uint clat_slot_2d(uint sx, uint sy, uint nbins, uint nbins_y) {
 #define CLAT_LOAD_WV(c) const CLAT_WVEC wv##c = CLAT_VLOAD_W(i, wp##c);
 #define CLAT_WS(c) wq##c[i]
 
+/* CLAT_HIST_AHEAD loads issued before their elements' atomics (GPUs; the host sets it), where
+ * only the values are read: the atomics would otherwise hold the next load back. */
+#ifndef CLAT_HIST_AHEAD
+#define CLAT_HIST_AHEAD 1
+#endif
+#if CLAT_HIST_AHEAD > 1 && CLAT_HIST_CHANNELS == 0 && !CLAT_HIST_2D
+#define CLAT_HIST_LOADS_AHEAD(PUT)                                           \
+  for (; i + (CLAT_HIST_AHEAD - 1u) * step < end; i += CLAT_HIST_AHEAD * step) { \
+    CLAT_LOAD ahead[CLAT_HIST_AHEAD];                                        \
+    for (uint u = 0; u < CLAT_HIST_AHEAD; ++u) ahead[u] = pv[i + u * step];  \
+    for (uint u = 0; u < CLAT_HIST_AHEAD; ++u) {                             \
+      const CLAT_LOAD v = ahead[u];                                          \
+      CLAT_UNPACK(PUT, v)                                                    \
+    }                                                                        \
+  }
+#else
+#define CLAT_HIST_LOADS_AHEAD(PUT)
+#endif
+
 /* PUT(slot, W, lane) for every element of this work-item's share: whole 16-byte loads, then the
  * unaligned head and the tail one element at a time. The load loop counts in uint (cheaper than
  * ulong on GPUs): a launch has < 2^32 elements and >= 2 per load, so nvec < 2^31 and i + step
@@ -322,7 +350,9 @@ CLAT_FN uint clat_slot_2d(uint sx, uint sy, uint nbins, uint nbins_y) {
     CLAT_EACH_C(CLAT_DECLARE_WP)                                                           \
     const clat_share share = clat_item_share(nvec);                                        \
     const uint end = (uint)share.end, step = (uint)share.step;                             \
-    for (uint i = (uint)share.begin; i < end; i += step) {                                 \
+    uint i = (uint)share.begin;                                                            \
+    CLAT_HIST_LOADS_AHEAD(PUT)                                                             \
+    for (; i < end; i += step) {                                                           \
       const CLAT_LOAD v = pv[i];                                                           \
       CLAT_LOAD_Y(i)                                                                       \
       CLAT_EACH_C(CLAT_LOAD_WV)                                                            \
