@@ -234,34 +234,51 @@ void bench_byte_histogram(Runtime& rt, const Config& config, std::size_t bytes, 
   }
 }
 
+// 100, 1,000 and 10,000 even bins, and 100 with one weight channel (the bytes: values and
+// weights).
 void bench_even_histogram(Runtime& rt, const Config& config, std::size_t bytes, std::vector<Row>& rows) {
-  progress(config, "algorithms: histogram_even 100 bins");
-  const std::size_t n = bytes / 4, nbins = 100;
   const float lo = 0.0f, hi = 1.0f;
-  const auto x = random_floats(n, -0.05f, 1.05f, 5);  // about 9% below or above
-  const cl::Buffer buffer = upload(rt, x);
-  EvenHistogram result;
-  const float scale = float(double(nbins) / (double(hi) - double(lo)));
-  std::mutex m;
-  std::vector<std::uint64_t> host_counts(nbins + 3);
-  const Figures f = measure(
-      rt, config, buffer, n * 4, [&] { result = histogram_even(rt, buffer, 0, n, nbins, lo, hi); }, n,
-      [&](std::size_t first, std::size_t last) {
-        std::uint64_t c[nbins + 3] = {};
-        for (std::size_t i = first; i < last; ++i) {
-          const float v = x[i];
-          ++c[std::isnan(v) ? nbins + 2
-              : v < lo      ? nbins
-              : v > hi      ? nbins + 1
-                            : std::min<std::size_t>(std::size_t((v - lo) * scale), nbins - 1)];
-        }
-        std::lock_guard<std::mutex> lock(m);
-        for (std::size_t b = 0; b < nbins + 3; ++b) host_counts[b] += c[b];
-      });
-  std::uint64_t total = result.below + result.above + result.nan;
-  for (const auto c : result.counts) total += c;
-  check(total == n && result.nan == 0, "histogram_even");
-  add_rows(rows, {"histogram_even", "float", "uniform", nbins, ""}, n * 4, f);
+  for (const std::size_t nbins : {std::size_t(100), std::size_t(1000), std::size_t(10000)})
+    for (const bool weighted : {false, true}) {
+      if (weighted && nbins != 100) continue;
+      progress(config, "algorithms: histogram_even " + std::to_string(nbins) + " bins" + (weighted ? ", weighted" : ""));
+      // Weighted: values and weights side by side in one buffer, so the read-only pass reads both.
+      const std::size_t n = bytes / (weighted ? 8 : 4);
+      auto x = random_floats(n, -0.05f, 1.05f, 5);  // about 9% below or above
+      if (weighted) {
+        const auto w = random_floats(n, 0.0f, 1.0f, 6);
+        x.insert(x.end(), w.begin(), w.end());
+      }
+      const cl::Buffer buffer = upload(rt, x);
+      EvenHistogram result;
+      const float scale = float(double(nbins) / (double(hi) - double(lo)));
+      std::mutex m;
+      std::vector<std::uint64_t> host_counts(nbins + 3);
+      std::vector<float> host_sums(weighted ? nbins : 0);
+      const Figures f = measure(
+          rt, config, buffer, x.size() * 4,
+          [&] { result = histogram_even(rt, buffer, 0, n, nbins, lo, hi, weighted ? &buffer : nullptr, n); }, n,
+          [&](std::size_t first, std::size_t last) {
+            std::vector<std::uint64_t> c(nbins + 3);
+            std::vector<float> sums(host_sums.size());
+            for (std::size_t i = first; i < last; ++i) {
+              const float v = x[i];
+              const std::size_t b = std::isnan(v) ? nbins + 2
+                                    : v < lo      ? nbins
+                                    : v > hi      ? nbins + 1
+                                                  : std::min<std::size_t>(std::size_t((v - lo) * scale), nbins - 1);
+              ++c[b];
+              if (weighted && b < nbins) sums[b] += x[n + i];
+            }
+            std::lock_guard<std::mutex> lock(m);
+            for (std::size_t b = 0; b < nbins + 3; ++b) host_counts[b] += c[b];
+            for (std::size_t b = 0; b < sums.size(); ++b) host_sums[b] += sums[b];
+          });
+      std::uint64_t total = result.below + result.above + result.nan;
+      for (const auto c : result.counts) total += c;
+      check(total == n && result.nan == 0, "histogram_even");
+      add_rows(rows, {"histogram_even", "float", "uniform", nbins, weighted ? "weighted" : ""}, x.size() * 4, f);
+    }
 }
 
 // The even histograms a pyFAI-style user runs: double positions, 4 weight channels in one pass
