@@ -104,6 +104,14 @@ void check_all(clatomics::Runtime& rt, const cl::Buffer& a, std::size_t offset, 
   const auto even = clatomics::histogram_even(rt, a, offset, n, nbins, lo, hi, &b, b_offset);
   CHECK(even.counts == e.even);
   CHECK(even.weights == e.weights);
+  // Two weight channels (b twice) summed as compensated float pairs, through the EvenBins form.
+  const std::vector<clatomics::WeightBuffer> channels{{b, b_offset}, {b, b_offset}};
+  clatomics::HistogramOptions pairs;
+  pairs.accumulation = clatomics::WeightAccumulation::compensated_float2;
+  const auto even2 = clatomics::histogram_even<float>(rt, a, offset, n, clatomics::EvenBins<float>{nbins, lo, hi}, channels, pairs);
+  CHECK(even2.counts == e.even);
+  REQUIRE(even2.sums.size() == 2);
+  for (const auto& sums : even2.sums) CHECK(sums == std::vector<double>(e.weights.begin(), e.weights.end()));
   // scatter_reduce: a's bits as indices (those below key_bins; the rest out of range), b as
   // values; bins that receive nothing keep out's contents, so only the others are compared.
   clatomics::ScatterOptions fresh;
