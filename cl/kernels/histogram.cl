@@ -224,18 +224,20 @@ CLAT_FN uint clat_slot(uint x, uint nbins, float lo, float hi, float scale, __gl
 #else
 #define CLAT_NSLOTS (nbins + 3u)
 #endif
-CLAT_FN uint clat_slot(CLAT_POS x, uint nbins, CLAT_POS lo, CLAT_POS hi, CLAT_POS scale, __global const CLAT_POS *edges) {
-  if (isnan(x)) return nbins + 2u;
-  if (x < lo) return nbins;
-  if (x > hi) return nbins + 1u;
-  const CLAT_POS t = (x - lo) * scale;
-  uint b = min(convert_uint_sat_rtz(t), nbins - 1u);
-  /* Far inside bin b the guess is right without reading an edge: t is within a few ulps of the
-   * exact (x - lo) / bin width, each edge within one ulp of lo + k * width; guard bounds both
-   * (with a factor 4 to spare) in bins. Past 2^24 bins (float) the fraction is no use. */
+/* How far (in bins) from a bin's edges the guess below may be wrong: t is within a few ulps of
+ * the exact (x - lo) / bin width, each edge within one ulp of lo + k * width; the bound covers
+ * both with a factor 4 to spare. Past 2^24 bins (float) the fraction is no use: 1, never far. */
+CLAT_FN CLAT_POS clat_slot_guard(uint nbins, CLAT_POS lo, CLAT_POS hi, CLAT_POS scale) {
   const CLAT_POS eps = CLAT_HIST_DOUBLE ? DBL_EPSILON : FLT_EPSILON;
-  const CLAT_POS guard = nbins < (1u << 24) ? (CLAT_POS)4 * eps * ((CLAT_POS)1.5 * max(fabs(lo), fabs(hi)) * scale + (CLAT_POS)2 * nbins)
-                                           : (CLAT_POS)1;
+  return nbins < (1u << 24) ? (CLAT_POS)4 * eps * ((CLAT_POS)1.5 * max(fabs(lo), fabs(hi)) * scale + (CLAT_POS)2 * nbins)
+                            : (CLAT_POS)1;
+}
+CLAT_FN uint clat_slot(CLAT_POS x, uint nbins, CLAT_POS lo, CLAT_POS hi, CLAT_POS scale, CLAT_POS guard,
+                       __global const CLAT_POS *edges) {
+  if (!(x >= lo && x <= hi)) return isnan(x) ? nbins + 2u : x < lo ? nbins : nbins + 1u;
+  const CLAT_POS t = (x - lo) * scale; /* >= 0, and at most nbins by a few ulps */
+  const uint b = min(convert_uint_sat_rtz(t), nbins - 1u); /* sat: float t may round past 2^32 */
+  /* Far inside bin b the guess is right without reading an edge. */
   const CLAT_POS frac = t - (CLAT_POS)b;
   if (frac > guard && frac < (CLAT_POS)1 - guard) return b;
   if (x >= edges[b] && (b == nbins - 1u || x < edges[b + 1u])) return b; /* the guess is right */
@@ -258,10 +260,15 @@ CLAT_FN uint clat_slot_2d(uint sx, uint sy, uint nbins, uint nbins_y) {
   const uint cx = sx < nbins ? 0u : sx - nbins + 1u, cy = sy < nbins_y ? 0u : sy - nbins_y + 1u;
   return nbins * nbins_y + 4u * cx + cy - 1u;
 }
-#define CLAT_SLOT_AT(x, y) \
-  clat_slot_2d(clat_slot((x), nbins, lo, hi, scale, edges), clat_slot((y), nbins_y, lo_y, hi_y, scale_y, edges_y), nbins, nbins_y)
+#define CLAT_SLOT_AT(x, y)                                                                                            \
+  clat_slot_2d(clat_slot((x), nbins, lo, hi, scale, guard, edges), clat_slot((y), nbins_y, lo_y, hi_y, scale_y, guard_y, edges_y), \
+               nbins, nbins_y)
+#define CLAT_HIST_GUARDS                                                \
+  const CLAT_POS guard = clat_slot_guard(nbins, lo, hi, scale);        \
+  const CLAT_POS guard_y = clat_slot_guard(nbins_y, lo_y, hi_y, scale_y);
 #else
-#define CLAT_SLOT_AT(x, y) clat_slot((x), nbins, lo, hi, scale, edges)
+#define CLAT_SLOT_AT(x, y) clat_slot((x), nbins, lo, hi, scale, guard, edges)
+#define CLAT_HIST_GUARDS const CLAT_POS guard = clat_slot_guard(nbins, lo, hi, scale);
 #endif
 #define CLAT_WV_x(c) wv##c.x
 #define CLAT_WV_y(c) wv##c.y
@@ -291,6 +298,7 @@ CLAT_FN uint clat_slot_2d(uint sx, uint sy, uint nbins, uint nbins_y) {
 #endif
 #if CLAT_HIST_KIND != 2
 #define CLAT_SLOT_AT(x, y) clat_slot((x), nbins, lo, hi, scale, edges)
+#define CLAT_HIST_GUARDS
 #endif
 
 #define CLAT_HIST_ARGS                                                                                          \
@@ -348,6 +356,7 @@ CLAT_FN uint clat_slot_2d(uint sx, uint sy, uint nbins, uint nbins_y) {
     const __global CLAT_LOAD *pv = (const __global CLAT_LOAD *)(p + head);                 \
     const __global CLAT_E *py = in_y + y_offset + head, *pyq = in_y + y_offset;            \
     CLAT_EACH_C(CLAT_DECLARE_WP)                                                           \
+    CLAT_HIST_GUARDS                                                                       \
     const clat_share share = clat_item_share(nvec);                                        \
     const uint end = (uint)share.end, step = (uint)share.step;                             \
     uint i = (uint)share.begin;                                                            \
