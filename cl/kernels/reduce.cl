@@ -309,21 +309,9 @@ CLAT_FN void clat_finish_max(__global CLAT_T *out, CLAT_T a) {}
     const ulong head = CLAT_HEAD(p, count, CLAT_VEC);                                             \
     const ulong nvec = (count - head) / CLAT_VEC;                                                 \
     const __global CLAT_V(CLAT_T) *pv = (const __global CLAT_V(CLAT_T) *)(p + head);              \
-    CLAT_V(A) accv = (CLAT_V(A))(IDENT), acc1 = accv, acc2 = accv, acc3 = accv;                  \
+    CLAT_V(A) accv = (CLAT_V(A))(IDENT);                                                          \
     const clat_share share = clat_item_share(nvec);                                               \
-    /* Four loads in flight per work-item, into four accumulators: no add waits on the one      \
-     * before it, and memory sees more requests at once. */                                        \
-    ulong i = share.begin;                                                                        \
-    for (; i + 3 * share.step < share.end; i += 4 * share.step) {                                 \
-      const CLAT_V(CLAT_T) v0 = pv[i], v1 = pv[i + share.step], v2 = pv[i + 2 * share.step],      \
-                           v3 = pv[i + 3 * share.step];                                           \
-      accv = COMB(accv, LOADV(v0));                                                               \
-      acc1 = COMB(acc1, LOADV(v1));                                                               \
-      acc2 = COMB(acc2, LOADV(v2));                                                               \
-      acc3 = COMB(acc3, LOADV(v3));                                                               \
-    }                                                                                             \
-    for (; i < share.end; i += share.step) accv = COMB(accv, LOADV(pv[i]));                       \
-    accv = COMB(COMB(accv, acc1), COMB(acc2, acc3));                                              \
+    for (ulong i = share.begin; i < share.end; i += share.step) accv = COMB(accv, LOADV(pv[i]));  \
     A acc = clat_fold_##OP(accv);                                                                 \
     const ulong id = get_global_id(0), items = get_global_size(0);                               \
     for (ulong i = id; i < head; i += items) acc = COMB(acc, LOAD1(p[i]));                        \
