@@ -325,20 +325,28 @@ CLAT_FN uint clat_slot_2d(uint sx, uint sy, uint nbins, uint nbins_y) {
 #define CLAT_LOAD_WV(c) const CLAT_WVEC wv##c = CLAT_VLOAD_W(i, wp##c);
 #define CLAT_WS(c) wq##c[i]
 
-/* CLAT_HIST_AHEAD loads issued before their elements' atomics (GPUs; the host sets it), where
- * only the values are read: the atomics would otherwise hold the next load back. */
+/* CLAT_HIST_AHEAD steps' loads (values and weights; one axis) issued before their elements'
+ * atomics (GPUs; the host sets it): the atomics would otherwise hold the next loads back. */
 #ifndef CLAT_HIST_AHEAD
 #define CLAT_HIST_AHEAD 1
 #endif
-#if CLAT_HIST_AHEAD > 1 && CLAT_HIST_CHANNELS == 0 && !CLAT_HIST_2D
-#define CLAT_HIST_LOADS_AHEAD(PUT)                                           \
-  for (; i + (CLAT_HIST_AHEAD - 1u) * step < end; i += CLAT_HIST_AHEAD * step) { \
-    CLAT_LOAD ahead[CLAT_HIST_AHEAD];                                        \
-    for (uint u = 0; u < CLAT_HIST_AHEAD; ++u) ahead[u] = pv[i + u * step];  \
-    for (uint u = 0; u < CLAT_HIST_AHEAD; ++u) {                             \
-      const CLAT_LOAD v = ahead[u];                                          \
-      CLAT_UNPACK(PUT, v)                                                    \
-    }                                                                        \
+#define CLAT_AHEAD_W_DECL(c) CLAT_WVEC ahead_w##c[CLAT_HIST_AHEAD];
+#define CLAT_AHEAD_W_LOAD(c) ahead_w##c[u] = CLAT_VLOAD_W(i + u * step, wp##c);
+#define CLAT_AHEAD_W_USE(c) const CLAT_WVEC wv##c = ahead_w##c[u];
+#if CLAT_HIST_AHEAD > 1 && !CLAT_HIST_2D
+#define CLAT_HIST_LOADS_AHEAD(PUT)                                                 \
+  for (; i + (CLAT_HIST_AHEAD - 1u) * step < end; i += CLAT_HIST_AHEAD * step) {   \
+    CLAT_LOAD ahead[CLAT_HIST_AHEAD];                                              \
+    CLAT_EACH_C(CLAT_AHEAD_W_DECL)                                                 \
+    for (uint u = 0; u < CLAT_HIST_AHEAD; ++u) {                                   \
+      ahead[u] = pv[i + u * step];                                                 \
+      CLAT_EACH_C(CLAT_AHEAD_W_LOAD)                                               \
+    }                                                                              \
+    for (uint u = 0; u < CLAT_HIST_AHEAD; ++u) {                                   \
+      const CLAT_LOAD v = ahead[u];                                                \
+      CLAT_EACH_C(CLAT_AHEAD_W_USE)                                                \
+      CLAT_UNPACK(PUT, v)                                                          \
+    }                                                                              \
   }
 #else
 #define CLAT_HIST_LOADS_AHEAD(PUT)
