@@ -1,5 +1,7 @@
-// compact: the "take a number" counter, or count + scan + scatter when the order must stay
-// (kernels/compact.cl, with the predicate compiled in as a function of x and its values).
+// compact (kernels/compact.cl, with the predicate compiled in as a function of x and its values).
+// GPUs: one pass over tiles (coalesced loads, a work-group scan, coalesced writes), placed by a
+// "take a number" counter or, to keep the order, by decoupled look-back. CPUs: each work-item's
+// contiguous elements, placed by the counter or by count + scan + scatter.
 #include "clatomics/compact.hpp"
 
 #include <stdexcept>
@@ -10,6 +12,7 @@
 #include "predicate.hpp"
 #include "runtime_state.hpp"
 #include "source_text.hpp"
+#include "testing.hpp"
 
 namespace clatomics {
 namespace {
@@ -48,16 +51,21 @@ class Compactor {
  public:
   Compactor(Runtime& rt, const Keep<T>& keep) : rt_(rt) {
     const auto& caps = rt.device_info().caps;
+    const testing::CompactPlan plan = testing::compact_plan();
     cpu_ = !caps.is_gpu();
     cu_ = std::max<cl_uint>(1, caps.compute_units);
-    // GPUs: 256 work-items of 8 elements per block; CPUs: one work-item of 1024 per block.
-    group_ = cpu_ ? 1 : 256;
-    k_ = cpu_ ? 1024 : 8;
     const std::string name = type_name<T>();
-    const std::string source = "#define CLAT_COMPACT_T " + name + "\n#define CLAT_COMPACT_USER_PREDICATE 1\n" +
-                               "static inline bool clat_compact_keep(" + name + " x, __global const " + name + " *clat_p) {\n" +
-                               keep.body + "\n}\n#line 1 \"kernels/compact.cl\"\n" + detail::embedded_source("kernels/compact.cl");
-    program_ = detail::build_cached(detail::state_of(rt), source, detail::define("CLAT_COMPACT_K", (long long)k_));
+    source_ = "#define CLAT_COMPACT_T " + name + "\n#define CLAT_COMPACT_USER_PREDICATE 1\n" +
+              "static inline bool clat_compact_keep(" + name + " x, __global const " + name + " *clat_p) {\n" + keep.body +
+              "\n}\n#line 1 \"kernels/compact.cl\"\n" + detail::embedded_source("kernels/compact.cl");
+    if (plan.path == testing::CompactPath::one_pass || (plan.path == testing::CompactPath::automatic && !cpu_))
+      one_pass_ = build_one_pass(caps, plan);
+    if (!one_pass_) {
+      // GPUs: 256 work-items of 8 elements per block; CPUs: one work-item of 1024 per block.
+      group_ = cpu_ ? 1 : 256;
+      k_ = cpu_ ? 1024 : 8;
+      program_ = detail::build_cached(detail::state_of(rt), source_, detail::define("CLAT_COMPACT_K", (long long)k_));
+    }
     // OpenCL has no empty buffers: a predicate without values gets one unused element.
     const std::vector<T> values = keep.values.empty() ? std::vector<T>(1) : keep.values;
     values_ = detail::make_buffer(rt, values.size() * sizeof(T), CL_MEM_READ_ONLY, values.data());
@@ -65,10 +73,51 @@ class Compactor {
 
   // Ranges already checked; returns the number kept, written to out from its start.
   std::size_t run(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, bool stable) {
+    if (one_pass_) return run_tiles(commands, in, offset, count, out, stable);
     return stable ? run_stable(commands, in, offset, count, out) : run_unstable(commands, in, offset, count, out);
   }
 
  private:
+  // The one-pass kernel for tiles of group_ * k_ elements, where the device has the __local
+  // memory for a tile and runs a work-group of that size; false leaves the count + scan path.
+  bool build_one_pass(const Capabilities& caps, const testing::CompactPlan& plan) {
+    group_ = plan.group ? plan.group : 256;
+    k_ = plan.per_item ? plan.per_item : 16;
+    const auto local_bytes = [&] { return (group_ * k_ + group_ * k_ / 32) * sizeof(T) + (std::max<std::size_t>(group_, 35) + 1) * 4; };
+    if (!plan.per_item && 2 * local_bytes() > caps.local_mem_size) k_ = 8;  // two work-groups per compute unit at least
+    if (local_bytes() > caps.local_mem_size || group_ > caps.max_work_group_size) return false;
+    program_ = detail::build_cached(detail::state_of(rt_), source_,
+                                    " -DCLAT_COMPACT_ONE_PASS" + detail::define("CLAT_COMPACT_G", (long long)group_) +
+                                        detail::define("CLAT_COMPACT_K", (long long)k_));
+    tiles_ = detail::make_kernel(program_, "clat_compact_tiles");
+    return detail::kernel_group_limit(rt_, tiles_) >= group_;
+  }
+
+  // Launches of fewer than 2^30 elements (the kernel's status words hold 30-bit counts), each a
+  // whole number of tiles but the last.
+  std::size_t run_tiles(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, bool stable) {
+    const std::size_t tile = group_ * k_;
+    std::uint64_t per_launch = std::min<std::uint64_t>(detail::launch_elements(), (std::uint64_t(1) << 30) - 1);
+    if (per_launch >= tile) per_launch -= per_launch % tile;
+    const auto tiles_of = [&](std::size_t n) { return (n + tile - 1) / tile; };
+    // scratch[0]: the tile counter; then the kept counter (unstable) or one status word per tile.
+    const std::size_t words = 1 + (stable ? tiles_of(std::size_t(std::min<std::uint64_t>(per_launch, count))) : 1);
+    const detail::Mem scratch = detail::make_buffer(rt_, words * sizeof(cl_uint));
+    std::size_t kept = 0;
+    for (std::size_t done = 0; done < count;) {
+      const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, count - done)), ntiles = tiles_of(n);
+      const detail::Grid grid = detail::make_grid(rt_, tiles_, std::uint64_t(ntiles) * group_, group_, groups());
+      commands.fill_zero(scratch.get(), (1 + (stable ? ntiles : 1)) * sizeof(cl_uint));
+      detail::set_args(tiles_, in, cl_ulong(offset + done), cl_ulong(n), values_, out, cl_ulong(kept), scratch, cl_uint(stable));
+      commands.launch(tiles_, grid);
+      cl_uint word = 0;  // the last tile's prefix, or the kept counter
+      commands.read(scratch.get(), (stable ? ntiles : 1) * sizeof(cl_uint), sizeof word, &word);
+      kept += stable ? (word & 0x3fffffffu) : word;
+      done += n;
+    }
+    return kept;
+  }
+
   std::size_t run_unstable(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out) {
     const detail::Kernel kernel = detail::make_kernel(program_, "clat_compact_unstable");
     const detail::Mem counter = detail::make_buffer(rt_, sizeof(cl_uint));
@@ -118,9 +167,11 @@ class Compactor {
   std::size_t groups() const { return cpu_ ? 4 * cu_ : 8 * cu_; }
 
   Runtime& rt_;
+  std::string source_;
   detail::Program program_;
+  detail::Kernel tiles_;
   detail::Mem values_;
-  bool cpu_ = false;
+  bool cpu_ = false, one_pass_ = false;
   std::size_t cu_ = 1, group_ = 1, k_ = 1;
 };
 

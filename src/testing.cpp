@@ -13,6 +13,8 @@ namespace {
 std::atomic<std::size_t> chunk_bytes{0};
 std::atomic<std::uint64_t> launch_elements{0};
 std::atomic<bool> merge_32bit{false};
+std::atomic<CompactPath> compact_path{CompactPath::automatic};
+std::atomic<std::size_t> compact_group{0}, compact_per_item{0};
 
 }  // namespace
 
@@ -25,6 +27,16 @@ void set_stream_limits(const StreamLimits& limits) {
   chunk_bytes = limits.chunk_bytes;
   launch_elements = limits.launch_elements;
   merge_32bit = limits.merge_32bit;
+}
+
+CompactPlan compact_plan() { return {compact_path.load(), compact_group.load(), compact_per_item.load()}; }
+
+void set_compact_plan(const CompactPlan& plan) {
+  if (plan.per_item > 32 || (plan.group & (plan.group - 1)))
+    throw std::invalid_argument("clatomics: CompactPlan: group must be a power of two, per_item at most 32");
+  compact_path = plan.path;
+  compact_group = plan.group;
+  compact_per_item = plan.per_item;
 }
 
 std::unique_ptr<Runtime> runtime_with_failing_checks(Options options, const std::vector<std::string>& checks) {

@@ -26,6 +26,17 @@ struct StreamLimits {
 StreamLimits stream_limits();
 void set_stream_limits(const StreamLimits& limits);
 
+// compact's path: automatic (one pass on GPUs, count + scan + scatter on CPUs) or forced either
+// way (one_pass runs the GPU kernel on a CPU too), and the one-pass tile: work-group size (a power
+// of two) and elements per work-item (at most 32); 0 keeps the default (256 and 16).
+enum class CompactPath { automatic, one_pass, count_scan };
+struct CompactPlan {
+  CompactPath path = CompactPath::automatic;
+  std::size_t group = 0, per_item = 0;
+};
+CompactPlan compact_plan();
+void set_compact_plan(const CompactPlan& plan);
+
 // A Runtime (as Runtime(options) makes it) whose listed native checks fail on purpose, by slot
 // name ("add_float_global", "minmax_double_local", ...) or "all": tests of the fallbacks.
 std::unique_ptr<Runtime> runtime_with_failing_checks(Options options, const std::vector<std::string>& checks);

@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <type_traits>
+#include <utility>
 
 #include "support.hpp"
 
@@ -297,4 +299,121 @@ TEST_CASE("hostile predicate strings are refused before anything is compiled or 
   CHECK(rt.build_count() == builds);
   CHECK(enqueued.commands() == 0);
   for (const cl_int v : test::to_host<cl_int>(rt, out, 100)) REQUIRE(v == poison<cl_int>());
+}
+
+// ---- The one-pass tiles (the GPU path), forced on whatever device runs the tests ----
+namespace {
+
+using clatomics::testing::CompactPath;
+using clatomics::testing::CompactPlan;
+
+// compact's path and tile for one scope.
+struct PlanScope {
+  explicit PlanScope(const CompactPlan& plan) { clatomics::testing::set_compact_plan(plan); }
+  ~PlanScope() { clatomics::testing::set_compact_plan({}); }
+  PlanScope(const PlanScope&) = delete;
+  PlanScope& operator=(const PlanScope&) = delete;
+};
+
+// compact of in[first, first + n) (in: a device buffer holding x) into a poisoned out: stable must
+// equal std::copy_if, unstable the same multiset; out past the kept elements untouched.
+template <class T, class P, class Keep>
+void check_compact(const cl::Buffer& in, const std::vector<T>& x, std::size_t first, std::size_t n, const P& pred, Keep host_keep) {
+  auto& rt = test::runtime();
+  std::vector<T> ref;
+  std::copy_if(x.begin() + first, x.begin() + first + n, std::back_inserter(ref), host_keep);
+  cl::Buffer out = test::to_device(rt, std::vector<T>(n + 1, poison<T>()));
+  for (const bool stable : {false, true}) {
+    INFO(std::string(stable ? "stable" : "unstable"), " n=", n, " first=", first);
+    const std::size_t kept = clatomics::compact<T>(rt, in, first, n, out, pred, CompactOptions{stable});
+    REQUIRE(kept == ref.size());
+    auto got = test::to_host<T>(rt, out, n + 1);
+    for (std::size_t i = kept; i < got.size(); ++i) REQUIRE(test::bits(got[i]) == test::bits(poison<T>()));
+    got.resize(kept);
+    if (stable) CHECK(got == ref);
+    else CHECK(sorted(got) == sorted(ref));
+    rt.queue().enqueueFillBuffer(out, poison<T>(), 0, (n + 1) * sizeof(T));
+  }
+}
+
+template <class T, class P, class Keep>
+void check_compact(const std::vector<T>& x, std::size_t first, std::size_t n, const P& pred, Keep host_keep) {
+  check_compact(test::to_device(test::runtime(), x.empty() ? std::vector<T>(1) : x), x, first, n, pred, host_keep);
+}
+
+// x[i] = i.
+std::vector<cl_uint> iota(std::size_t n) {
+  std::vector<cl_uint> x(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = cl_uint(i);
+  return x;
+}
+
+// Sizes 0, 1, a tile and one either side, several tiles, at offsets 0, 1 and 3; kept about
+// half, none, all, every other one, and only in the last tile.
+void check_tiles(std::size_t tile) {
+  using clatomics::where::x;
+  const auto f = compact_data<float>(5 * tile + 10, unsigned(tile));
+  const auto u = iota(5 * tile + 10);
+  for (const std::size_t n : {std::size_t(0), std::size_t(1), tile - 1, tile, tile + 1, 4 * tile + 7})
+    for (const std::size_t first : {0, 1, 3}) {
+      check_compact(f, first, n, x > 3.5f, [](float v) { return v > 3.5f; });
+      check_compact(u, first, n, "x % 2u == 1u", [](cl_uint v) { return v % 2u == 1u; });
+    }
+  // x[3 .. n + 3) holds 3 .. n + 2: keep all, none, the last tile's last five, one in the middle.
+  const cl_uint n = cl_uint(4 * tile + 7);
+  for (const auto& [lo, hi] : {std::pair{0u, n + 3}, std::pair{n + 3, n + 3}, std::pair{n - 2, n + 3}, std::pair{n / 2, n / 2 + 1}})
+    check_compact(u, 3, n, x >= lo && x < hi, [&](cl_uint v) { return v >= lo && v < hi; });
+}
+
+}  // namespace
+
+// One shape at a time keeps the kernels to build few: the GPU's own tile (256 work-items of 16
+// elements), then 4 of 2 (a work-group smaller than the look-back window, 8-element tiles).
+TEST_CASE("one pass: sizes around the GPU's 4096-element tile, every type, many launches") {
+  auto& rt = test::runtime();
+  PlanScope scope({CompactPath::one_pass, 0, 0});
+  check_tiles(4096);
+  const auto x = compact_data<cl_int>(1000003, 41);
+  check_compact(x, 0, x.size(), predicate<cl_int>(), keep<cl_int>);
+  // Launches of 10,007 elements (two whole tiles, 8,192 elements) and chunks of 64 KiB: the
+  // output base carries from launch to launch.
+  clatomics::testing::set_stream_limits({std::size_t(64) << 10, 10007});
+  check_compact(x, 3, 300007, predicate<cl_int>(), keep<cl_int>);
+  const auto stable_host = clatomics::compact<cl_int>(rt, x, predicate<cl_int>(), CompactOptions{true});
+  const auto unstable_host = clatomics::compact<cl_int>(rt, x, predicate<cl_int>());
+  clatomics::testing::set_stream_limits({});
+  const auto ref = reference(x, 0, x.size());
+  CHECK(stable_host == ref);
+  CHECK(sorted(unstable_host) == sorted(ref));
+}
+
+TEST_CASE("one pass: work-groups smaller than the look-back window, 125,001 tiles") {
+  PlanScope scope({CompactPath::one_pass, 4, 2});
+  const auto u = iota(1000004);
+  check_compact(u, 1, u.size() - 1, "x % 2u == 1u", [](cl_uint v) { return v % 2u == 1u; });
+  check_compact(u, 0, 7, "x % 2u == 1u", [](cl_uint v) { return v % 2u == 1u; });
+}
+
+TEST_CASE("one pass and count + scan: host memory at 4-byte alignments (CL_MEM_USE_HOST_PTR)") {
+  using clatomics::where::x;
+  auto& rt = test::runtime();
+  const std::size_t n = 70001;
+  std::vector<float> host = compact_data<float>(n + 4, 51);
+  for (const CompactPath path : {CompactPath::one_pass, CompactPath::count_scan}) {
+    PlanScope scope({path, 0, 0});
+    for (const std::size_t skip : {1, 3}) {
+      INFO("path ", int(path), " buffer at element ", skip);
+      const cl::Buffer in(rt.context(), CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, n * sizeof(float), host.data() + skip);
+      const std::vector<float> view(host.begin() + skip, host.begin() + skip + n);
+      check_compact(in, view, 0, n, x > 3.5f, [](float v) { return v > 3.5f; });
+      check_compact(in, view, 5, n - 5, x > 3.5f, [](float v) { return v > 3.5f; });
+    }
+  }
+}
+
+TEST_CASE("count + scan + scatter forced (the path without the one-pass kernel)") {
+  PlanScope scope({CompactPath::count_scan, 0, 0});
+  const auto u = compact_data<cl_uint>(300007, 61);
+  check_compact(u, 1, u.size() - 1, predicate<cl_uint>(), keep<cl_uint>);
+  check_compact(u, 0, 0, predicate<cl_uint>(), keep<cl_uint>);
 }

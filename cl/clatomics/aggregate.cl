@@ -82,6 +82,12 @@ CLAT_FN uint clat_warp_shfl_uint(uint mask, uint v, uint src) {
   asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, %3;" : "=r"(r) : "r"(v), "r"(src), "r"(mask));
   return r;
 }
+/* Lane (this lane - d)'s v; lanes below d get their own v back. */
+CLAT_FN uint clat_warp_shfl_up_uint(uint mask, uint v, uint d) {
+  uint r;
+  asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, %3;" : "=r"(r) : "r"(v), "r"(d), "r"(mask));
+  return r;
+}
 CLAT_FN int clat_warp_shfl_int(uint mask, int v, uint src) {
   return as_int(clat_warp_shfl_uint(mask, as_uint(v), src));
 }

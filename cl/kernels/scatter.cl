@@ -389,11 +389,7 @@ CLAT_FN void clat_sc_global(ulong key, CLAT_SC_A a, ulong nelem, uint width, __g
 #else
 #define CLAT_SC_AW uint
 #endif
-CLAT_FN uint clat_sc_up(uint v, uint d) {
-  uint r;
-  asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(r) : "r"(v), "r"(d));
-  return r;
-}
+CLAT_FN uint clat_sc_up(uint v, uint d) { return clat_warp_shfl_up_uint(0xffffffffu, v, d); }
 CLAT_FN CLAT_SC_A clat_sc_up_a(CLAT_SC_A a, uint d) {
   CLAT_SC_AW w = CLAT_CAT(as_, CLAT_SC_AW)(a);
 #if CLAT_SC_FIXED

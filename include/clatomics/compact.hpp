@@ -13,10 +13,12 @@
 namespace clatomics {
 
 struct CompactOptions {
-  // false: each work-group takes its place in the output with one atomic add on a counter (the
-  // "take a number" pattern): the kept elements come out in no particular order.
-  // true: the order of the input is kept (a count pass, a scan of the per-block counts, then
-  // every block writes at its offset).
+  // false: each tile of the input takes its place in the output with one atomic add on a counter
+  // (the "take a number" pattern): the kept elements come out in no particular order.
+  // true: the order of the input is kept. GPUs: one pass, each tile finding its place from the
+  // counts its predecessors publish (decoupled look-back); CPUs: a count pass, a scan of the
+  // per-block counts, then every block writes at its offset.
+  // Either way the input is read once on GPUs, and out beyond the kept elements is not written.
   bool stable = false;
 };
 
