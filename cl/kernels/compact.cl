@@ -243,9 +243,11 @@ __kernel __attribute__((reqd_work_group_size(CLAT_COMPACT_G, 1, 1))) void clat_c
   volatile __global uint *status = scratch + 1;
   const uint lid = get_local_id(0);
   const ulong ntiles = (count + CLAT_CTILE - 1) / CLAT_CTILE;
-  for (;;) {
-    /* This barrier also ends the previous tile: its copy out is done before tile is loaded. */
-    if (lid == 0u) taken = atomic_inc(scratch);
+  /* Tile ids: stable takes them from the counter when it reaches a tile (taking the next one
+   * early measured slower: a tile held but not started holds up every tile after it); unstable
+   * needs no order and strides over the tiles from its group id, without an atomic. */
+  for (ulong next = get_group_id(0);; next += get_num_groups(0)) {
+    if (lid == 0u) taken = stable ? atomic_inc(scratch) : (uint)next;
     barrier(CLK_LOCAL_MEM_FENCE);
     const ulong t = taken;
     if (t >= ntiles) break;
@@ -287,6 +289,7 @@ __kernel __attribute__((reqd_work_group_size(CLAT_COMPACT_G, 1, 1))) void clat_c
     barrier(CLK_LOCAL_MEM_FENCE); /* the compacted tile and its place */
     const ulong to = out_base + place;
     for (uint i = lid; i < total; i += CLAT_COMPACT_G) out[to + i] = tile[CLAT_CPAD(i)];
+    barrier(CLK_LOCAL_MEM_FENCE); /* the copy out and every read of taken are done */
   }
 }
 
