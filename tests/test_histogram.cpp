@@ -9,6 +9,7 @@
 #include <limits>
 #include <random>
 
+#include "histogram_strategies.hpp"
 #include "support.hpp"
 
 namespace {
@@ -16,11 +17,8 @@ namespace {
 using clatomics::HistogramOptions;
 using clatomics::HistogramStrategy;
 
-const HistogramStrategy strategies[] = {HistogramStrategy::automatic, HistogramStrategy::local_replicated,
-                                        HistogramStrategy::local_single, HistogramStrategy::global_atomics,
-                                        HistogramStrategy::private_per_item};
-const char* strategy_names[] = {"automatic", "local_replicated", "local_single", "global_atomics", "private_per_item"};
-std::string name_of(HistogramStrategy s) { return strategy_names[int(s)]; }
+using test::name_of;
+const auto& strategies = test::histogram_strategies;
 
 const std::size_t sizes[] = {0, 1, 100003, (std::size_t(1) << 20) + 7};
 const std::size_t offsets[] = {0, 5};

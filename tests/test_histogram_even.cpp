@@ -11,6 +11,7 @@
 #include <limits>
 #include <random>
 
+#include "histogram_strategies.hpp"
 #include "support.hpp"
 
 namespace {
@@ -21,10 +22,8 @@ using clatomics::HistogramStrategy;
 using clatomics::WeightAccumulation;
 using clatomics::WeightBuffer;
 
-const HistogramStrategy strategies[] = {HistogramStrategy::automatic, HistogramStrategy::local_replicated,
-                                        HistogramStrategy::local_single, HistogramStrategy::global_atomics,
-                                        HistogramStrategy::private_per_item};
-const char* strategy_names[] = {"automatic", "local_replicated", "local_single", "global_atomics", "private_per_item"};
+using test::name_of;
+const auto& strategies = test::histogram_strategies;
 const WeightAccumulation accumulations[] = {WeightAccumulation::float_atomic, WeightAccumulation::compensated_float2,
                                             WeightAccumulation::double_atomic};
 const char* accumulation_names[] = {"float_atomic", "compensated_float2", "double_atomic"};
@@ -217,7 +216,7 @@ TEST_CASE("double positions: NumPy's float64 bins, which rounding to float would
   CHECK(moved > 100);
   for (const HistogramStrategy s : strategies)
     for (const std::size_t off : {std::size_t(0), std::size_t(1)}) {
-      INFO(std::string(strategy_names[int(s)]), " offset ", off);
+      INFO(name_of(s), " offset ", off);
       std::vector<double> shifted(off, 0.0);
       shifted.insert(shifted.end(), x.begin(), x.end());
       const auto h = clatomics::histogram_even(rt, device(shifted), off, x.size(), EvenBins<double>{nbins, lo, hi}, {}, HistogramOptions{s});
@@ -240,7 +239,7 @@ TEST_CASE("up to 4 weight channels in one pass, every strategy and accumulation,
     if (a == WeightAccumulation::compensated_float2 && !rt.device_info().caps.int64_base_atomics) continue;
     for (const HistogramStrategy s : strategies)
       for (const std::size_t channels : {std::size_t(1), std::size_t(4)}) {
-        INFO(std::string(accumulation_names[int(a)]), " ", std::string(strategy_names[int(s)]), " channels ", channels);
+        INFO(std::string(accumulation_names[int(a)]), " ", name_of(s), " channels ", channels);
         const HistogramOptions options{s, a};
         // Host data: the values from 0; device buffers: the values from 1, channel c from c (other alignments).
         const std::vector<float> xs(x.begin() + 1, x.begin() + 1 + std::ptrdiff_t(n));
@@ -279,7 +278,7 @@ TEST_CASE("weight sums within each accumulation's stated bound; compensated and 
     if (a == WeightAccumulation::double_atomic && !rt.supports_double()) continue;
     if (a == WeightAccumulation::compensated_float2 && !rt.device_info().caps.int64_base_atomics) continue;
     for (const HistogramStrategy s : strategies) {
-      INFO(std::string(accumulation_names[int(a)]), " ", std::string(strategy_names[int(s)]));
+      INFO(std::string(accumulation_names[int(a)]), " ", name_of(s));
       check_sums(clatomics::histogram_even(rt, x, EvenBins<float>{4, 0.0f, 4.0f}, {&w}, HistogramOptions{s, a}).sums, r, a, false);
     }
     INFO(std::string(accumulation_names[int(a)]), ", 10^7 weights of 0.1f");
@@ -330,7 +329,7 @@ TEST_CASE("2-D even bins: numpy.histogram2d's bins, per-axis tallies, weights") 
     }
     const std::vector<T> xs(x.begin() + 1, x.end()), ys(y.begin() + 2, y.end());
     for (const HistogramStrategy s : strategies) {
-      INFO((sizeof(T) == 4 ? "float " : "double "), std::string(strategy_names[int(s)]));
+      INFO((sizeof(T) == 4 ? "float " : "double "), name_of(s));
       const auto check = [&](const clatomics::EvenHistogram2D& h, bool weighted) {
         CHECK(h.nx == nx);
         CHECK(h.ny == ny);
@@ -401,7 +400,7 @@ TEST_CASE("no range: np.histogram's range from the data, float32 edge arithmetic
     float rlo = 0, rhi = 0;
     const auto r = data_range_reference(x, nbins, rlo, rhi);
     for (const HistogramStrategy s : strategies) {
-      INFO("trial ", trial, " ", std::string(strategy_names[int(s)]));
+      INFO("trial ", trial, " ", name_of(s));
       const auto h = clatomics::histogram_even(rt, x, nbins, {}, HistogramOptions{s});
       check_counts(h, r);
       CHECK(h.lo == rlo);
