@@ -28,7 +28,7 @@ declare -A SUITES=(
   [aggregated]="aggregate"
   [half/bf16]="half"
   [variants]="variants backoff mutex"
-  [algorithms]="reduce dot histogram compact predicate scatter"
+  [algorithms]="reduce dot histogram histogram_even compact predicate scatter"
   [boundary]="user_buffers hostile api_model"
   [runtime]="runtime native_checks bad_input threads"
 )
