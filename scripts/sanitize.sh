@@ -20,7 +20,12 @@ COMMON="-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLATOMICS_INSTALL=OFF -DCLATOMICS_BU
 
 if [ "${SKIP_ASAN:-0}" != 1 ]; then
   start=$SECONDS
-  BUILD_DIR="$ASAN_DIR" CMAKE_ARGS="$COMMON -DCLATOMICS_SANITIZE=ON -DCLATOMICS_TSAN=OFF" "$ROOT/scripts/setup.sh"
+  # The suite's PoCL kernel caches (scripts/test.sh's build, when it ran first): the same kernels,
+  # compiled once.
+  SUITE_CACHE="${BUILD_DIR:-$ROOT/build}/tests/pocl-cache"
+  CACHE_ARG=""
+  [ -d "$SUITE_CACHE" ] && CACHE_ARG="-DCLATOMICS_TEST_POCL_CACHE=$SUITE_CACHE"
+  BUILD_DIR="$ASAN_DIR" CMAKE_ARGS="$COMMON -DCLATOMICS_SANITIZE=ON -DCLATOMICS_TSAN=OFF $CACHE_ARG" "$ROOT/scripts/setup.sh"
   echo "== ASan + UBSan: the suite on PoCL"
   # detect_leaks: LSan runs at exit; the ICD loader and PoCL keep some allocations for the
   # life of the process (lsan.supp says which). halt_on_error: a UBSan finding fails the test.
