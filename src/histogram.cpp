@@ -468,7 +468,7 @@ std::pair<T, T> host_range(const std::string& what, const std::vector<T>& values
   return data_range(what, values.size(), least, most, nan_seen);
 }
 
-// The range of values[offset, offset + count) on the device: every work-item's minimum, maximum
+// The range of values[offset, offset + count) on the device: every work-group's minimum, maximum
 // and NaN count (kernels/histogram.cl: clat_hist_range), combined here.
 template <class T>
 std::pair<T, T> device_range(Runtime& rt, const std::string& what, cl_mem values, std::size_t offset, std::size_t count) {
@@ -482,15 +482,15 @@ std::pair<T, T> device_range(Runtime& rt, const std::string& what, cl_mem values
           detail::define("CLAT_CONTIGUOUS", gpu ? 0 : 1));
   const detail::Kernel kernel = detail::make_kernel(program, "clat_hist_range");
   const detail::Grid grid = detail::make_grid(rt, kernel, count, gpu ? 256 : 16, gpu ? 8 * cu : 4 * cu);
-  const detail::Mem out = detail::make_buffer(rt, grid.items() * 3 * sizeof(T));
+  const detail::Mem out = detail::make_buffer(rt, grid.groups * 3 * sizeof(T));
   detail::Commands commands(rt);
-  detail::set_args(kernel, values, cl_ulong(offset), cl_ulong(count), out);
+  detail::set_args(kernel, values, cl_ulong(offset), cl_ulong(count), out, detail::LocalBytes{grid.group * 3 * sizeof(T)});
   commands.launch(kernel, grid);
-  std::vector<T> found(grid.items() * 3);
+  std::vector<T> found(grid.groups * 3);
   commands.read(out.get(), 0, found.size() * sizeof(T), found.data());
   T least = std::numeric_limits<T>::infinity(), most = -least;
   bool nan_seen = false;
-  for (std::size_t i = 0; i < grid.items(); ++i)
+  for (std::size_t i = 0; i < grid.groups; ++i)
     least = std::min(least, found[3 * i]), most = std::max(most, found[3 * i + 1]), nan_seen |= found[3 * i + 2] > 0;
   return data_range(what, count, least, most, nan_seen);
 }

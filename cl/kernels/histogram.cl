@@ -41,7 +41,7 @@
  *                      of a bin sit in 32 banks), merged with one global atomic per slot and group
  *   clat_hist_private  private counters per work-item, no atomics until the merge
  * clat_hist_merge: totals[s] += counts[s], counts[s] = 0.
- * clat_hist_range: each work-item's minimum and maximum of its share, NaN left out, and how many
+ * clat_hist_range: each work-group's minimum and maximum of its share, NaN left out, and how many
  * NaN it saw: the data's range when the caller gives none.
  *
  * Even bins, NumPy's rule: bin b holds edges[b] <= x < edges[b + 1], the last bin hi too (the host
@@ -471,7 +471,8 @@ __kernel void clat_hist_merge(__global uint *counts, __global ulong *totals, uin
 #if CLAT_HIST_KIND == 2
 /* out[3 * item ..]: the item's minimum and maximum of in[offset, offset + count), NaN left out
  * (+inf and -inf when it saw no other value), then how many NaN it saw. */
-__kernel void clat_hist_range(__global const CLAT_POS *in, ulong offset, ulong count, __global CLAT_POS *out) {
+__kernel void clat_hist_range(__global const CLAT_POS *in, ulong offset, ulong count, __global CLAT_POS *out,
+                              __local CLAT_POS *found) {
   const clat_share share = clat_item_share(count);
   CLAT_POS least = INFINITY, most = -INFINITY, nans = 0;
   for (ulong i = share.begin; i < share.end; i += share.step) {
@@ -479,7 +480,14 @@ __kernel void clat_hist_range(__global const CLAT_POS *in, ulong offset, ulong c
     if (isnan(x)) nans += 1;
     else least = fmin(least, x), most = fmax(most, x);
   }
-  const size_t at = 3 * get_global_id(0);
+  /* One triple per work-group reaches the host: a few KiB to read back, not one per work-item. */
+  const uint lid = get_local_id(0);
+  found[3 * lid] = least, found[3 * lid + 1] = most, found[3 * lid + 2] = nans;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid != 0u) return;
+  for (uint k = 1u; k < get_local_size(0); ++k)
+    least = fmin(least, found[3 * k]), most = fmax(most, found[3 * k + 1]), nans += found[3 * k + 2];
+  const size_t at = 3 * get_group_id(0);
   out[at] = least;
   out[at + 1] = most;
   out[at + 2] = nans;
