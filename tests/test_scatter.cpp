@@ -760,11 +760,13 @@ TEST_CASE("global atomics: rows of four columns on 16 bytes and beside them; sor
         shape.value_offset = pad == 1 ? 1 : 8, shape.out_offset = pad == 1 ? 3 : 4, shape.index_offset = 1;
         const unsigned seed = unsigned(width + pad * 3 + self);
         INFO("width ", width, ", padding ", pad);
-        for (const ScatterOp op : {ScatterOp::sum, ScatterOp::mean}) {
-          const auto p = make_problem<float, cl_uint>(20011, 1009, Dist::uniform, op, seed, 1, shape);
-          check_scatter(p, op, options(self, ScatterStrategy::global_atomics), Api::buffers, true,
-                        describe<float, cl_uint>("rows", op, p.count, p.bins, Dist::uniform, self, ScatterStrategy::global_atomics));
-        }
+        // Spread rows, and skewed ones (many rows on a few bins: the vector atomics contend).
+        for (const Dist dist : {Dist::uniform, Dist::zipf})
+          for (const ScatterOp op : {ScatterOp::sum, ScatterOp::mean}) {
+            const auto p = make_problem<float, cl_uint>(20011, 1009, dist, op, seed, 1, shape);
+            check_scatter(p, op, options(self, ScatterStrategy::global_atomics), Api::buffers, true,
+                          describe<float, cl_uint>("rows", op, p.count, p.bins, dist, self, ScatterStrategy::global_atomics));
+          }
       }
   for (const Dist dist : {Dist::sorted, Dist::one_bin})
     for (const bool self : {true, false}) {
