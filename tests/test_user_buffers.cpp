@@ -62,10 +62,12 @@ struct Expected {
   std::vector<float> weights;
   std::vector<float> kept;
   std::vector<float> scatter;  // sums of b at a's bits taken as indices below key_bins
+  std::vector<float> a, b;      // the data: the library's std::vector forms are the reference for some
 };
 
 Expected expected(const std::vector<float>& a, const std::vector<float>& b) {
   Expected e{};
+  e.a = a, e.b = b;
   e.min = INFINITY, e.max = -INFINITY;
   e.bytes.assign(256, 0), e.keys.assign(key_bins, 0), e.even.assign(nbins, 0), e.weights.assign(nbins, 0.0f);
   e.scatter.assign(key_bins, 0.0f);
@@ -112,6 +114,14 @@ void check_all(clatomics::Runtime& rt, const cl::Buffer& a, std::size_t offset, 
   CHECK(even2.counts == e.even);
   REQUIRE(even2.sums.size() == 2);
   for (const auto& sums : even2.sums) CHECK(sums == std::vector<double>(e.weights.begin(), e.weights.end()));
+  // The range found in the data on the device, and 2-D bins over (a, b): as the std::vector
+  // forms (staged through the library's own buffers) find them.
+  CHECK(clatomics::histogram_even<float>(rt, a, offset, n, nbins).counts == clatomics::histogram_even<float>(rt, e.a, nbins).counts);
+  const clatomics::EvenBins<float> xbins{nbins, lo, hi}, ybins{7, -4.0f, 4.0f};
+  const auto grid = clatomics::histogram2d_even<float>(rt, a, offset, b, b_offset, n, xbins, ybins);
+  const auto host_grid = clatomics::histogram2d_even<float>(rt, e.a, e.b, xbins, ybins);
+  CHECK(grid.counts == host_grid.counts);
+  CHECK(grid.outside == host_grid.outside);
   // scatter_reduce: a's bits as indices (those below key_bins; the rest out of range), b as
   // values; bins that receive nothing keep out's contents, so only the others are compared.
   clatomics::ScatterOptions fresh;
