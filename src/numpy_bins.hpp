@@ -1,0 +1,50 @@
+// NumPy's even bins, as np.histogram and np.histogram2d compute them: the edges of [lo, hi]
+// (np.linspace in the type each rule uses) and the range taken from the data when none is given.
+// Kept apart from histogram.cpp's strategies and runs: these are the rules a result must match
+// bin for bin, and this file is built with -ffp-contract=off so the host rounds every operation
+// as NumPy does.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace clatomics::detail {
+
+[[noreturn]] inline void refuse(const std::string& what, const std::string& why) {
+  throw std::invalid_argument("clatomics: " + what + ": " + why);
+}
+
+// One axis of even bins: the range, scale = nbins / (hi - lo) for the first guess, and the
+// edges as the device compares them (values of the positions' type, held in double).
+struct Axis {
+  std::size_t nbins = 0;
+  double lo = 0, hi = 0, scale = 0;
+  std::vector<double> edges;
+};
+
+// Which of NumPy's edge computations an axis follows (the header says where each applies).
+enum class EdgeRule {
+  given_range,  // np.histogram, range given (Python floats): linspace in double, then the data's type
+  data_range,   // np.histogram, no range: linspace in the data's type
+  two_d,        // np.histogram2d: linspace in double; float data compared with them exactly
+};
+
+// One axis of even bins over [lo, hi] (nbins already checked), refused where NumPy refuses it
+// or where the first guess cannot be computed in T. T: float, double.
+template <class T>
+Axis even_axis(const std::string& what, std::size_t nbins, T lo, T hi, EdgeRule rule);
+
+// NumPy's range from the data (_get_outer_edges): the minimum and maximum, refused when either
+// is not finite (a NaN makes both NaN), widened by 0.5 each way in T when equal; [0, 1] for no
+// data.
+template <class T>
+std::pair<T, T> data_range(const std::string& what, std::size_t count, T least, T most, bool nan_seen);
+
+// data_range of host values.
+template <class T>
+std::pair<T, T> host_range(const std::string& what, const std::vector<T>& values);
+
+}  // namespace clatomics::detail
