@@ -23,5 +23,9 @@
 #include "clatomics/noret.cl"
 #include "clatomics/saturating.cl"
 #include "clatomics/float2.cl"
+#include "clatomics/load_store.cl"
+#include "clatomics/overloads.cl"
+#include "clatomics/user_op.cl"
+#include "clatomics/message_passing.cl"
 
 #endif /* CLATOMICS_ATOMICS_CL */

@@ -55,6 +55,16 @@
 #define CLAT_ATOMIC_LOOP_OP(T, U, AS, SFX, CAS, NAME, OPERANDS, NEW) \
   CLAT_DEFINE_LOOP_OP(clat_atomic_##NAME##_##T##SFX, T, U, AS, CAS, CLAT_NO_PAUSE, OPERANDS, NEW)
 
+/* bool clat_atomic_compare_exchange_<T><SFX>(p, T *expected, T desired): C++
+ * compare_exchange_strong on the bits (one CAS): true, or false with *expected updated. */
+#define CLAT_DEFINE_COMPARE_EXCHANGE(T, U, AS, SFX, CAS)                                        \
+  CLAT_FN bool clat_atomic_compare_exchange_##T##SFX(volatile AS T *p, T *expected, T desired) { \
+    const U want = as_##U(*expected);                                                          \
+    const U seen = CAS((volatile AS U *)p, want, as_##U(desired));                             \
+    *expected = as_##T(seen);                                                                  \
+    return seen == want;                                                                       \
+  }
+
 /* The float/double ops of the loop. mad computes fma(a, b, old): one rounding, the same result
  * on every device. sub is no entry: every path computes it as an add of -v. */
 #define CLAT_REAL_LOOP_OPS(X, T, U, AS, SFX, CAS)                              \

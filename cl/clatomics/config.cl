@@ -25,6 +25,15 @@
 #define CLAT_FN static inline
 #endif
 
+/* ---- one overloaded name per op (overloads.cl): clang's __attribute__((overloadable)), which
+ * PoCL's and NVIDIA's OpenCL compilers accept (measured, OpenCL C 1.2 and 3.0). Elsewhere the
+ * per-type names remain and CLAT_HAVE_OVERLOADS stays undefined. -DCLAT_NO_OVERLOADS turns them
+ * off; -DCLAT_ASSUME_OVERLOADS turns them on for another compiler that accepts the attribute. */
+#if !defined(CLAT_NO_OVERLOADS) && (defined(__clang__) || defined(__NV_CL_C_VERSION) || defined(CLAT_NVIDIA_PTX) || \
+                                    defined(CLAT_ASSUME_OVERLOADS))
+#define CLAT_HAVE_OVERLOADS 1
+#endif
+
 /* ---- double support: fp64 plus 64-bit compare-exchange ---- */
 #if defined(cl_khr_fp64) && defined(cl_khr_int64_base_atomics) && !defined(CLAT_NO_FP64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
