@@ -346,3 +346,24 @@ TEST_CASE("bad use of the one-name API fails to compile and names the supported 
     CHECK(test::contains(message, forms));
   }
 }
+
+TEST_CASE("the overloads exist on this device; generic pointers reach them where the compiler has them") {
+  auto& rt = test::runtime();
+  cl::Kernel kernel(program(), "features");
+  cl::Buffer f = test::to_device(rt, std::vector<cl_uint>{0, 0});
+  test::set_args(kernel, f);
+  rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
+  const auto got = test::to_host<cl_uint>(rt, f, 2);
+  const std::string overloads = got[0] ? "defined" : "undefined", generic_space = got[1] ? "offered" : "not offered";
+  MESSAGE(rt.device_info().caps.device_name, ": CLAT_HAVE_OVERLOADS ", overloads, ", generic address space ", generic_space);
+  CHECK(got[0] == 1);  // PoCL and NVIDIA, the devices this suite runs on (README lists them)
+  if (!got[1]) return;
+  cl::Kernel generic(program(), "generic_ops");
+  const std::size_t group = test::group_size();
+  cl::Buffer g = test::to_device(rt, std::vector<float>{0.0f, 0.0f});
+  test::set_args(generic, g);
+  rt.queue().enqueueNDRangeKernel(generic, cl::NullRange, cl::NDRange(group), cl::NDRange(group));
+  const auto r = test::to_host<float>(rt, g, 2);
+  CHECK(r[0] == float(group));
+  CHECK(r[1] == float(group - 1));
+}
