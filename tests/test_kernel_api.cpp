@@ -179,16 +179,17 @@ TEST_CASE("one name per op: clat_fetch_*, clat_exchange, clat_compare_exchange, 
   check_all_ops<cl_ulong>();
 }
 
-TEST_CASE("compare_exchange compares bits: -0.0 is not +0.0, a NaN equals itself") {
+TEST_CASE("compare_exchange compares bits: -0.0 is not +0.0, a NaN equals itself, a float2 pair as one word") {
   auto& rt = test::runtime();
   cl::Kernel kernel(program(), "cas_bits");
-  cl::Buffer f = test::to_device(rt, std::vector<float>{0.0f, 0.0f});
-  cl::Buffer result = test::to_device(rt, std::vector<cl_uint>{9, 9});
+  cl::Buffer f = test::to_device(rt, std::vector<float>{0.0f, 0.0f, 1.0f, 2.0f});
+  cl::Buffer result = test::to_device(rt, std::vector<cl_uint>{9, 9, 9});
   test::set_args(kernel, f, result);
   rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
-  const auto r = test::to_host<cl_uint>(rt, result, 2);
+  const auto r = test::to_host<cl_uint>(rt, result, 3);
   CHECK(r[0] == 1);
   CHECK(r[1] == 1);
+  CHECK(r[2] == 1);  // float2
 }
 
 TEST_CASE("half and bfloat16: load, store and compare_exchange keep the neighbour's bits") {

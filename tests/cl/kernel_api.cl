@@ -72,6 +72,15 @@ kernel void cas_bits(global float *f, global uint *result) {
   f[1] = as_float(0x7fc00123u); /* a NaN: unequal to itself as a float, equal as bits */
   expected = as_float(0x7fc00123u);
   result[1] = clat_compare_exchange(f + 1, &expected, 2.0f) && f[1] == 2.0f;
+#ifdef CLAT_HAS_INT64_ATOMICS
+  /* float2: one 64-bit word; a pair that differs in one half fails and reads back both */
+  volatile global float2 *pair = (volatile global float2 *)(f + 2);
+  float2 want = (float2)(1.0f, 3.0f);
+  result[2] = !clat_compare_exchange(pair, &want, (float2)(5.0f, 6.0f)) && want.x == 1.0f && want.y == 2.0f &&
+              clat_compare_exchange(pair, &want, (float2)(5.0f, 6.0f)) && f[2] == 5.0f && f[3] == 6.0f;
+#else
+  result[2] = 1u;
+#endif
 }
 
 #define SLOT_KERNEL(NAME)                                                                       \
