@@ -131,4 +131,34 @@ cl_device_id select_device_id(const std::string& selector) {
   no_match(selector, "no platform, vendor or device name contains it");
 }
 
+std::vector<cl_device_id> select_device_ids(const std::string& selector) {
+  const std::string wanted = lower(trim(selector));
+  if (wanted.empty()) no_match(selector, "the group selector is blank");
+  const auto devices = all_device_ids();
+  std::vector<cl_device_id> chosen;
+  const auto add = [&](cl_device_id d) {
+    if (std::find(chosen.begin(), chosen.end(), d) != chosen.end()) no_match(selector, "a device is named twice");
+    chosen.push_back(d);
+  };
+  const std::string suffix = ":all";
+  if (wanted == "all" || (wanted.size() > suffix.size() && wanted.compare(wanted.size() - suffix.size(), suffix.size(), suffix) == 0)) {
+    const std::string what = wanted == "all" ? "" : trim(wanted.substr(0, wanted.size() - suffix.size()));
+    const cl_device_type type = what == "gpu" ? CL_DEVICE_TYPE_GPU : what == "cpu" ? CL_DEVICE_TYPE_CPU
+                                : what == "accelerator" ? CL_DEVICE_TYPE_ACCELERATOR : 0;
+    for (const cl_device_id d : devices)
+      if (what.empty() || (type ? (device_value<cl_device_type>(d, CL_DEVICE_TYPE) & type) != 0 : (matches(d, what, "") || matches(d, "", what))))
+        add(d);
+    if (chosen.empty()) no_match(selector, "no device matches");
+    return chosen;
+  }
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = wanted.find(',', start);
+    add(select_device_id(wanted.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return chosen;
+}
+
 }  // namespace clatomics

@@ -6,8 +6,10 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "clatomics/partial.hpp"
 #include "buffer_checks.hpp"
 #include "launch.hpp"
+#include "reduce_parts.hpp"
 #include "runtime_state.hpp"
 
 namespace clatomics {
@@ -114,7 +116,7 @@ T reduce_fast(Runtime& rt, detail::Commands& commands, cl_mem buffer, std::size_
 template <class T>
 class Tree {
  public:
-  static constexpr std::size_t tile = 16384;  // CLAT_TILE in kernels/reduce.cl
+  static constexpr std::size_t tile = reduce_tile;  // CLAT_TILE in kernels/reduce.cl
 
   Tree(Runtime& rt, ReduceOp op) : rt_(rt) {
     const auto& caps = rt.device_info().caps;
@@ -240,9 +242,42 @@ T reduce(Runtime& rt, const std::vector<T>& data, ReduceOp op, ReduceOptions opt
   return result;
 }
 
+template <class T>
+std::vector<T> detail::reduce_tile_values(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op) {
+  Commands commands(rt);
+  const detail::Mem partials = detail::make_buffer(rt, Tree<T>::tiles(count) * sizeof(T));
+  Tree<T>(rt, op).tiles_into(commands, buffer, offset, count, partials, 0);
+  std::vector<T> values(Tree<T>::tiles(count));
+  commands.read(partials.get(), 0, values.size() * sizeof(T), values.data());
+  return values;
+}
+
+template <class T>
+T detail::reduce_of_tile_values(Runtime& rt, const std::vector<T>& tiles, ReduceOp op) {
+  Commands commands(rt);
+  detail::Mem partials = detail::make_buffer(rt, tiles.size() * sizeof(T), CL_MEM_READ_WRITE, tiles.data());
+  return Tree<T>(rt, op).reduce_partials(commands, std::move(partials), tiles.size());
+}
+
+template std::vector<float> detail::reduce_tile_values<float>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp);
+template std::vector<double> detail::reduce_tile_values<double>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp);
+template float detail::reduce_of_tile_values<float>(Runtime&, const std::vector<float>&, ReduceOp);
+template double detail::reduce_of_tile_values<double>(Runtime&, const std::vector<double>&, ReduceOp);
+
+template <class T>
+T detail::reduce_identity(ReduceOp op) {
+  return identity<T>(op);
+}
+template <class T>
+T detail::reduce_combine(ReduceOp op, T a, T b) {
+  return combine<T>(op, a, b);
+}
+
 #define CLATOMICS_REDUCE_INSTANTIATE(T)                                                                       \
   template T detail::reduce_buffer<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, ReduceOptions); \
-  template T reduce<T>(Runtime&, const std::vector<T>&, ReduceOp, ReduceOptions);
+  template T reduce<T>(Runtime&, const std::vector<T>&, ReduceOp, ReduceOptions);                             \
+  template T detail::reduce_identity<T>(ReduceOp);                                                            \
+  template T detail::reduce_combine<T>(ReduceOp, T, T);
 CLATOMICS_REDUCE_INSTANTIATE(float)
 CLATOMICS_REDUCE_INSTANTIATE(double)
 CLATOMICS_REDUCE_INSTANTIATE(cl_int)

@@ -2,6 +2,7 @@
 #include "testing.hpp"
 
 #include <atomic>
+#include <cstdint>
 #include <stdexcept>
 
 #include "runtime_state.hpp"
@@ -15,6 +16,7 @@ std::atomic<std::uint64_t> launch_elements{0};
 std::atomic<bool> merge_32bit{false};
 std::atomic<CompactPath> compact_path{CompactPath::automatic};
 std::atomic<std::size_t> compact_group{0}, compact_per_item{0};
+std::atomic<std::size_t> failing_chunk{SIZE_MAX};
 
 }  // namespace
 
@@ -28,6 +30,9 @@ void set_stream_limits(const StreamLimits& limits) {
   launch_elements = limits.launch_elements;
   merge_32bit = limits.merge_32bit;
 }
+
+std::size_t failing_group_chunk() { return failing_chunk.load(); }
+void set_failing_group_chunk(std::size_t chunk) { failing_chunk = chunk; }
 
 CompactPlan compact_plan() { return {compact_path.load(), compact_group.load(), compact_per_item.load()}; }
 

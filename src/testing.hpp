@@ -26,6 +26,12 @@ struct StreamLimits {
 StreamLimits stream_limits();
 void set_stream_limits(const StreamLimits& limits);
 
+// A DeviceGroup's host-data chunk that fails on whichever device takes it (an Error with
+// CL_OUT_OF_RESOURCES, as a device lost mid-run), to test that the failure is reported with its
+// device and chunk; SIZE_MAX (the default) fails none.
+std::size_t failing_group_chunk();
+void set_failing_group_chunk(std::size_t chunk);
+
 // compact's path: automatic (one pass on GPUs, count + scan + scatter on CPUs) or forced either
 // way (one_pass runs the GPU kernel on a CPU too), and the one-pass tile: work-group size (a power
 // of two) and elements per work-item (at most 32); 0 keeps the default (256 and 16).

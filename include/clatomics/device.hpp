@@ -28,6 +28,14 @@ std::string describe_devices();
 cl_device_id select_device_id(const std::string& selector = {});
 inline cl::Device select_device(const std::string& selector = {}) { return cl::Device(select_device_id(selector), true); }
 
+// The devices a group selector names, in all_devices() order: "all"; "gpu:all", "cpu:all",
+// "accelerator:all" (every device of that type); "<text>:all" (every device whose platform,
+// vendor or name contains text, as select_device() matches); a comma-separated list of
+// single-device selectors ("0,1", "nvidia,pocl"); or one single-device selector. Throws
+// std::invalid_argument listing the devices when nothing matches, a device is named twice, or the
+// selector is blank.
+std::vector<cl_device_id> select_device_ids(const std::string& selector);
+
 // The selector from the environment variable CLATOMICS_DEVICE (empty if unset).
 std::string device_selector_from_env();
 

@@ -1,0 +1,88 @@
+// clatomics/device_group.hpp — several devices of one host at once: host data spread over them in
+// chunks taken dynamically, and data kept resident on them (DistributedBuffer).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CL/opencl.hpp>
+
+#include "clatomics/device.hpp"
+#include "clatomics/histogram.hpp"
+#include "clatomics/options.hpp"
+#include "clatomics/partial.hpp"
+#include "clatomics/reduce.hpp"
+#include "clatomics/runtime.hpp"
+
+namespace clatomics {
+
+class DeviceGroup {
+ public:
+  // The devices of selector (empty: CLATOMICS_DEVICE, which may itself be a group selector such
+  // as "gpu:all"), one Runtime each, made with options (its device field is ignored).
+  explicit DeviceGroup(const std::string& selector = {}, Options options = {});
+  // Adopts the caller's queues, one per device, each with its context and device.
+  explicit DeviceGroup(const std::vector<cl::CommandQueue>& queues, Options options = {});
+  ~DeviceGroup();
+  DeviceGroup(const DeviceGroup&) = delete;
+  DeviceGroup& operator=(const DeviceGroup&) = delete;
+
+  std::size_t size() const;
+  Runtime& runtime(std::size_t device);
+  // A second runtime on the same device, context and a queue of its own: host data is streamed
+  // by both, so one's copy overlaps the other's kernels. Made on first use.
+  Runtime& second_stream(std::size_t device);
+
+ private:
+  struct Member;
+  std::vector<std::unique_ptr<Member>> members_;
+};
+
+// Host data over the group: chunks of a size fixed by the data (never by the number of devices),
+// each taken by the next device stream that is free, results merged in chunk order. Results are
+// those of the single-device functions of the same name: integers and counts exact, and a
+// deterministic float sum or product bit-identical to one device's over the same data, whatever
+// the number of devices and which device ran which chunk. A chunk that fails on a device stops the
+// hand-out; the call then throws Error (an OpenCL failure, the code kept) or the exception's own
+// type, naming the device and the chunk's elements, after every other stream has stopped.
+template <class T>
+T reduce(DeviceGroup& group, const std::vector<T>& data, ReduceOp op, ReduceOptions options = {});
+std::vector<std::uint64_t> histogram(DeviceGroup& group, const std::vector<std::uint8_t>& bytes, HistogramOptions options = {});
+EvenHistogram histogram_even(DeviceGroup& group, const std::vector<float>& values, std::size_t nbins, float lo, float hi,
+                             HistogramOptions options = {});
+
+// Data resident on the group's devices: device d holds elements [first[d], first[d] + count[d])
+// in parts[d] (a buffer of its runtime's context). Parts hold whole deterministic tiles (but the
+// last), in proportion to nothing but the device count.
+template <class T>
+struct DistributedBuffer {
+  std::vector<cl::Buffer> parts;
+  std::vector<std::size_t> first, count;
+  std::size_t size = 0;
+};
+// Copies data onto the group's devices.
+template <class T>
+DistributedBuffer<T> distribute(DeviceGroup& group, const std::vector<T>& data);
+
+// Each device reduces or counts its part at the same time; the results merge as above.
+template <class T>
+T reduce(DeviceGroup& group, const DistributedBuffer<T>& data, ReduceOp op, ReduceOptions options = {});
+std::vector<std::uint64_t> histogram(DeviceGroup& group, const DistributedBuffer<std::uint8_t>& bytes, HistogramOptions options = {});
+
+#define CLATOMICS_GROUP_EXTERN(T)                                                                     \
+  extern template T reduce<T>(DeviceGroup&, const std::vector<T>&, ReduceOp, ReduceOptions);         \
+  extern template DistributedBuffer<T> distribute<T>(DeviceGroup&, const std::vector<T>&);           \
+  extern template T reduce<T>(DeviceGroup&, const DistributedBuffer<T>&, ReduceOp, ReduceOptions);
+CLATOMICS_GROUP_EXTERN(float)
+CLATOMICS_GROUP_EXTERN(double)
+CLATOMICS_GROUP_EXTERN(cl_int)
+CLATOMICS_GROUP_EXTERN(cl_uint)
+CLATOMICS_GROUP_EXTERN(cl_long)
+CLATOMICS_GROUP_EXTERN(cl_ulong)
+#undef CLATOMICS_GROUP_EXTERN
+extern template DistributedBuffer<std::uint8_t> distribute<std::uint8_t>(DeviceGroup&, const std::vector<std::uint8_t>&);
+
+}  // namespace clatomics

@@ -1,0 +1,267 @@
+// Several devices of one host: two streams per device take fixed chunks of host data as they come
+// free, and resident parts are worked on by every device at once; results merge in chunk order
+// through the partial results (partial.hpp).
+#include "clatomics/device_group.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "clatomics/error.hpp"
+#include "launch.hpp"
+#include "reduce_parts.hpp"
+#include "testing.hpp"
+
+namespace clatomics {
+
+struct DeviceGroup::Member {
+  std::unique_ptr<Runtime> runtime, second;
+  std::mutex second_made;
+};
+
+namespace {
+
+[[noreturn]] void refuse(const std::string& why) { throw std::invalid_argument("clatomics: DeviceGroup: " + why); }
+
+cl_platform_id platform_of(cl_device_id device) {
+  cl_platform_id platform = nullptr;
+  detail::check(clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr), "clGetDeviceInfo");
+  return platform;
+}
+
+void check_one_platform(const std::vector<cl_device_id>& devices) {
+  if (devices.empty()) refuse("no devices (an empty group)");
+  for (const cl_device_id d : devices)
+    if (platform_of(d) != platform_of(devices.front()))
+      refuse("devices of different OpenCL platforms in one group (each platform's devices form a group of their own)");
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    if (std::find(devices.begin(), devices.begin() + i, devices[i]) != devices.begin() + i) refuse("a device is in the group twice");
+}
+
+std::string device_name(Runtime& rt) { return rt.device_info().caps.device_name; }
+
+// Host data in chunks of `chunk` elements (fixed by the data, never by the device count), taken by
+// whichever device stream is free; part(stream, buffer holding the chunk, first, count) gives a
+// chunk's result. Returns the results in chunk order, or throws after every stream has stopped.
+template <class P, class E>
+std::vector<P> spread(DeviceGroup& group, const std::vector<E>& data, std::size_t chunk,
+                      const std::function<P(Runtime&, cl_mem, std::size_t, std::size_t)>& part) {
+  const std::size_t n = data.size(), nchunks = (n + chunk - 1) / chunk;
+  std::vector<P> results(nchunks);
+  std::vector<Runtime*> streams;
+  std::vector<std::size_t> device_of;
+  for (std::size_t d = 0; d < group.size(); ++d) {
+    streams.push_back(&group.runtime(d)), device_of.push_back(d);
+    if (nchunks > 1) streams.push_back(&group.second_stream(d)), device_of.push_back(d);
+  }
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex failed;
+  std::exception_ptr failure;
+  std::string where;
+  const std::size_t failing = testing::failing_group_chunk();
+  const auto run = [&](std::size_t s) {
+    Runtime& rt = *streams[s];
+    std::size_t c = 0;
+    try {
+      const detail::Mem buffer = detail::make_buffer(rt, std::min(chunk, n) * sizeof(E), CL_MEM_READ_ONLY);
+      while (!stop && (c = next++) < nchunks) {
+        const std::size_t first = c * chunk, count = std::min(chunk, n - first);
+        if (c == failing) throw Error(CL_OUT_OF_RESOURCES, "testing: a chunk made to fail");
+        detail::Commands(rt).write(buffer.get(), 0, count * sizeof(E), data.data() + first);
+        results[c] = part(rt, buffer.get(), first, count);
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(failed);
+      if (!failure) {
+        failure = std::current_exception();
+        const std::size_t first = c * chunk;
+        where = "device " + std::to_string(device_of[s]) + " (" + device_name(rt) + "), chunk " + std::to_string(c) + " (elements " +
+                std::to_string(first) + " .. " + std::to_string(std::min(n, first + chunk) - 1) + ")";
+      }
+      stop = true;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t s = 1; s < streams.size(); ++s) threads.emplace_back(run, s);
+  run(0);
+  for (auto& t : threads) t.join();
+  if (failure) {
+    try {
+      std::rethrow_exception(failure);
+    } catch (const Error& e) {
+      throw Error(e.code(), "DeviceGroup: " + where + ": " + e.call(), e.build_log(), e.build_options());
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("clatomics: DeviceGroup: ") + where + ": " + e.what());
+    } catch (const std::exception& e) {
+      throw std::runtime_error(std::string("clatomics: DeviceGroup: ") + where + ": " + e.what());
+    }
+  }
+  return results;
+}
+
+// Chunk size: 64 MiB of elements (whole deterministic tiles), less where testing shrinks chunks
+// or a device cannot hold two such buffers.
+template <class E>
+std::size_t chunk_for(DeviceGroup& group, std::size_t n) {
+  std::size_t chunk = std::max<std::size_t>(reduce_tile, (std::size_t(64) << 20) / sizeof(E) / reduce_tile * reduce_tile);
+  for (std::size_t d = 0; d < group.size(); ++d)
+    chunk = std::min(chunk, detail::chunk_elements(group.runtime(d), std::max<std::size_t>(n, 1), sizeof(E), 2, reduce_tile));
+  return std::max<std::size_t>(chunk, 1);
+}
+
+// Every device's resident part at once: part(device runtime, d) per device, results in device
+// order (the parts are in element order).
+template <class P>
+std::vector<P> each_device(DeviceGroup& group, const std::function<P(Runtime&, std::size_t)>& part) {
+  std::vector<P> results(group.size());
+  std::vector<std::exception_ptr> failures(group.size());
+  std::vector<std::thread> threads;
+  for (std::size_t d = 0; d < group.size(); ++d)
+    threads.emplace_back([&, d] {
+      try {
+        results[d] = part(group.runtime(d), d);
+      } catch (...) {
+        failures[d] = std::current_exception();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& f : failures)
+    if (f) std::rethrow_exception(f);
+  return results;
+}
+
+template <class T>
+T merge_chunks(DeviceGroup& group, std::vector<ReducePartial<T>> parts) {
+  return merge_reduce<T>(group.runtime(0), std::move(parts));
+}
+
+}  // namespace
+
+DeviceGroup::DeviceGroup(const std::string& selector, Options options) {
+  std::string wanted = selector.empty() ? device_selector_from_env() : selector;
+  std::vector<cl_device_id> devices = wanted.empty() ? std::vector<cl_device_id>{select_device_id()} : select_device_ids(wanted);
+  check_one_platform(devices);
+  const std::vector<cl_device_id> all = all_device_ids();
+  for (const cl_device_id d : devices) {
+    Options o = options;
+    o.device = std::to_string(std::find(all.begin(), all.end(), d) - all.begin());
+    members_.push_back(std::make_unique<Member>());
+    members_.back()->runtime = std::make_unique<Runtime>(o);
+  }
+}
+
+DeviceGroup::DeviceGroup(const std::vector<cl::CommandQueue>& queues, Options options) {
+  std::vector<cl_device_id> devices;
+  for (const auto& q : queues) {
+    if (!q()) refuse("a null queue");
+    devices.push_back(q.getInfo<CL_QUEUE_DEVICE>()());
+  }
+  check_one_platform(devices);
+  for (const auto& q : queues) {
+    members_.push_back(std::make_unique<Member>());
+    members_.back()->runtime = std::make_unique<Runtime>(q.getInfo<CL_QUEUE_CONTEXT>(), q.getInfo<CL_QUEUE_DEVICE>(), q, options);
+  }
+}
+
+DeviceGroup::~DeviceGroup() = default;
+
+std::size_t DeviceGroup::size() const { return members_.size(); }
+
+Runtime& DeviceGroup::runtime(std::size_t device) { return *members_.at(device)->runtime; }
+
+Runtime& DeviceGroup::second_stream(std::size_t device) {
+  Member& m = *members_.at(device);
+  std::lock_guard<std::mutex> lock(m.second_made);
+  if (!m.second) {
+    const Runtime& rt = *m.runtime;
+    const cl::CommandQueue queue(rt.context(), rt.device(), CL_QUEUE_PROFILING_ENABLE);
+    m.second = std::make_unique<Runtime>(rt.context(), rt.device(), queue, rt.options());
+  }
+  return *m.second;
+}
+
+template <class T>
+T reduce(DeviceGroup& group, const std::vector<T>& data, ReduceOp op, ReduceOptions options) {
+  (void)reduce<T>(group.runtime(0), std::vector<T>{}, op, options);  // refuses a bad op or type before anything runs
+  if (data.empty()) return detail::reduce_identity<T>(op);
+  const auto parts = spread<ReducePartial<T>>(
+      group, data, chunk_for<T>(group, data.size()),
+      [&](Runtime& rt, cl_mem buffer, std::size_t first, std::size_t count) {
+        return reduce_partial<T>(rt, cl::Buffer(buffer, true), 0, count, op, first, options);
+      });
+  return merge_chunks<T>(group, parts);
+}
+
+std::vector<std::uint64_t> histogram(DeviceGroup& group, const std::vector<std::uint8_t>& bytes, HistogramOptions options) {
+  std::vector<std::uint64_t> total = histogram(group.runtime(0), std::vector<std::uint8_t>{}, options);  // checks options
+  const auto parts = spread<std::vector<std::uint64_t>>(
+      group, bytes, chunk_for<std::uint8_t>(group, bytes.size()),
+      [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) { return detail::histogram_buffer(rt, buffer, 0, count, options); });
+  for (const auto& p : parts) merge_into(total, p);
+  return total;
+}
+
+EvenHistogram histogram_even(DeviceGroup& group, const std::vector<float>& values, std::size_t nbins, float lo, float hi,
+                             HistogramOptions options) {
+  EvenHistogram total = histogram_even(group.runtime(0), std::vector<float>{}, nbins, lo, hi, {}, options);  // checks the bins
+  const auto parts = spread<EvenHistogram>(group, values, chunk_for<float>(group, values.size()),
+                                           [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) {
+                                             return detail::histogram_even_buffer(rt, buffer, 0, count, nbins, lo, hi, false, nullptr, 0, options);
+                                           });
+  for (const auto& p : parts) merge_into(total, p);
+  return total;
+}
+
+template <class T>
+DistributedBuffer<T> distribute(DeviceGroup& group, const std::vector<T>& data) {
+  DistributedBuffer<T> out;
+  out.size = data.size();
+  const std::size_t tiles = (data.size() + reduce_tile - 1) / reduce_tile;
+  for (std::size_t d = 0; d < group.size(); ++d) {
+    const std::size_t first = std::min(data.size(), tiles * d / group.size() * reduce_tile);
+    const std::size_t end = std::min(data.size(), tiles * (d + 1) / group.size() * reduce_tile);
+    Runtime& rt = group.runtime(d);
+    cl::Buffer part(rt.context(), CL_MEM_READ_ONLY, std::max<std::size_t>(1, end - first) * sizeof(T));
+    detail::Commands(rt).write(part(), 0, (end - first) * sizeof(T), data.data() + first);
+    out.parts.push_back(part), out.first.push_back(first), out.count.push_back(end - first);
+  }
+  return out;
+}
+
+template <class T>
+T reduce(DeviceGroup& group, const DistributedBuffer<T>& data, ReduceOp op, ReduceOptions options) {
+  if (data.parts.size() != group.size()) refuse("a DistributedBuffer of another group (its parts are not one per device)");
+  const auto parts = each_device<ReducePartial<T>>(group, [&](Runtime& rt, std::size_t d) {
+    return reduce_partial<T>(rt, data.parts[d], 0, data.count[d], op, data.first[d], options);
+  });
+  return merge_chunks<T>(group, parts);
+}
+
+std::vector<std::uint64_t> histogram(DeviceGroup& group, const DistributedBuffer<std::uint8_t>& bytes, HistogramOptions options) {
+  if (bytes.parts.size() != group.size()) refuse("a DistributedBuffer of another group (its parts are not one per device)");
+  const auto parts = each_device<std::vector<std::uint64_t>>(group, [&](Runtime& rt, std::size_t d) {
+    return histogram(rt, bytes.parts[d], 0, bytes.count[d], options);
+  });
+  std::vector<std::uint64_t> total(256, 0);
+  for (const auto& p : parts) merge_into(total, p);
+  return total;
+}
+
+#define CLATOMICS_GROUP_INSTANTIATE(T)                                                         \
+  template T reduce<T>(DeviceGroup&, const std::vector<T>&, ReduceOp, ReduceOptions);         \
+  template DistributedBuffer<T> distribute<T>(DeviceGroup&, const std::vector<T>&);           \
+  template T reduce<T>(DeviceGroup&, const DistributedBuffer<T>&, ReduceOp, ReduceOptions);
+CLATOMICS_GROUP_INSTANTIATE(float)
+CLATOMICS_GROUP_INSTANTIATE(double)
+CLATOMICS_GROUP_INSTANTIATE(cl_int)
+CLATOMICS_GROUP_INSTANTIATE(cl_uint)
+CLATOMICS_GROUP_INSTANTIATE(cl_long)
+CLATOMICS_GROUP_INSTANTIATE(cl_ulong)
+template DistributedBuffer<std::uint8_t> distribute<std::uint8_t>(DeviceGroup&, const std::vector<std::uint8_t>&);
+
+}  // namespace clatomics
