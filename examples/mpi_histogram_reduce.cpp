@@ -1,0 +1,82 @@
+// mpi_histogram_reduce: many processes, each with its own device, each with a shard of the data;
+// MPI combines their partial results, and every rank checks them against one process over all
+// the data: the histogram counts equal, and the deterministic float sum equal bit for bit.
+//   mpirun -np 2 ./mpi_histogram_reduce            (CTest: --oversubscribe, as root too)
+//   mpirun -np 2 ./mpi_histogram_reduce --mismatch (rank r asks for 100 + r bins: refused on
+//                                                   every rank before anything is reduced)
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <stdexcept>
+#include <vector>
+
+#include "clatomics/clatomics.hpp"
+#include "clatomics/mpi.hpp"
+
+namespace {
+
+// The whole data set, reproducible on every rank: element i depends on i alone.
+float value_at(std::size_t i) {
+  std::uint32_t x = std::uint32_t(i) * 2654435761u;
+  x ^= x >> 13;
+  return float(x % 1000003u) * 1e-3f - 500.0f;
+}
+
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+int run(int rank, int ranks, bool mismatch) {
+  clatomics::Runtime rt;  // each rank its own device: CLATOMICS_DEVICE, else GPU, else CPU
+  const std::size_t n = 1000003, tile = clatomics::reduce_tile, tiles = (n + tile - 1) / tile;
+  // This rank's shard, cut at whole tiles so that the deterministic sum's bits do not depend on it.
+  const std::size_t first = std::min(n, tiles * rank / ranks * tile), end = std::min(n, tiles * (rank + 1) / ranks * tile);
+  std::vector<float> shard(end - first);
+  for (std::size_t i = first; i < end; ++i) shard[i - first] = value_at(i);
+
+  // --- the twenty lines a user copies: partial results, then MPI ---
+  const std::size_t nbins = mismatch ? 100 + rank : 100;
+  clatomics::EvenHistogram hist = clatomics::histogram_even(rt, shard, nbins, -500.0f, 500.0f);
+  clatomics::mpi::allreduce(hist, MPI_COMM_WORLD);  // counts and tallies added over the ranks
+  const clatomics::ReducePartial<float> part =
+      clatomics::reduce_partial<float>(rt, shard, clatomics::ReduceOp::sum, first, clatomics::ReduceOptions{true});
+  const float sum = clatomics::mpi::allreduce(rt, part, MPI_COMM_WORLD);  // the tree finished on every rank
+  // --- end ---
+
+  std::vector<float> all(n);
+  for (std::size_t i = 0; i < n; ++i) all[i] = value_at(i);
+  const clatomics::EvenHistogram one = clatomics::histogram_even(rt, all, nbins, -500.0f, 500.0f);
+  const float one_sum = clatomics::reduce<float>(rt, all, clatomics::ReduceOp::sum, clatomics::ReduceOptions{true});
+  const bool ok = hist.counts == one.counts && hist.below == one.below && hist.above == one.above && hist.nan == one.nan &&
+                  same_bits(sum, one_sum);
+  if (rank == 0)
+    std::printf("ranks: %d, elements: %zu, device of rank 0: %s\nsum over the ranks %.9g, one process %.9g (%s bits)\n", ranks, n,
+                rt.device_info().caps.device_name.c_str(), double(sum), double(one_sum), same_bits(sum, one_sum) ? "same" : "different");
+  int all_ok = 0, mine = ok ? 1 : 0;
+  MPI_Allreduce(&mine, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (rank == 0) std::cout << (all_ok ? "mpi_histogram_reduce: PASS\n" : "mpi_histogram_reduce: FAIL\n");
+  return all_ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const bool mismatch = argc > 1 && std::strcmp(argv[1], "--mismatch") == 0;
+  int status = 1;
+  try {
+    status = run(rank, ranks, mismatch);
+    if (mismatch) status = 1;  // the mismatch must be refused
+  } catch (const std::invalid_argument& e) {
+    if (rank == 0) std::cout << "refused: " << e.what() << "\n";
+    if (mismatch && rank == 0) std::cout << "mpi_histogram_reduce: PASS (refused)\n";
+    status = mismatch ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::cerr << "rank " << rank << ": " << e.what() << "\n";
+  }
+  MPI_Finalize();
+  return status;
+}

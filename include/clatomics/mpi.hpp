@@ -1,0 +1,91 @@
+// clatomics/mpi.hpp — partial results (partial.hpp) combined across MPI ranks. Header-only: the
+// library never links MPI; include this where you include <mpi.h> and link MPI yourself.
+//
+// Every rank calls each function with its own part; every rank gets the whole result. Counts add
+// exactly (64-bit); a deterministic float sum or product is gathered as its tile values and
+// finished by the same tree on every rank, so the bits equal one process over all the data
+// however the ranks split it (at multiples of clatomics::reduce_tile). Ranks whose parts do not
+// fit together (different bin counts, ops, or kinds) are refused on every rank before anything
+// is reduced: std::invalid_argument, the same on all ranks.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "clatomics/partial.hpp"
+
+namespace clatomics::mpi {
+
+template <class T>
+MPI_Datatype datatype() {
+  if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
+  else if constexpr (std::is_same_v<T, double>) return MPI_DOUBLE;
+  else if constexpr (std::is_same_v<T, std::int32_t>) return MPI_INT32_T;
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return MPI_UINT32_T;
+  else if constexpr (std::is_same_v<T, std::int64_t>) return MPI_INT64_T;
+  else {
+    static_assert(std::is_same_v<T, std::uint64_t>, "clatomics::mpi: float, double or 32/64-bit integers");
+    return MPI_UINT64_T;
+  }
+}
+
+// Refuses on every rank unless every rank passed the same value.
+inline void require_same(std::uint64_t value, const std::string& what, MPI_Comm comm) {
+  std::uint64_t least = 0, most = 0;
+  MPI_Allreduce(&value, &least, 1, MPI_UINT64_T, MPI_MIN, comm);
+  MPI_Allreduce(&value, &most, 1, MPI_UINT64_T, MPI_MAX, comm);
+  if (least != most)
+    throw std::invalid_argument("clatomics::mpi: the ranks' " + what + " differ (" + std::to_string(least) + " to " +
+                                std::to_string(most) + "): refused before reducing");
+}
+
+// Counts: added over the ranks, in place.
+inline void allreduce(std::vector<std::uint64_t>& counts, MPI_Comm comm) {
+  require_same(counts.size(), "bin counts", comm);
+  MPI_Allreduce(MPI_IN_PLACE, counts.data(), int(counts.size()), MPI_UINT64_T, MPI_SUM, comm);
+}
+
+// An even histogram: counts and the below/above/NaN tallies exactly, weight sums in double.
+inline void allreduce(EvenHistogram& h, MPI_Comm comm) {
+  require_same(h.counts.size(), "bin counts", comm);
+  require_same(h.sums.size(), "weight channels", comm);
+  std::uint64_t tallies[3] = {h.below, h.above, h.nan};
+  allreduce(h.counts, comm);
+  MPI_Allreduce(MPI_IN_PLACE, tallies, 3, MPI_UINT64_T, MPI_SUM, comm);
+  h.below = tallies[0], h.above = tallies[1], h.nan = tallies[2];
+  for (auto& channel : h.sums) MPI_Allreduce(MPI_IN_PLACE, channel.data(), int(channel.size()), MPI_DOUBLE, MPI_SUM, comm);
+  if (!h.sums.empty())
+    for (std::size_t b = 0; b < h.weights.size(); ++b) h.weights[b] = float(h.sums[0][b]);
+}
+
+// A reduction: every rank's part gathered (a few values per rank, or one per tile), then merged
+// by merge_reduce on rt's device.
+template <class T>
+T allreduce(Runtime& rt, const ReducePartial<T>& mine, MPI_Comm comm) {
+  require_same(std::uint64_t(mine.op), "reduce ops", comm);
+  require_same(mine.tiled ? 1 : 0, "reduction kinds (deterministic or not)", comm);
+  int ranks = 0;
+  MPI_Comm_size(comm, &ranks);
+  const std::uint64_t header[3] = {mine.first, mine.count, mine.values.size()};
+  std::vector<std::uint64_t> headers(3 * std::size_t(ranks));
+  MPI_Allgather(header, 3, MPI_UINT64_T, headers.data(), 3, MPI_UINT64_T, comm);
+  std::vector<int> sizes(ranks), offsets(ranks);
+  std::size_t total = 0;
+  for (int r = 0; r < ranks; ++r) sizes[r] = int(headers[3 * r + 2]), offsets[r] = int(total), total += sizes[r];
+  std::vector<T> values(total);
+  MPI_Allgatherv(mine.values.data(), int(mine.values.size()), datatype<T>(), values.data(), sizes.data(), offsets.data(), datatype<T>(),
+                 comm);
+  std::vector<ReducePartial<T>> parts(ranks);
+  for (int r = 0; r < ranks; ++r) {
+    parts[r] = {mine.op, mine.tiled, headers[3 * r], headers[3 * r + 1], {}};
+    parts[r].values.assign(values.begin() + offsets[r], values.begin() + offsets[r] + sizes[r]);
+  }
+  return merge_reduce<T>(rt, std::move(parts));
+}
+
+}  // namespace clatomics::mpi
