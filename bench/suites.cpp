@@ -3,6 +3,7 @@
 
 #include "bench_algorithms.hpp"
 #include "bench_atomics.hpp"
+#include "bench_multi.hpp"
 #include "bench_scatter.hpp"
 #include "bench_variants.hpp"
 
@@ -16,6 +17,8 @@ const std::vector<Suite>& suites() {
       {"algorithms", "reduce, dot, histograms, compact: GB/s vs a read-only pass and plain C++", run_algorithm_benchmarks, print_algorithm_summary},
       {"scatter", "scatter_reduce sum (fast, deterministic) over 1..16M bins and rows: GB/s vs a read-only pass, C++, torch",
        run_scatter_benchmarks, print_scatter_summary},
+      {"multi", "reduce and histogram on a device group (resident and host data) vs one of its devices", run_multi_benchmarks,
+       print_multi_summary},
   };
   return all;
 }

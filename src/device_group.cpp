@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <exception>
 #include <functional>
 #include <mutex>
@@ -18,10 +19,78 @@
 
 namespace clatomics {
 
+namespace detail {
+
+// A host thread kept for the group's life, running one job at a time: on NVIDIA's OpenCL a new
+// thread's first calls on a device cost about 0.3 ms more (measured on the H200: a 1 GiB reduction
+// took 1.02 ms from a fresh thread, 0.49 ms from a warm one), as much as the kernel itself.
+class Worker {
+ public:
+  Worker() : thread_([this] { loop(); }) {}
+  ~Worker() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      quit_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+  }
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  // Runs job on this thread; job must not throw (the callers catch inside it).
+  void post(std::function<void()> job) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    job_ = std::move(job);
+    changed_.notify_all();
+  }
+  void wait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return !job_ && !running_; });
+  }
+
+ private:
+  void loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      changed_.wait(lock, [&] { return quit_ || job_; });
+      if (quit_) return;
+      std::function<void()> job = std::move(job_);
+      job_ = nullptr;
+      running_ = true;
+      lock.unlock();
+      job();
+      lock.lock();
+      running_ = false;
+      changed_.notify_all();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::function<void()> job_;
+  bool running_ = false, quit_ = false;
+  std::thread thread_;  // last: starts once the rest is made
+};
+
+}  // namespace detail
+
 struct DeviceGroup::Member {
   std::unique_ptr<Runtime> runtime, second;
+  std::unique_ptr<detail::Worker> worker = std::make_unique<detail::Worker>(), second_worker;
   std::mutex second_made;
 };
+
+namespace detail {
+// Runs jobs[i] on the thread that serves streams[i] (a group runtime), all at once; returns when
+// every job has ended.
+void run_on_streams(DeviceGroup& group, const std::vector<Runtime*>& streams, const std::vector<std::function<void()>>& jobs) {
+  std::vector<Worker*> workers;
+  for (Runtime* rt : streams) workers.push_back(group.worker_of(*rt));
+  for (std::size_t i = 0; i < jobs.size(); ++i) workers[i]->post(jobs[i]);
+  for (Worker* w : workers) w->wait();
+}
+}  // namespace detail
 
 namespace {
 
@@ -86,10 +155,9 @@ std::vector<P> spread(DeviceGroup& group, const std::vector<E>& data, std::size_
       stop = true;
     }
   };
-  std::vector<std::thread> threads;
-  for (std::size_t s = 1; s < streams.size(); ++s) threads.emplace_back(run, s);
-  run(0);
-  for (auto& t : threads) t.join();
+  std::vector<std::function<void()>> jobs;
+  for (std::size_t s = 0; s < streams.size(); ++s) jobs.emplace_back([&run, s] { run(s); });
+  detail::run_on_streams(group, streams, jobs);
   if (failure) {
     try {
       std::rethrow_exception(failure);
@@ -120,16 +188,19 @@ template <class P>
 std::vector<P> each_device(DeviceGroup& group, const std::function<P(Runtime&, std::size_t)>& part) {
   std::vector<P> results(group.size());
   std::vector<std::exception_ptr> failures(group.size());
-  std::vector<std::thread> threads;
-  for (std::size_t d = 0; d < group.size(); ++d)
-    threads.emplace_back([&, d] {
+  std::vector<Runtime*> streams;
+  std::vector<std::function<void()>> jobs;
+  for (std::size_t d = 0; d < group.size(); ++d) {
+    streams.push_back(&group.runtime(d));
+    jobs.emplace_back([&, d] {
       try {
         results[d] = part(group.runtime(d), d);
       } catch (...) {
         failures[d] = std::current_exception();
       }
     });
-  for (auto& t : threads) t.join();
+  }
+  detail::run_on_streams(group, streams, jobs);
   for (const auto& f : failures)
     if (f) std::rethrow_exception(f);
   return results;
@@ -181,8 +252,17 @@ Runtime& DeviceGroup::second_stream(std::size_t device) {
     const Runtime& rt = *m.runtime;
     const cl::CommandQueue queue(rt.context(), rt.device(), CL_QUEUE_PROFILING_ENABLE);
     m.second = std::make_unique<Runtime>(rt.context(), rt.device(), queue, rt.options());
+    m.second_worker = std::make_unique<detail::Worker>();
   }
   return *m.second;
+}
+
+detail::Worker* DeviceGroup::worker_of(const Runtime& rt) {
+  for (auto& m : members_) {
+    if (m->runtime.get() == &rt) return m->worker.get();
+    if (m->second.get() == &rt) return m->second_worker.get();
+  }
+  throw std::logic_error("clatomics: DeviceGroup: a runtime of another group");
 }
 
 template <class T>

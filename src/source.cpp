@@ -2,6 +2,8 @@
 // #include "..." lines expanded.
 #include "clatomics/source.hpp"
 
+#include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -45,13 +47,18 @@ void expand_into(std::ostringstream& out, std::string_view text, std::set<std::s
 
 }  // namespace
 
-std::string embedded_source(const std::string& path) {
+const std::string& embedded_source(const std::string& path) {
+  // Expanded once per file: the algorithms ask for their kernel file on every call.
+  static std::mutex made;
+  static std::map<std::string, std::string> expanded;
+  std::lock_guard<std::mutex> lock(made);
+  if (const auto it = expanded.find(path); it != expanded.end()) return it->second;
   const auto* file = embedded_file(path);
   if (!file) throw std::invalid_argument("clatomics: no embedded OpenCL file '" + path + "'");
   std::ostringstream out;
   std::set<std::string> seen{path};
   expand_into(out, *file, seen);
-  return out.str();
+  return expanded.emplace(path, out.str()).first->second;
 }
 
 std::string blank_library_includes(const std::string& user_source) {

@@ -14,7 +14,7 @@ std::vector<std::string_view> embedded_paths();
 
 // One embedded file with every #include "..." of another embedded file expanded in place (each
 // file once). Throws std::invalid_argument for a path that is not embedded.
-std::string embedded_source(const std::string& path);
+const std::string& embedded_source(const std::string& path);
 
 // user_source with each `#include "clatomics/..."` directive naming a snippet file replaced by
 // spaces (the library is prepended whole, with include guards): nothing is inserted, so every

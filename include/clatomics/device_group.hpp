@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,12 @@
 #include "clatomics/runtime.hpp"
 
 namespace clatomics {
+
+class DeviceGroup;
+namespace detail {
+class Worker;
+void run_on_streams(DeviceGroup& group, const std::vector<Runtime*>& streams, const std::vector<std::function<void()>>& jobs);
+}
 
 class DeviceGroup {
  public:
@@ -38,6 +45,8 @@ class DeviceGroup {
 
  private:
   struct Member;
+  detail::Worker* worker_of(const Runtime& rt);  // the thread kept for that runtime's calls
+  friend void detail::run_on_streams(DeviceGroup&, const std::vector<Runtime*>&, const std::vector<std::function<void()>>&);
   std::vector<std::unique_ptr<Member>> members_;
 };
 

@@ -1,0 +1,109 @@
+// The multi-device suite: a device group against one of its devices (see bench_multi.hpp).
+#include "bench_multi.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "clatomics/device_group.hpp"
+
+namespace clatomics::bench {
+namespace {
+
+std::unique_ptr<DeviceGroup> make_group() {
+  if (const char* selector = std::getenv("CLATOMICS_BENCH_GROUP")) return std::make_unique<DeviceGroup>(selector);
+  try {
+    return std::make_unique<DeviceGroup>("gpu:all");
+  } catch (const std::invalid_argument&) {
+    return std::make_unique<DeviceGroup>("cpu:all");
+  }
+}
+
+double wall_ms(const std::function<void()>& f) {
+  const auto start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+double gbps(std::size_t bytes, double ms) { return double(bytes) / (ms * 1e6); }
+
+// Host-to-device copy rate of one device: 256 MiB writes from the (pageable) host data.
+double copy_gbps(Runtime& rt, const void* host, std::size_t bytes, const Config& config) {
+  const std::size_t chunk = std::min<std::size_t>(bytes, std::size_t(256) << 20);
+  cl::Buffer buffer(rt.context(), CL_MEM_READ_ONLY, chunk);
+  cl::CommandQueue queue = rt.queue();
+  const double ms = median_ms(config, [&] { return wall_ms([&] { queue.enqueueWriteBuffer(buffer, CL_TRUE, 0, chunk, host); }); });
+  return gbps(chunk, ms);
+}
+
+Row row(const std::string& op, const std::string& type, const std::string& form, std::size_t bytes, const std::string& distribution,
+        double value, const std::string& yardstick, double yardstick_value) {
+  Row r;
+  r.suite = "multi";
+  r.op = op, r.type = type, r.form = form, r.bytes = bytes, r.distribution = distribution;
+  r.value = value, r.unit = "GB/s", r.yardstick = yardstick, r.yardstick_value = yardstick_value;
+  return r;
+}
+
+}  // namespace
+
+std::vector<Row> run_multi_benchmarks(Runtime&, const Config& config) {
+  std::unique_ptr<DeviceGroup> group = make_group();
+  DeviceGroup one(std::vector<cl::CommandQueue>{group->runtime(0).queue()});
+  const std::string devices = std::to_string(group->size()) + " devices";
+  std::vector<Row> rows;
+  const ReduceOptions det{true};
+
+  // Resident data.
+  const std::size_t bytes = config.quick ? std::size_t(16) << 20 : config.bytes;
+  std::vector<float> x(bytes / 4);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = float((i * 2654435761u) % 1000003u) * 1e-6f;
+  std::vector<std::uint8_t> b(bytes);
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = std::uint8_t((i * 2654435761u) >> 13);
+  progress(config, "multi: resident data on " + devices);
+  {
+    const auto xg = distribute(*group, x), x1 = distribute(one, x);
+    const auto bg = distribute(*group, b), b1 = distribute(one, b);
+    const auto time = [&](const std::function<void()>& f) { return median_ms(config, [&] { return wall_ms(f); }); };
+    const double sum_g = time([&] { reduce<float>(*group, xg, ReduceOp::sum); });
+    const double sum_1 = time([&] { reduce<float>(one, x1, ReduceOp::sum); });
+    const double det_g = time([&] { reduce<float>(*group, xg, ReduceOp::sum, det); });
+    const double hist_g = time([&] { histogram(*group, bg); });
+    const double hist_1 = time([&] { histogram(one, b1); });
+    rows.push_back(row("reduce sum", "float", "resident", bytes, devices, gbps(bytes, sum_g), "1 device", gbps(bytes, sum_1)));
+    rows.push_back(row("reduce sum", "float", "resident, deterministic", bytes, devices, gbps(bytes, det_g), "fast mode", gbps(bytes, sum_g)));
+    rows.push_back(row("histogram", "uchar", "resident", bytes, devices, gbps(bytes, hist_g), "1 device", gbps(bytes, hist_1)));
+  }
+  x.clear(), x.shrink_to_fit(), b.clear(), b.shrink_to_fit();
+
+  // Host data.
+  std::size_t host_bytes = config.quick ? std::size_t(16) << 20 : std::size_t(8) << 30;
+  if (const char* env = std::getenv("CLATOMICS_BENCH_HOST_BYTES")) host_bytes = std::strtoull(env, nullptr, 10);
+  std::vector<float> h(host_bytes / 4);
+  for (std::size_t i = 0; i < h.size(); ++i) h[i] = float((i * 2654435761u) % 1000003u) * 1e-6f;
+  progress(config, "multi: host data, " + std::to_string(host_bytes >> 20) + " MiB");
+  double copies = 0;
+  for (std::size_t d = 0; d < group->size(); ++d) copies += copy_gbps(group->runtime(d), h.data(), host_bytes, config);
+  const auto time = [&](const std::function<void()>& f) { return median_ms(config, [&] { return wall_ms(f); }); };
+  const double host_g = time([&] { reduce<float>(*group, h, ReduceOp::sum); });
+  const double host_1 = time([&] { reduce<float>(one, h, ReduceOp::sum); });
+  const double host_det = time([&] { reduce<float>(*group, h, ReduceOp::sum, det); });
+  rows.push_back(row("reduce sum", "float", "host data", host_bytes, devices, gbps(host_bytes, host_g), "1 device", gbps(host_bytes, host_1)));
+  rows.push_back(row("reduce sum", "float", "host data", host_bytes, devices, gbps(host_bytes, host_g), "host-to-device copies", copies));
+  rows.push_back(row("reduce sum", "float", "host data, deterministic", host_bytes, devices, gbps(host_bytes, host_det), "fast mode",
+                     gbps(host_bytes, host_g)));
+  return rows;
+}
+
+void print_multi_summary(const std::vector<Row>& rows, std::ostream& out) {
+  out << "\nmulti summary (targets: resident >= 1.9x one device, host data >= 1.8x one device and >= 0.8x the copies, "
+         "deterministic <= 1.2x the fast mode's time)\n";
+  for (const Row& r : rows)
+    if (r.suite == "multi")
+      out << "  " << r.op << " " << r.type << ", " << r.form << ", " << r.distribution << ": " << r.value << " GB/s, "
+          << r.ratio() << "x " << r.yardstick << "\n";
+}
+
+}  // namespace clatomics::bench

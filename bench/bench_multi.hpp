@@ -1,0 +1,22 @@
+// The "multi" suite of `clatomics bench`: the algorithms on a device group (device_group.hpp)
+// against one device of the group, in the same run. Wall-clock time of each call (transfers,
+// kernels, merging), medians after a warm-up.
+//   resident: reduce sum (fast and deterministic) and the 256-bin histogram over a
+//     DistributedBuffer of --size bytes, the group vs its first device alone;
+//   host data: the same calls over a std::vector of CLATOMICS_BENCH_HOST_BYTES (default 8 GiB;
+//     --quick: 16 MiB), the group vs its first device, and the group vs the sum of its devices'
+//     host-to-device copy rates measured from the same (pageable) memory.
+// The group: CLATOMICS_BENCH_GROUP (a group selector), else "gpu:all", else "cpu:all".
+#pragma once
+
+#include <ostream>
+#include <vector>
+
+#include "bench.hpp"
+
+namespace clatomics::bench {
+
+std::vector<Row> run_multi_benchmarks(Runtime& rt, const Config& config);
+void print_multi_summary(const std::vector<Row>& rows, std::ostream& out);
+
+}  // namespace clatomics::bench
