@@ -25,33 +25,21 @@ void check_first(ReduceOp op, std::uint64_t first, ReduceOptions options) {
                                  std::to_string(first));
 }
 
-// The partial of buffer[offset, offset + count), the range already checked.
-template <class T>
-ReducePartial<T> partial_of(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op, std::uint64_t first,
-                            ReduceOptions options) {
-  ReducePartial<T> part;
-  part.op = op;
-  part.tiled = detail::tiled_merge<T>(op, options);
-  part.first = first;
-  part.count = count;
-  if (count == 0) return part;
-  if (part.tiled)
-    part.values = detail::reduce_tile_values<T>(rt, buffer, offset, count, op);
-  else
-    part.values = {detail::reduce_buffer<T>(rt, buffer, offset, count, op, options)};
-  return part;
-}
-
 }  // namespace
 
 template <class T>
 ReducePartial<T> reduce_partial(Runtime& rt, const cl::Buffer& buffer, std::size_t offset, std::size_t count, ReduceOp op,
                                 std::uint64_t first, ReduceOptions options) {
   check_first<T>(op, first, options);
-  // reduce() of an empty range still checks the op, the type and the buffer.
-  (void)detail::reduce_buffer<T>(rt, buffer(), offset, 0, op, options);
+  if (!detail::tiled_merge<T>(op, options)) {  // reduce() checks the op, the type and the buffer
+    const T value = detail::reduce_buffer<T>(rt, buffer(), offset, count, op, options);
+    return ReducePartial<T>{op, false, first, count, count ? std::vector<T>{value} : std::vector<T>{}};
+  }
+  (void)detail::reduce_buffer<T>(rt, buffer(), offset, 0, op, options);  // the same checks, nothing run
   detail::check_range(rt, {"reduce_partial: buffer", buffer(), offset, count, sizeof(T), detail::Access::read});
-  return partial_of<T>(rt, buffer(), offset, count, op, first, options);
+  ReducePartial<T> part{op, true, first, count, {}};
+  if (count) part.values = detail::reduce_tile_values<T>(rt, buffer(), offset, count, op);
+  return part;
 }
 
 template <class T>

@@ -51,16 +51,29 @@ RuntimeState::RuntimeState(Options options_in, cl_device_id device_in, Context c
 
 const RuntimeState& state_of(const Runtime& rt) { return *rt.state_; }
 
-Program build_cached(const RuntimeState& state, const std::string& full_source, const std::string& extra_options) {
+namespace {
+
+// key: what identifies the program besides its options (the source itself, or a shorter name
+// that stands for it).
+Program build_keyed(const RuntimeState& state, const std::string& key, const std::string& full_source, const std::string& extra_options) {
   const std::string& base = state.info->build_options;
   const std::string options = extra_options.empty() ? base : base + " " + extra_options;
-  return state.cache.get(options + '\0' + full_source, [&] {
+  return state.cache.get(options + '\0' + key, [&] {
     return Program::adopt(build_program_handle(state.context.get(), state.device.get(), full_source, options));
   });
 }
 
+}  // namespace
+
+Program build_cached(const RuntimeState& state, const std::string& full_source, const std::string& extra_options) {
+  return build_keyed(state, full_source, full_source, extra_options);
+}
+
 Program build_library_file(const Runtime& rt, const std::string& path, const std::string& extra_options) {
-  return build_cached(state_of(rt), embedded_source(path), extra_options);
+  // The library's own files are fixed when it is built: their path names them, so the key is
+  // not the whole expanded source (copied and hashed on every call otherwise). The leading \1
+  // keeps these keys apart from any source text.
+  return build_keyed(state_of(rt), "\1" + path, embedded_source(path), extra_options);
 }
 
 Kernel make_kernel(const Program& program, const char* name) {

@@ -273,7 +273,7 @@ TEST_CASE("bench") {
     CHECK_MESSAGE(doc.at("device").at(key).is_string(), key);
   CHECK(doc.at("date").get<std::string>().size() == 20);  // 2026-01-02T03:04:05Z
   CHECK(doc.at("config").at("quick") == true);
-  CHECK(doc.at("config").at("suites") == nlohmann::json({"atomics", "variants", "algorithms", "scatter"}));
+  CHECK(doc.at("config").at("suites") == nlohmann::json({"atomics", "variants", "algorithms", "scatter", "multi"}));
   CHECK(doc.at("errors").empty());
   const auto& rows = doc.at("rows");
   REQUIRE(!rows.empty());
@@ -302,6 +302,12 @@ TEST_CASE("bench") {
       CHECK((bins == 1 || bins == 256 || bins == 65536 || bins == 100000));
       CHECK(std::set<std::string>{"global_atomics", "local_private", "local_cache"}.count(row.at("path").get<std::string>()));
       CHECK(row.at("addresses").is_null());
+    } else if (row.at("suite") == "multi") {
+      CHECK(row.at("unit") == "GB/s");
+      // --quick: 16 MiB resident, 16 MiB of host data
+      CHECK(row.at("bytes").get<std::size_t>() == (16u << 20));
+      CHECK(std::set<std::string>{"1 device", "fast mode", "host-to-device copies"}.count(row.at("yardstick").get<std::string>()));
+      CHECK(row.at("addresses").is_null());
     } else {
       CHECK(row.at("unit") == "M ops/s");
       CHECK(row.at("addresses").get<std::size_t>() >= 1);
@@ -312,7 +318,7 @@ TEST_CASE("bench") {
     CHECK(row.at("ratio").get<double>() ==
           doctest::Approx(row.at("value").get<double>() / row.at("yardstick_value").get<double>()));
   }
-  CHECK(suites == std::set<std::string>{"atomics", "variants", "algorithms", "scatter"});
+  CHECK(suites == std::set<std::string>{"atomics", "variants", "algorithms", "scatter", "multi"});
   for (const char* y : {"cas loop", "naive cas loop", "read-only pass", "returning add", "fast mode"}) CHECK_MESSAGE(yardsticks.count(y), y);
   const auto backoff = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.at("path") == "cas+backoff"; });
   REQUIRE(backoff != rows.end());
