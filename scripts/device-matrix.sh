@@ -30,7 +30,7 @@ declare -A SUITES=(
   [variants]="variants backoff mutex kernel_api"
   [algorithms]="reduce dot histogram histogram_even compact predicate scatter"
   [boundary]="user_buffers hostile api_model"
-  [runtime]="runtime native_checks bad_input threads"
+  [runtime]="runtime native_checks bad_input threads device_group"
 )
 if [ "${HUGE:-0}" = 1 ]; then
   FAMILIES+=(huge)

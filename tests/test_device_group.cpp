@@ -38,9 +38,12 @@ struct SmallChunks {
 };
 
 // The group under test: CLATOMICS_TEST_GROUP (a group selector, e.g. "gpu:all" on a machine with
-// two GPUs), else every device.
+// two GPUs), else the CLATOMICS_DEVICE of a run per device (scripts/device-matrix.sh), else every
+// device.
 DeviceGroup& group_of_all() {
-  static DeviceGroup group(std::getenv("CLATOMICS_TEST_GROUP") ? std::getenv("CLATOMICS_TEST_GROUP") : "all");
+  const char* group_selector = std::getenv("CLATOMICS_TEST_GROUP");
+  const char* device = std::getenv("CLATOMICS_DEVICE");
+  static DeviceGroup group(group_selector ? group_selector : device && *device ? device : "all");
   return group;
 }
 
