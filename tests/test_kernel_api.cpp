@@ -16,7 +16,7 @@ namespace {
 constexpr std::size_t n_items = 8192;
 
 const cl::Program& program() {
-  static const cl::Program p = test::runtime().build(test::test_source("kernel_api.cl"));
+  static const cl::Program p = test::runtime().build(test::test_sources({"local_cells.cl", "kernel_api.cl"}));
   return p;
 }
 

@@ -14,7 +14,7 @@ namespace {
 
 constexpr std::size_t n_items = 8192;
 
-cl::Program program() { return test::runtime().build(test::test_source("variants_ops.cl")); }
+cl::Program program() { return test::runtime().build(test::test_sources({"local_cells.cl", "variants_ops.cl"})); }
 
 using test::mix;
 

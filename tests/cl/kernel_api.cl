@@ -1,20 +1,8 @@
 /* Test kernels for the one-name API (overloads.cl), load/store/compare_exchange (load_store.cl),
- * user-defined ops (user_op.cl) and release/acquire (message_passing.cl). Work-item i works on
- * cell[i]; the local kernels give each work-group its own ncells cells, loaded from and stored
- * back to mem[group * ncells ...]. Every call below is the overloaded name, so each kernel
- * checks that the name reaches the op of its type and address space. */
+ * user-defined ops (user_op.cl) and release/acquire (message_passing.cl). Cells as local_cells.cl
+ * says. Every call below is the overloaded name, so each kernel checks that the name reaches the
+ * op of its type and address space. */
 enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MIN, OP_MAX, OP_MAD, OP_XCHG, OP_CAS_INC, OP_STORE };
-
-#define AS_ __global
-#define AS__local __local
-
-#define LOCAL_IN                                                                                \
-  size_t i = get_global_id(0), lid = get_local_id(0), base = get_group_id(0) * ncells;          \
-  for (size_t k = lid; k < ncells; k += get_local_size(0)) cells[k] = mem[base + k];            \
-  barrier(CLK_LOCAL_MEM_FENCE);
-#define LOCAL_OUT                                                                               \
-  barrier(CLK_LOCAL_MEM_FENCE);                                                                 \
-  for (size_t k = lid; k < ncells; k += get_local_size(0)) mem[base + k] = cells[k];
 
 /* OP_CAS_INC: add 1 through the compare_exchange loop a user writes: load, then retry with the
  * value a failed exchange put into `expected`. Bounded, so a compare_exchange that did not

@@ -1,20 +1,7 @@
-/* Test kernels for noret.cl, saturating.cl and float2.cl. Work-item i works on cell[i]; the local
- * kernels give each work-group its own ncells cells, loaded from and stored back to
- * mem[group * ncells ...]. */
+/* Test kernels for noret.cl, saturating.cl and float2.cl; cells as local_cells.cl says. */
 enum { OP_ADD, OP_SUB, OP_MIN, OP_MAX };            /* no-return */
 enum { OP_INC_SAT, OP_DEC_SAT };                     /* saturating */
 enum { OP2_ADD, OP2_SUB, OP2_CMUL, OP2_XCHG, OP2_CMPXCHG }; /* float2 */
-
-#define AS_ __global
-#define AS__local __local
-
-#define LOCAL_IN(T)                                                                             \
-  size_t i = get_global_id(0), lid = get_local_id(0), base = get_group_id(0) * ncells;          \
-  for (size_t k = lid; k < ncells; k += get_local_size(0)) cells[k] = mem[base + k];            \
-  barrier(CLK_LOCAL_MEM_FENCE);
-#define LOCAL_OUT                                                                               \
-  barrier(CLK_LOCAL_MEM_FENCE);                                                                 \
-  for (size_t k = lid; k < ncells; k += get_local_size(0)) mem[base + k] = cells[k];
 
 /* ---- no-return ---- */
 #define NORET_APPLY(T, SFX)                                                                     \
@@ -36,7 +23,7 @@ enum { OP2_ADD, OP2_SUB, OP2_CMUL, OP2_XCHG, OP2_CMPXCHG }; /* float2 */
   }                                                                                             \
   kernel void noret_##T##_local(global T *mem, global const T *a, global const uint *cell,      \
                                 uint op, uint ncells, local T *cells) {                         \
-    LOCAL_IN(T)                                                                                 \
+    LOCAL_IN                                                                                 \
     do_noret_##T##_local(op, cells + cell[i], a[i]);                                               \
     LOCAL_OUT                                                                                   \
   }
@@ -55,7 +42,7 @@ NORET_KERNELS(double)
   }                                                                                             \
   kernel void sat_##T##_local(global T *mem, global T *olds, global const uint *cell, uint op,  \
                               T limit, uint ncells, local T *cells) {                           \
-    LOCAL_IN(T)                                                                                 \
+    LOCAL_IN                                                                                 \
     olds[i] = op == OP_INC_SAT ? clat_atomic_inc_sat_##T##_local(cells + cell[i], limit)        \
                                : clat_atomic_dec_sat_##T##_local(cells + cell[i]);              \
     LOCAL_OUT                                                                                   \
@@ -89,7 +76,7 @@ kernel void f2_global(global float2 *mem, global float2 *olds, global const floa
 }
 kernel void f2_local(global float2 *mem, global float2 *olds, global const float2 *a,
                      global const uint *cell, uint op, float2 cmp, uint ncells, local float2 *cells) {
-  LOCAL_IN(float2)
+  LOCAL_IN
   olds[i] = f2__local(op, cells + cell[i], a[i], cmp);
   LOCAL_OUT
 }
