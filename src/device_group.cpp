@@ -85,6 +85,7 @@ namespace detail {
 // Runs jobs[i] on the thread that serves streams[i] (a group runtime), all at once; returns when
 // every job has ended.
 void run_on_streams(DeviceGroup& group, const std::vector<Runtime*>& streams, const std::vector<std::function<void()>>& jobs) {
+  std::lock_guard<std::mutex> one_call(group.one_call_);
   std::vector<Worker*> workers;
   for (Runtime* rt : streams) workers.push_back(group.worker_of(*rt));
   for (std::size_t i = 0; i < jobs.size(); ++i) workers[i]->post(jobs[i]);

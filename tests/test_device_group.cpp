@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <thread>
 
 #include "support.hpp"
 
@@ -194,4 +195,22 @@ TEST_CASE("histograms merge by adding; different bins are refused and leave the 
   CHECK(e1.nan == 2);
   e2.hi = 2;
   CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::merge_into(e1, e2); }), "different ranges"));
+}
+
+TEST_CASE("calls from several host threads on one group each get their own result") {
+  DeviceGroup& group = group_of_all();
+  SmallChunks small(std::size_t(1) << 16);
+  std::vector<cl_long> ints(300000);
+  cl_long sum = 0;
+  for (std::size_t i = 0; i < ints.size(); ++i) ints[i] = cl_long(test::mix(std::uint32_t(i)) % 100000), sum += ints[i];
+  std::vector<cl_long> got(4, 0);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < got.size(); ++t)
+    threads.emplace_back([&, t] {
+      std::vector<cl_long> mine(ints);
+      mine[t] += cl_long(t);  // a different answer per thread
+      got[t] = clatomics::reduce<cl_long>(group, mine, ReduceOp::sum);
+    });
+  for (auto& th : threads) th.join();
+  for (std::size_t t = 0; t < got.size(); ++t) CHECK(got[t] == sum + cl_long(t));
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@ class Worker;
 void run_on_streams(DeviceGroup& group, const std::vector<Runtime*>& streams, const std::vector<std::function<void()>>& jobs);
 }
 
+// Safe to call from several threads: their calls take the group's streams one after another.
 class DeviceGroup {
  public:
   // The devices of selector (empty: CLATOMICS_DEVICE, which may itself be a group selector such
@@ -48,6 +50,7 @@ class DeviceGroup {
   detail::Worker* worker_of(const Runtime& rt);  // the thread kept for that runtime's calls
   friend void detail::run_on_streams(DeviceGroup&, const std::vector<Runtime*>&, const std::vector<std::function<void()>>&);
   std::vector<std::unique_ptr<Member>> members_;
+  std::mutex one_call_;  // calls from several threads take the group's streams in turn
 };
 
 // Host data over the group: chunks of a size fixed by the data (never by the number of devices),
