@@ -114,13 +114,15 @@ void check_one_platform(const std::vector<cl_device_id>& devices) {
 
 std::string device_name(Runtime& rt) { return rt.device_info().caps.device_name; }
 
-// Host data in chunks of `chunk` elements (fixed by the data, never by the device count), taken by
-// whichever device stream is free; part(stream, buffer holding the chunk, first, count) gives a
-// chunk's result. Returns the results in chunk order, or throws after every stream has stopped.
+// Host arrays of n elements each in chunks of `chunk` elements (fixed by the data, never by the
+// device count), taken by whichever device stream is free; a stream's staging buffer holds array
+// k's share of the chunk from element k * chunk, and part(stream, that buffer, first, count)
+// gives the chunk's result. Returns the results in chunk order, or throws after every stream has
+// stopped.
 template <class P, class E>
-std::vector<P> spread(DeviceGroup& group, const std::vector<E>& data, std::size_t chunk,
+std::vector<P> spread(DeviceGroup& group, const std::vector<const std::vector<E>*>& arrays, std::size_t chunk,
                       const std::function<P(Runtime&, cl_mem, std::size_t, std::size_t)>& part) {
-  const std::size_t n = data.size(), nchunks = (n + chunk - 1) / chunk;
+  const std::size_t n = arrays.front()->size(), nchunks = (n + chunk - 1) / chunk;
   std::vector<P> results(nchunks);
   std::vector<Runtime*> streams;
   std::vector<std::size_t> device_of;
@@ -138,11 +140,12 @@ std::vector<P> spread(DeviceGroup& group, const std::vector<E>& data, std::size_
     Runtime& rt = *streams[s];
     std::size_t c = 0;
     try {
-      const detail::Mem buffer = detail::make_buffer(rt, std::min(chunk, n) * sizeof(E), CL_MEM_READ_ONLY);
+      const detail::Mem buffer = detail::make_buffer(rt, arrays.size() * std::min(chunk, n) * sizeof(E), CL_MEM_READ_ONLY);
       while (!stop && (c = next++) < nchunks) {
         const std::size_t first = c * chunk, count = std::min(chunk, n - first);
         if (c == failing) throw Error(CL_OUT_OF_RESOURCES, "testing: a chunk made to fail");
-        detail::Commands(rt).write(buffer.get(), 0, count * sizeof(E), data.data() + first);
+        for (std::size_t k = 0; k < arrays.size(); ++k)
+          detail::Commands(rt).write(buffer.get(), k * std::min(chunk, n) * sizeof(E), count * sizeof(E), arrays[k]->data() + first);
         results[c] = part(rt, buffer.get(), first, count);
       }
     } catch (...) {
@@ -173,13 +176,13 @@ std::vector<P> spread(DeviceGroup& group, const std::vector<E>& data, std::size_
   return results;
 }
 
-// Chunk size: 64 MiB of elements (whole deterministic tiles), less where testing shrinks chunks
-// or a device cannot hold two such buffers.
+// Chunk size: 64 MiB of each array's elements (whole deterministic tiles), less where testing
+// shrinks chunks or a device cannot hold two streams' staging buffers.
 template <class E>
-std::size_t chunk_for(DeviceGroup& group, std::size_t n) {
+std::size_t chunk_for(DeviceGroup& group, std::size_t n, std::size_t arrays = 1) {
   std::size_t chunk = std::max<std::size_t>(reduce_tile, (std::size_t(64) << 20) / sizeof(E) / reduce_tile * reduce_tile);
   for (std::size_t d = 0; d < group.size(); ++d)
-    chunk = std::min(chunk, detail::chunk_elements(group.runtime(d), std::max<std::size_t>(n, 1), sizeof(E), 2, reduce_tile));
+    chunk = std::min(chunk, detail::chunk_elements(group.runtime(d), std::max<std::size_t>(n, 1), sizeof(E), 2 * arrays, reduce_tile));
   return std::max<std::size_t>(chunk, 1);
 }
 
@@ -270,8 +273,8 @@ template <class T>
 T reduce(DeviceGroup& group, const std::vector<T>& data, ReduceOp op, ReduceOptions options) {
   (void)reduce<T>(group.runtime(0), std::vector<T>{}, op, options);  // refuses a bad op or type before anything runs
   if (data.empty()) return detail::reduce_identity<T>(op);
-  const auto parts = spread<ReducePartial<T>>(
-      group, data, chunk_for<T>(group, data.size()),
+  const auto parts = spread<ReducePartial<T>, T>(
+      group, {&data}, chunk_for<T>(group, data.size()),
       [&](Runtime& rt, cl_mem buffer, std::size_t first, std::size_t count) {
         return reduce_partial<T>(rt, cl::Buffer(buffer, true), 0, count, op, first, options);
       });
@@ -280,22 +283,75 @@ T reduce(DeviceGroup& group, const std::vector<T>& data, ReduceOp op, ReduceOpti
 
 std::vector<std::uint64_t> histogram(DeviceGroup& group, const std::vector<std::uint8_t>& bytes, HistogramOptions options) {
   std::vector<std::uint64_t> total = histogram(group.runtime(0), std::vector<std::uint8_t>{}, options);  // checks options
-  const auto parts = spread<std::vector<std::uint64_t>>(
-      group, bytes, chunk_for<std::uint8_t>(group, bytes.size()),
+  const auto parts = spread<std::vector<std::uint64_t>, std::uint8_t>(
+      group, {&bytes}, chunk_for<std::uint8_t>(group, bytes.size()),
       [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) { return detail::histogram_buffer(rt, buffer, 0, count, options); });
   for (const auto& p : parts) merge_into(total, p);
   return total;
 }
 
 EvenHistogram histogram_even(DeviceGroup& group, const std::vector<float>& values, std::size_t nbins, float lo, float hi,
-                             HistogramOptions options) {
-  EvenHistogram total = histogram_even(group.runtime(0), std::vector<float>{}, nbins, lo, hi, {}, options);  // checks the bins
-  const auto parts = spread<EvenHistogram>(group, values, chunk_for<float>(group, values.size()),
-                                           [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) {
-                                             return detail::histogram_even_buffer(rt, buffer, 0, count, nbins, lo, hi, false, nullptr, 0, options);
-                                           });
+                             const std::vector<float>& weights, HistogramOptions options) {
+  // Checks the bins and the weights' length before anything runs.
+  EvenHistogram total = histogram_even(group.runtime(0), std::vector<float>{}, nbins, lo, hi, {}, options);
+  if (!weights.empty() && weights.size() != values.size())
+    throw std::invalid_argument("clatomics: histogram_even: weights has " + std::to_string(weights.size()) + " elements, values has " +
+                                std::to_string(values.size()));
+  std::vector<const std::vector<float>*> arrays{&values};
+  if (!weights.empty()) arrays.push_back(&weights);
+  const std::size_t chunk = chunk_for<float>(group, values.size(), arrays.size());
+  const std::size_t stride = std::min(chunk, values.size());  // where the weights sit in a staging buffer
+  const auto parts = spread<EvenHistogram, float>(group, arrays, chunk, [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) {
+    return detail::histogram_even_buffer(rt, buffer, 0, count, nbins, lo, hi, !weights.empty(), weights.empty() ? nullptr : buffer,
+                                         stride, options);
+  });
+  if (!weights.empty() && total.sums.empty()) {  // the empty call had no weights: start the sums
+    total.sums.assign(1, std::vector<double>(nbins, 0.0));
+    total.weights.assign(nbins, 0.0f);
+  }
   for (const auto& p : parts) merge_into(total, p);
   return total;
+}
+
+KeyHistogram histogram_keys(DeviceGroup& group, const std::vector<cl_uint>& keys, std::size_t nbins, HistogramOptions options) {
+  KeyHistogram total = histogram_keys(group.runtime(0), std::vector<cl_uint>{}, nbins, options);  // checks nbins
+  const auto parts = spread<KeyHistogram, cl_uint>(group, {&keys}, chunk_for<cl_uint>(group, keys.size()),
+                                                   [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) {
+                                                     return detail::histogram_keys_buffer(rt, buffer, 0, count, nbins, options);
+                                                   });
+  for (const auto& p : parts) merge_into(total, p);
+  return total;
+}
+
+template <class T>
+T dot(DeviceGroup& group, const std::vector<T>& a, const std::vector<T>& b) {
+  (void)dot<T>(group.runtime(0), std::vector<T>{}, std::vector<T>{});  // checks the type
+  if (a.size() != b.size())
+    throw std::invalid_argument("clatomics: dot: a has " + std::to_string(a.size()) + " elements, b has " + std::to_string(b.size()));
+  if (a.empty()) return T(0);
+  const std::size_t chunk = chunk_for<T>(group, a.size(), 2), stride = std::min(chunk, a.size());
+  const auto parts = spread<T, T>(group, {&a, &b}, chunk, [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) {
+    return detail::dot_buffers<T>(rt, buffer, 0, buffer, stride, count);
+  });
+  T sum = T(0);
+  for (const T p : parts) sum += p;
+  return sum;
+}
+
+template <class T>
+std::vector<T> compact(DeviceGroup& group, const std::vector<T>& in, const Predicate& predicate, CompactOptions options) {
+  (void)compact<T>(group.runtime(0), std::vector<T>{}, predicate, options);  // checks the type and the predicate
+  const auto parts = spread<std::vector<T>, T>(group, {&in}, chunk_for<T>(group, in.size(), 2),
+                                               [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) {
+                                                 const detail::Mem out = detail::make_buffer(rt, count * sizeof(T));
+                                                 const std::size_t kept = detail::compact_buffers<T>(rt, buffer, 0, count, out.get(), predicate, options);
+                                                 std::vector<T> host(kept);
+                                                 detail::Commands(rt).read(out.get(), 0, kept * sizeof(T), host.data());
+                                                 return host;
+                                               });
+  std::vector<T> result;  // chunk order: with options.stable, the input's order
+  for (const auto& p : parts) result.insert(result.end(), p.begin(), p.end());
+  return result;
 }
 
 template <class T>
@@ -344,5 +400,10 @@ CLATOMICS_GROUP_INSTANTIATE(cl_uint)
 CLATOMICS_GROUP_INSTANTIATE(cl_long)
 CLATOMICS_GROUP_INSTANTIATE(cl_ulong)
 template DistributedBuffer<std::uint8_t> distribute<std::uint8_t>(DeviceGroup&, const std::vector<std::uint8_t>&);
+template float dot<float>(DeviceGroup&, const std::vector<float>&, const std::vector<float>&);
+template double dot<double>(DeviceGroup&, const std::vector<double>&, const std::vector<double>&);
+template std::vector<float> compact<float>(DeviceGroup&, const std::vector<float>&, const Predicate&, CompactOptions);
+template std::vector<cl_int> compact<cl_int>(DeviceGroup&, const std::vector<cl_int>&, const Predicate&, CompactOptions);
+template std::vector<cl_uint> compact<cl_uint>(DeviceGroup&, const std::vector<cl_uint>&, const Predicate&, CompactOptions);
 
 }  // namespace clatomics

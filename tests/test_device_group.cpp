@@ -214,3 +214,32 @@ TEST_CASE("calls from several host threads on one group each get their own resul
   for (auto& th : threads) th.join();
   for (std::size_t t = 0; t < got.size(); ++t) CHECK(got[t] == sum + cl_long(t));
 }
+
+TEST_CASE("dot, key histograms, weighted even histograms and compaction over the group equal one device's") {
+  DeviceGroup& group = group_of_all();
+  auto& rt = test::runtime();
+  SmallChunks small(std::size_t(1) << 16);
+  const std::size_t n = 200003;
+  std::vector<float> a(n), b(n), w(n);
+  std::vector<cl_uint> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t h = test::mix(std::uint32_t(i));
+    a[i] = float(h % 64), b[i] = float((h >> 8) % 64), w[i] = float(h % 4);  // exact products and sums
+    keys[i] = h % 1100;  // some beyond 1000 bins
+  }
+  CHECK(clatomics::dot<float>(group, a, b) == clatomics::dot<float>(rt, a, b));
+  const auto k = clatomics::histogram_keys(group, keys, 1000), k1 = clatomics::histogram_keys(rt, keys, 1000);
+  CHECK(k.counts == k1.counts);
+  CHECK(k.out_of_range == k1.out_of_range);
+  const auto e = clatomics::histogram_even(group, a, 16, 0.0f, 64.0f, w), e1 = clatomics::histogram_even(rt, a, 16, 0.0f, 64.0f, w);
+  CHECK(e.counts == e1.counts);
+  REQUIRE(e.sums.size() == 1);
+  CHECK(e.sums[0] == e1.sums[0]);  // small integers: exact in any order
+  const clatomics::Predicate big = clatomics::where::x > 40.0f;
+  CHECK(clatomics::compact<float>(group, a, big, {true}) == clatomics::compact<float>(rt, a, big, {true}));
+  auto unordered = clatomics::compact<float>(group, a, big), expect = clatomics::compact<float>(rt, a, big, {true});
+  std::sort(unordered.begin(), unordered.end()), std::sort(expect.begin(), expect.end());
+  CHECK(unordered == expect);
+  CHECK_THROWS_AS(clatomics::dot<float>(group, a, std::vector<float>(3)), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::histogram_even(group, a, 16, 0.0f, 64.0f, std::vector<float>(3)), std::invalid_argument);
+}

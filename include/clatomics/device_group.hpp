@@ -12,7 +12,9 @@
 
 #include <CL/opencl.hpp>
 
+#include "clatomics/compact.hpp"
 #include "clatomics/device.hpp"
+#include "clatomics/dot.hpp"
 #include "clatomics/histogram.hpp"
 #include "clatomics/options.hpp"
 #include "clatomics/partial.hpp"
@@ -63,8 +65,17 @@ class DeviceGroup {
 template <class T>
 T reduce(DeviceGroup& group, const std::vector<T>& data, ReduceOp op, ReduceOptions options = {});
 std::vector<std::uint64_t> histogram(DeviceGroup& group, const std::vector<std::uint8_t>& bytes, HistogramOptions options = {});
+// weights: empty for none, else one per value (summed in float per chunk, merged in double).
 EvenHistogram histogram_even(DeviceGroup& group, const std::vector<float>& values, std::size_t nbins, float lo, float hi,
-                             HistogramOptions options = {});
+                             const std::vector<float>& weights = {}, HistogramOptions options = {});
+KeyHistogram histogram_keys(DeviceGroup& group, const std::vector<cl_uint>& keys, std::size_t nbins, HistogramOptions options = {});
+// float or double: the chunks' dot products added on the host in chunk order.
+template <class T>
+T dot(DeviceGroup& group, const std::vector<T>& a, const std::vector<T>& b);
+// float, cl_int or cl_uint: each chunk compacted on its device, the kept elements joined in chunk
+// order (with options.stable, the input's order).
+template <class T>
+std::vector<T> compact(DeviceGroup& group, const std::vector<T>& in, const Predicate& predicate, CompactOptions options = {});
 
 // Data resident on the group's devices: device d holds elements [first[d], first[d] + count[d])
 // in parts[d] (a buffer of its runtime's context). Parts hold whole deterministic tiles (but the
@@ -96,5 +107,10 @@ CLATOMICS_GROUP_EXTERN(cl_long)
 CLATOMICS_GROUP_EXTERN(cl_ulong)
 #undef CLATOMICS_GROUP_EXTERN
 extern template DistributedBuffer<std::uint8_t> distribute<std::uint8_t>(DeviceGroup&, const std::vector<std::uint8_t>&);
+extern template float dot<float>(DeviceGroup&, const std::vector<float>&, const std::vector<float>&);
+extern template double dot<double>(DeviceGroup&, const std::vector<double>&, const std::vector<double>&);
+extern template std::vector<float> compact<float>(DeviceGroup&, const std::vector<float>&, const Predicate&, CompactOptions);
+extern template std::vector<cl_int> compact<cl_int>(DeviceGroup&, const std::vector<cl_int>&, const Predicate&, CompactOptions);
+extern template std::vector<cl_uint> compact<cl_uint>(DeviceGroup&, const std::vector<cl_uint>&, const Predicate&, CompactOptions);
 
 }  // namespace clatomics
