@@ -5,8 +5,8 @@
 #      unsanitized consumer against the sanitized library), the huge sizes, and the cas and cbs
 #      variants (the sanitizers see host code only; those variants change only the kernels' build
 #      options and how PoCL runs them);
-#   2. build-tsan (-DCLATOMICS_TSAN=ON): test_threads (8 host threads on one Runtime) under
-#      ThreadSanitizer.
+#   2. build-tsan (-DCLATOMICS_TSAN=ON): test_threads (8 host threads on one Runtime) and
+#      test_device_group (a device group's stream threads) under ThreadSanitizer.
 # Reports from third-party code (ocl-icd, PoCL, LLVM) are suppressed one by one in
 # tests/sanitizers/*.supp, each with the reason. Extra arguments go to the ASan ctest run.
 # ASAN_DIR / TSAN_DIR override the build directories; SKIP_ASAN=1 or SKIP_TSAN=1 skip a half.
@@ -18,13 +18,14 @@ SUPP="$ROOT/tests/sanitizers"
 # Sanitized code is built with optimisation and debug info: readable stacks, tolerable speed.
 COMMON="-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLATOMICS_INSTALL=OFF -DCLATOMICS_BUILD_EXAMPLES=OFF"
 
+# The suite's PoCL kernel caches (scripts/test.sh's build, when it ran first): the same kernels,
+# compiled once.
+SUITE_CACHE="${BUILD_DIR:-$ROOT/build}/tests/pocl-cache"
+CACHE_ARG=""
+[ -d "$SUITE_CACHE" ] && CACHE_ARG="-DCLATOMICS_TEST_POCL_CACHE=$SUITE_CACHE"
+
 if [ "${SKIP_ASAN:-0}" != 1 ]; then
   start=$SECONDS
-  # The suite's PoCL kernel caches (scripts/test.sh's build, when it ran first): the same kernels,
-  # compiled once.
-  SUITE_CACHE="${BUILD_DIR:-$ROOT/build}/tests/pocl-cache"
-  CACHE_ARG=""
-  [ -d "$SUITE_CACHE" ] && CACHE_ARG="-DCLATOMICS_TEST_POCL_CACHE=$SUITE_CACHE"
   BUILD_DIR="$ASAN_DIR" CMAKE_ARGS="$COMMON -DCLATOMICS_SANITIZE=ON -DCLATOMICS_TSAN=OFF $CACHE_ARG" "$ROOT/scripts/setup.sh"
   echo "== ASan + UBSan: the suite on PoCL"
   # detect_leaks: LSan runs at exit; the ICD loader and PoCL keep some allocations for the
@@ -38,10 +39,10 @@ fi
 
 if [ "${SKIP_TSAN:-0}" != 1 ]; then
   start=$SECONDS
-  cmake -S "$ROOT" -B "$TSAN_DIR" -DCLATOMICS_WERROR=ON $COMMON -DCLATOMICS_TSAN=ON -DCLATOMICS_SANITIZE=OFF -DCLATOMICS_BUILD_APPS=OFF
-  cmake --build "$TSAN_DIR" -j "$(nproc)" --target test_threads
-  echo "== TSan: 8 host threads on one Runtime"
+  cmake -S "$ROOT" -B "$TSAN_DIR" -DCLATOMICS_WERROR=ON $COMMON -DCLATOMICS_TSAN=ON -DCLATOMICS_SANITIZE=OFF -DCLATOMICS_BUILD_APPS=OFF $CACHE_ARG
+  cmake --build "$TSAN_DIR" -j "$(nproc)" --target test_threads test_device_group
+  echo "== TSan: 8 host threads on one Runtime; a device group's streams"
   export TSAN_OPTIONS="suppressions=$SUPP/tsan.supp:halt_on_error=1:second_deadlock_stack=1:history_size=4"
-  (cd "$TSAN_DIR" && ctest --output-on-failure -R '^threads\.')
+  (cd "$TSAN_DIR" && ctest --output-on-failure -R '^(threads|device_group)\.')
   echo "== TSan: $((SECONDS - start)) s"
 fi
