@@ -55,6 +55,7 @@ std::vector<Row> run_multi_benchmarks(Runtime&, const Config& config) {
   const std::string devices = std::to_string(group->size()) + " devices";
   std::vector<Row> rows;
   const ReduceOptions det{true};
+  const auto time = [&](const std::function<void()>& f) { return median_ms(config, [&] { return wall_ms(f); }); };
 
   // Resident data.
   const std::size_t bytes = config.quick ? std::size_t(16) << 20 : config.bytes;
@@ -66,7 +67,6 @@ std::vector<Row> run_multi_benchmarks(Runtime&, const Config& config) {
   {
     const auto xg = distribute(*group, x), x1 = distribute(one, x);
     const auto bg = distribute(*group, b), b1 = distribute(one, b);
-    const auto time = [&](const std::function<void()>& f) { return median_ms(config, [&] { return wall_ms(f); }); };
     const double sum_g = time([&] { reduce<float>(*group, xg, ReduceOp::sum); });
     const double sum_1 = time([&] { reduce<float>(one, x1, ReduceOp::sum); });
     const double det_g = time([&] { reduce<float>(*group, xg, ReduceOp::sum, det); });
@@ -86,7 +86,6 @@ std::vector<Row> run_multi_benchmarks(Runtime&, const Config& config) {
   progress(config, "multi: host data, " + std::to_string(host_bytes >> 20) + " MiB");
   double copies = 0;
   for (std::size_t d = 0; d < group->size(); ++d) copies += copy_gbps(group->runtime(d), h.data(), host_bytes, config);
-  const auto time = [&](const std::function<void()>& f) { return median_ms(config, [&] { return wall_ms(f); }); };
   const double host_g = time([&] { reduce<float>(*group, h, ReduceOp::sum); });
   const double host_1 = time([&] { reduce<float>(one, h, ReduceOp::sum); });
   const double host_det = time([&] { reduce<float>(*group, h, ReduceOp::sum, det); });

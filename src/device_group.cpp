@@ -114,6 +114,9 @@ void check_one_platform(const std::vector<cl_device_id>& devices) {
 
 std::string device_name(Runtime& rt) { return rt.device_info().caps.device_name; }
 
+// Where array k of a chunk starts in a stream's staging buffer: k * staging_stride elements.
+std::size_t staging_stride(std::size_t chunk, std::size_t n) { return std::min(chunk, n); }
+
 // Host arrays of n elements each in chunks of `chunk` elements (fixed by the data, never by the
 // device count), taken by whichever device stream is free; a stream's staging buffer holds array
 // k's share of the chunk from element k * chunk, and part(stream, that buffer, first, count)
@@ -140,12 +143,12 @@ std::vector<P> spread(DeviceGroup& group, const std::vector<const std::vector<E>
     Runtime& rt = *streams[s];
     std::size_t c = 0;
     try {
-      const detail::Mem buffer = detail::make_buffer(rt, arrays.size() * std::min(chunk, n) * sizeof(E), CL_MEM_READ_ONLY);
+      const detail::Mem buffer = detail::make_buffer(rt, arrays.size() * staging_stride(chunk, n) * sizeof(E), CL_MEM_READ_ONLY);
       while (!stop && (c = next++) < nchunks) {
         const std::size_t first = c * chunk, count = std::min(chunk, n - first);
         if (c == failing) throw Error(CL_OUT_OF_RESOURCES, "testing: a chunk made to fail");
         for (std::size_t k = 0; k < arrays.size(); ++k)
-          detail::Commands(rt).write(buffer.get(), k * std::min(chunk, n) * sizeof(E), count * sizeof(E), arrays[k]->data() + first);
+          detail::Commands(rt).write(buffer.get(), k * staging_stride(chunk, n) * sizeof(E), count * sizeof(E), arrays[k]->data() + first);
         results[c] = part(rt, buffer.get(), first, count);
       }
     } catch (...) {
@@ -300,7 +303,7 @@ EvenHistogram histogram_even(DeviceGroup& group, const std::vector<float>& value
   std::vector<const std::vector<float>*> arrays{&values};
   if (!weights.empty()) arrays.push_back(&weights);
   const std::size_t chunk = chunk_for<float>(group, values.size(), arrays.size());
-  const std::size_t stride = std::min(chunk, values.size());  // where the weights sit in a staging buffer
+  const std::size_t stride = staging_stride(chunk, values.size());  // where the weights sit
   const auto parts = spread<EvenHistogram, float>(group, arrays, chunk, [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) {
     return detail::histogram_even_buffer(rt, buffer, 0, count, nbins, lo, hi, !weights.empty(), weights.empty() ? nullptr : buffer,
                                          stride, options);
@@ -329,7 +332,7 @@ T dot(DeviceGroup& group, const std::vector<T>& a, const std::vector<T>& b) {
   if (a.size() != b.size())
     throw std::invalid_argument("clatomics: dot: a has " + std::to_string(a.size()) + " elements, b has " + std::to_string(b.size()));
   if (a.empty()) return T(0);
-  const std::size_t chunk = chunk_for<T>(group, a.size(), 2), stride = std::min(chunk, a.size());
+  const std::size_t chunk = chunk_for<T>(group, a.size(), 2), stride = staging_stride(chunk, a.size());
   const auto parts = spread<T, T>(group, {&a, &b}, chunk, [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) {
     return detail::dot_buffers<T>(rt, buffer, 0, buffer, stride, count);
   });
