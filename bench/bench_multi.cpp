@@ -38,6 +38,20 @@ double copy_gbps(Runtime& rt, const void* host, std::size_t bytes, const Config&
   return gbps(chunk, ms);
 }
 
+// The same from pinned host memory: a mapped CL_MEM_ALLOC_HOST_PTR buffer of the device's context
+// (what NVIDIA's OpenCL copies by DMA without staging).
+double pinned_copy_gbps(Runtime& rt, std::size_t bytes, const Config& config) {
+  const std::size_t chunk = std::min<std::size_t>(bytes, std::size_t(256) << 20);
+  cl::Buffer pinned(rt.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_ONLY, chunk);
+  cl::CommandQueue queue = rt.queue();
+  void* host = queue.enqueueMapBuffer(pinned, CL_TRUE, CL_MAP_WRITE, 0, chunk);
+  std::memset(host, 1, chunk);
+  const double rate = copy_gbps(rt, host, chunk, config);
+  queue.enqueueUnmapMemObject(pinned, host);
+  queue.finish();
+  return rate;
+}
+
 Row row(const std::string& op, const std::string& type, const std::string& form, std::size_t bytes, const std::string& distribution,
         double value, const std::string& yardstick, double yardstick_value) {
   Row r;
@@ -70,10 +84,12 @@ std::vector<Row> run_multi_benchmarks(Runtime&, const Config& config) {
     const double sum_g = time([&] { reduce<float>(*group, xg, ReduceOp::sum); });
     const double sum_1 = time([&] { reduce<float>(one, x1, ReduceOp::sum); });
     const double det_g = time([&] { reduce<float>(*group, xg, ReduceOp::sum, det); });
+    const double det_1 = time([&] { reduce<float>(one, x1, ReduceOp::sum, det); });
     const double hist_g = time([&] { histogram(*group, bg); });
     const double hist_1 = time([&] { histogram(one, b1); });
     rows.push_back(row("reduce sum", "float", "resident", bytes, devices, gbps(bytes, sum_g), "1 device", gbps(bytes, sum_1)));
     rows.push_back(row("reduce sum", "float", "resident, deterministic", bytes, devices, gbps(bytes, det_g), "fast mode", gbps(bytes, sum_g)));
+    rows.push_back(row("reduce sum", "float", "resident, deterministic", bytes, "1 device", gbps(bytes, det_1), "fast mode", gbps(bytes, sum_1)));
     rows.push_back(row("histogram", "uchar", "resident", bytes, devices, gbps(bytes, hist_g), "1 device", gbps(bytes, hist_1)));
   }
   x.clear(), x.shrink_to_fit(), b.clear(), b.shrink_to_fit();
@@ -85,7 +101,12 @@ std::vector<Row> run_multi_benchmarks(Runtime&, const Config& config) {
   for (std::size_t i = 0; i < h.size(); ++i) h[i] = float((i * 2654435761u) % 1000003u) * 1e-6f;
   progress(config, "multi: host data, " + std::to_string(host_bytes >> 20) + " MiB");
   double copies = 0;
-  for (std::size_t d = 0; d < group->size(); ++d) copies += copy_gbps(group->runtime(d), h.data(), host_bytes, config);
+  double pinned_copies = 0;
+  for (std::size_t d = 0; d < group->size(); ++d) {
+    copies += copy_gbps(group->runtime(d), h.data(), host_bytes, config);
+    pinned_copies += pinned_copy_gbps(group->runtime(d), host_bytes, config);
+  }
+  rows.push_back(row("host-to-device copies", "bytes", "pinned host memory", host_bytes, devices, pinned_copies, "pageable", copies));
   const double host_g = time([&] { reduce<float>(*group, h, ReduceOp::sum); });
   const double host_1 = time([&] { reduce<float>(one, h, ReduceOp::sum); });
   const double host_det = time([&] { reduce<float>(*group, h, ReduceOp::sum, det); });

@@ -15,6 +15,7 @@
 #include "clatomics/error.hpp"
 #include "launch.hpp"
 #include "reduce_parts.hpp"
+#include "started.hpp"
 #include "testing.hpp"
 
 namespace clatomics {
@@ -84,8 +85,10 @@ struct DeviceGroup::Member {
 namespace detail {
 // Runs jobs[i] on the thread that serves streams[i] (a group runtime), all at once; returns when
 // every job has ended.
+std::unique_lock<std::mutex> take_turn(DeviceGroup& group) { return std::unique_lock<std::mutex>(group.one_call_); }
+
 void run_on_streams(DeviceGroup& group, const std::vector<Runtime*>& streams, const std::vector<std::function<void()>>& jobs) {
-  std::lock_guard<std::mutex> one_call(group.one_call_);
+  const auto turn = take_turn(group);
   std::vector<Worker*> workers;
   for (Runtime* rt : streams) workers.push_back(group.worker_of(*rt));
   for (std::size_t i = 0; i < jobs.size(); ++i) workers[i]->post(jobs[i]);
@@ -116,6 +119,20 @@ std::string device_name(Runtime& rt) { return rt.device_info().caps.device_name;
 
 // Where array k of a chunk starts in a stream's staging buffer: k * staging_stride elements.
 std::size_t staging_stride(std::size_t chunk, std::size_t n) { return std::min(chunk, n); }
+
+// Throws failure again with where (the device, and the chunk if any) in its message, keeping its
+// type: Error (its code kept), std::invalid_argument, else std::runtime_error.
+[[noreturn]] void rethrow_at(const std::exception_ptr& failure, const std::string& where) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const Error& e) {
+    throw Error(e.code(), "DeviceGroup: " + where + ": " + e.call(), e.build_log(), e.build_options());
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("clatomics: DeviceGroup: ") + where + ": " + e.what());
+  } catch (const std::exception& e) {
+    throw std::runtime_error(std::string("clatomics: DeviceGroup: ") + where + ": " + e.what());
+  }
+}
 
 // Host arrays of n elements each in chunks of `chunk` elements (fixed by the data, never by the
 // device count), taken by whichever device stream is free; a stream's staging buffer holds array
@@ -165,17 +182,7 @@ std::vector<P> spread(DeviceGroup& group, const std::vector<const std::vector<E>
   std::vector<std::function<void()>> jobs;
   for (std::size_t s = 0; s < streams.size(); ++s) jobs.emplace_back([&run, s] { run(s); });
   detail::run_on_streams(group, streams, jobs);
-  if (failure) {
-    try {
-      std::rethrow_exception(failure);
-    } catch (const Error& e) {
-      throw Error(e.code(), "DeviceGroup: " + where + ": " + e.call(), e.build_log(), e.build_options());
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(std::string("clatomics: DeviceGroup: ") + where + ": " + e.what());
-    } catch (const std::exception& e) {
-      throw std::runtime_error(std::string("clatomics: DeviceGroup: ") + where + ": " + e.what());
-    }
-  }
+  if (failure) rethrow_at(failure, where);
   return results;
 }
 
@@ -189,27 +196,28 @@ std::size_t chunk_for(DeviceGroup& group, std::size_t n, std::size_t arrays = 1)
   return std::max<std::size_t>(chunk, 1);
 }
 
-// Every device's resident part at once: part(device runtime, d) per device, results in device
-// order (the parts are in element order).
+// Every device's resident part at once: this thread starts each device's call (no device waits
+// for another's commands to be enqueued or finished), then collects the results in device order
+// (the parts are in element order). A failure is thrown, naming its device, once every started
+// call has ended.
 template <class P>
-std::vector<P> each_device(DeviceGroup& group, const std::function<P(Runtime&, std::size_t)>& part) {
-  std::vector<P> results(group.size());
-  std::vector<std::exception_ptr> failures(group.size());
-  std::vector<Runtime*> streams;
-  std::vector<std::function<void()>> jobs;
-  for (std::size_t d = 0; d < group.size(); ++d) {
-    streams.push_back(&group.runtime(d));
-    jobs.emplace_back([&, d] {
-      try {
-        results[d] = part(group.runtime(d), d);
-      } catch (...) {
-        failures[d] = std::current_exception();
-      }
-    });
+std::vector<P> each_device(DeviceGroup& group, const std::function<detail::Pending<P>(Runtime&, std::size_t)>& start) {
+  const auto turn = detail::take_turn(group);
+  std::vector<detail::Pending<P>> started;
+  std::exception_ptr failure;
+  std::size_t failed = 0;
+  try {
+    for (std::size_t d = 0; d < group.size(); ++d) started.push_back(start(group.runtime(d), d));
+  } catch (...) {
+    failure = std::current_exception(), failed = started.size();
   }
-  detail::run_on_streams(group, streams, jobs);
-  for (const auto& f : failures)
-    if (f) std::rethrow_exception(f);
+  std::vector<P> results;
+  for (std::size_t d = 0; d < started.size(); ++d) try {
+      results.push_back(started[d].get());
+    } catch (...) {
+      if (!failure) failure = std::current_exception(), failed = d;
+    }
+  if (failure) rethrow_at(failure, "device " + std::to_string(failed) + " (" + device_name(group.runtime(failed)) + ")");
   return results;
 }
 
@@ -377,7 +385,7 @@ template <class T>
 T reduce(DeviceGroup& group, const DistributedBuffer<T>& data, ReduceOp op, ReduceOptions options) {
   if (data.parts.size() != group.size()) refuse("a DistributedBuffer of another group (its parts are not one per device)");
   const auto parts = each_device<ReducePartial<T>>(group, [&](Runtime& rt, std::size_t d) {
-    return reduce_partial<T>(rt, data.parts[d], 0, data.count[d], op, data.first[d], options);
+    return detail::reduce_partial_later<T>(rt, data.parts[d](), 0, data.count[d], op, data.first[d], options);
   });
   return merge_chunks<T>(group, parts);
 }
@@ -385,7 +393,7 @@ T reduce(DeviceGroup& group, const DistributedBuffer<T>& data, ReduceOp op, Redu
 std::vector<std::uint64_t> histogram(DeviceGroup& group, const DistributedBuffer<std::uint8_t>& bytes, HistogramOptions options) {
   if (bytes.parts.size() != group.size()) refuse("a DistributedBuffer of another group (its parts are not one per device)");
   const auto parts = each_device<std::vector<std::uint64_t>>(group, [&](Runtime& rt, std::size_t d) {
-    return histogram(rt, bytes.parts[d], 0, bytes.count[d], options);
+    return detail::histogram_buffer_later(rt, bytes.parts[d](), 0, bytes.count[d], options);
   });
   std::vector<std::uint64_t> total(256, 0);
   for (const auto& p : parts) merge_into(total, p);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -18,6 +19,7 @@
 #include "launch.hpp"
 #include "numpy_bins.hpp"
 #include "runtime_state.hpp"
+#include "started.hpp"
 
 namespace clatomics {
 namespace {
@@ -218,11 +220,13 @@ class Run {
   // Copies host data into a staging buffer, in this run's order of commands.
   void write(cl_mem buffer, std::size_t bytes, const void* host) { commands_.write(buffer, 0, bytes, host); }
 
-  std::vector<std::uint64_t> totals() {
-    std::vector<std::uint64_t> out(slots_);
-    commands_.read(totals_.get(), 0, slots_ * 8, out.data());
-    return out;
+  // The totals once the run's commands have finished (the run's buffers may go before).
+  detail::Pending<std::vector<std::uint64_t>> totals_later() {
+    const auto out = std::make_shared<std::vector<std::uint64_t>>(slots_);
+    commands_.read_later(totals_.get(), 0, slots_ * 8, out->data());
+    return detail::Pending<std::vector<std::uint64_t>>(commands_, [out] { return std::move(*out); });
   }
+  std::vector<std::uint64_t> totals() { return totals_later().get(); }
   // Per channel, the bins' sums in double (a compensated pair read as hi + lo).
   std::vector<std::vector<double>> weight_sums() {
     const std::size_t acc = setup_.acc_bytes(), bins = setup_.bins();
@@ -519,13 +523,18 @@ std::vector<detail::WeightRange> detail::weight_ranges(const std::vector<WeightB
   return ranges;
 }
 
-std::vector<std::uint64_t> detail::histogram_buffer(Runtime& rt, cl_mem bytes, std::size_t offset, std::size_t count,
-                                                    HistogramOptions options) {
+detail::Pending<std::vector<std::uint64_t>> detail::histogram_buffer_later(Runtime& rt, cl_mem bytes, std::size_t offset, std::size_t count,
+                                                                           HistogramOptions options) {
   check_range(rt, {"histogram: bytes", bytes, offset, count, 1, Access::read});
   Run run(rt, Setup{}, options);
   run.start();
   run.add({bytes, offset, nullptr, 0, {}}, count);
-  return run.totals();
+  return run.totals_later();
+}
+
+std::vector<std::uint64_t> detail::histogram_buffer(Runtime& rt, cl_mem bytes, std::size_t offset, std::size_t count,
+                                                    HistogramOptions options) {
+  return histogram_buffer_later(rt, bytes, offset, count, options).get();
 }
 
 std::vector<std::uint64_t> histogram(Runtime& rt, const std::vector<std::uint8_t>& bytes, HistogramOptions options) {

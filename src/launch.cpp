@@ -75,6 +75,25 @@ void Commands::read(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, 
   });
 }
 
+void Commands::read_later(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, void* host) {
+  if (!bytes) return;
+  enqueue("clEnqueueReadBuffer", [&](cl_uint n, const cl_event* waits, cl_event* event) {
+    return clEnqueueReadBuffer(queue_, buffer, CL_FALSE, offset_bytes, bytes, host, n, waits, event);
+  });
+}
+
+Event Commands::submit() {
+  const cl_int flushed = clFlush(queue_);
+  if (flushed != CL_SUCCESS) (void)clFinish(queue_);  // nothing may still write into the caller's memory
+  check(flushed, "clFlush");
+  return last_;
+}
+
+void wait_for_event(const Event& event) {
+  const cl_event e = event.get();
+  if (e) check(clWaitForEvents(1, &e), "clWaitForEvents");
+}
+
 void Commands::fill_zero(cl_mem buffer, std::size_t bytes) {
   if (!bytes) return;
   const cl_uchar zero = 0;

@@ -4,7 +4,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 
 #include "cl_handles.hpp"
 #include "clatomics/runtime.hpp"
@@ -38,7 +40,12 @@ class Commands {
   void launch(const Kernel& kernel, const Grid& grid);
   void write(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, const void* host);
   void read(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, void* host);
+  // A read that does not block: host must stay valid until the call's commands have finished.
+  void read_later(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, void* host);
   void fill_zero(cl_mem buffer, std::size_t bytes);
+  // Submits the queue's commands to the device and returns the call's last command (null when
+  // it enqueued none), to wait for later.
+  Event submit();
 
  private:
   // Enqueues one command: enqueue(wait count, wait list, &event), waiting for the previous one.
@@ -47,6 +54,44 @@ class Commands {
 
   cl_command_queue queue_;
   Event last_;
+};
+
+// A call whose commands are enqueued and submitted but not waited for: calls started on several
+// devices one after another run at once, and get() collects each result. Buffers and kernels the
+// call released stay alive in OpenCL until the commands using them have finished.
+// Blocks until event (null: none) has finished; Error if its command failed.
+void wait_for_event(const Event& event);
+
+template <class R>
+class Pending {
+ public:
+  // result: the call's result, valid once its commands have finished.
+  Pending(Commands& commands, std::function<R()> result) : result_(std::move(result)) { last_ = commands.submit(); }
+  Pending(Pending&&) noexcept = default;
+  Pending& operator=(Pending&&) = delete;
+  // Never collected (a failure elsewhere): the commands may still write into the result's memory.
+  ~Pending() {
+    if (const cl_event e = last_.get()) (void)clWaitForEvents(1, &e);
+  }
+  // Waits for the call's commands (an Error if one failed), then returns the result. Once.
+  R get() {
+    const Event last = std::move(last_);
+    wait_for_event(last);
+    return result_();
+  }
+  // The same call, its result passed through f (this one is left empty).
+  template <class F>
+  auto then(F f) && {
+    using U = decltype(f(std::declval<R>()));
+    return Pending<U>(std::move(last_), [result = std::move(result_), f] { return f(result()); });
+  }
+
+ private:
+  template <class>
+  friend class Pending;
+  Pending(Event last, std::function<R()> result) : last_(std::move(last)), result_(std::move(result)) {}
+  Event last_;
+  std::function<R()> result_;
 };
 
 // A device buffer of `bytes` (at least 1); copy_from, when given, is copied in at creation.

@@ -9,6 +9,7 @@
 #include "buffer_checks.hpp"
 #include "launch.hpp"
 #include "reduce_parts.hpp"
+#include "started.hpp"
 
 namespace clatomics {
 namespace {
@@ -28,18 +29,25 @@ void check_first(ReduceOp op, std::uint64_t first, ReduceOptions options) {
 }  // namespace
 
 template <class T>
+detail::Pending<ReducePartial<T>> detail::reduce_partial_later(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count,
+                                                               ReduceOp op, std::uint64_t first, ReduceOptions options) {
+  check_first<T>(op, first, options);
+  if (!detail::tiled_merge<T>(op, options))  // reduce_buffer checks the op, the type and the buffer
+    return detail::reduce_buffer_later<T>(rt, buffer, offset, count, op, options).then([op, first, count](T value) {
+      return ReducePartial<T>{op, false, first, count, count ? std::vector<T>{value} : std::vector<T>{}};
+    });
+  auto checked = detail::reduce_buffer_later<T>(rt, buffer, offset, 0, op, options);  // the same checks, nothing run
+  detail::check_range(rt, {"reduce_partial: buffer", buffer, offset, count, sizeof(T), detail::Access::read});
+  if (!count) return std::move(checked).then([op, first](T) { return ReducePartial<T>{op, true, first, 0, {}}; });
+  return detail::reduce_tile_values_later<T>(rt, buffer, offset, count, op).then([op, first, count](std::vector<T> tiles) {
+    return ReducePartial<T>{op, true, first, count, std::move(tiles)};
+  });
+}
+
+template <class T>
 ReducePartial<T> reduce_partial(Runtime& rt, const cl::Buffer& buffer, std::size_t offset, std::size_t count, ReduceOp op,
                                 std::uint64_t first, ReduceOptions options) {
-  check_first<T>(op, first, options);
-  if (!detail::tiled_merge<T>(op, options)) {  // reduce() checks the op, the type and the buffer
-    const T value = detail::reduce_buffer<T>(rt, buffer(), offset, count, op, options);
-    return ReducePartial<T>{op, false, first, count, count ? std::vector<T>{value} : std::vector<T>{}};
-  }
-  (void)detail::reduce_buffer<T>(rt, buffer(), offset, 0, op, options);  // the same checks, nothing run
-  detail::check_range(rt, {"reduce_partial: buffer", buffer(), offset, count, sizeof(T), detail::Access::read});
-  ReducePartial<T> part{op, true, first, count, {}};
-  if (count) part.values = detail::reduce_tile_values<T>(rt, buffer(), offset, count, op);
-  return part;
+  return detail::reduce_partial_later<T>(rt, buffer(), offset, count, op, first, options).get();
 }
 
 template <class T>
@@ -59,7 +67,7 @@ ReducePartial<T> reduce_partial(Runtime& rt, const std::vector<T>& shard, Reduce
   for (std::size_t at = 0; at < shard.size(); at += chunk) {
     const std::size_t n = std::min(chunk, shard.size() - at);
     detail::Commands(rt).write(buffer.get(), 0, n * sizeof(T), shard.data() + at);
-    const std::vector<T> tiles = detail::reduce_tile_values<T>(rt, buffer.get(), 0, n, op);
+    const std::vector<T> tiles = detail::reduce_tile_values_later<T>(rt, buffer.get(), 0, n, op).get();
     part.values.insert(part.values.end(), tiles.begin(), tiles.end());
   }
   return part;
@@ -129,7 +137,9 @@ void merge_into(EvenHistogram& into, const EvenHistogram& from) {
   template ReducePartial<T> reduce_partial<T>(Runtime&, const cl::Buffer&, std::size_t, std::size_t, ReduceOp, std::uint64_t, \
                                               ReduceOptions);                                                                \
   template ReducePartial<T> reduce_partial<T>(Runtime&, const std::vector<T>&, ReduceOp, std::uint64_t, ReduceOptions);        \
-  template T merge_reduce<T>(Runtime&, std::vector<ReducePartial<T>>);
+  template T merge_reduce<T>(Runtime&, std::vector<ReducePartial<T>>);                                                         \
+  template detail::Pending<ReducePartial<T>> detail::reduce_partial_later<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, \
+                                                                             std::uint64_t, ReduceOptions);
 CLATOMICS_PARTIAL_INSTANTIATE(float)
 CLATOMICS_PARTIAL_INSTANTIATE(double)
 CLATOMICS_PARTIAL_INSTANTIATE(cl_int)

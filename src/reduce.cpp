@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <type_traits>
 
@@ -10,6 +11,7 @@
 #include "buffer_checks.hpp"
 #include "launch.hpp"
 #include "reduce_parts.hpp"
+#include "started.hpp"
 #include "runtime_state.hpp"
 
 namespace clatomics {
@@ -88,8 +90,9 @@ void check_type(Runtime& rt) {
 }
 
 // The fast path over one range of one buffer, already checked; count > 0: one atomic per group.
+// *result holds the value once the commands have finished.
 template <class T>
-T reduce_fast(Runtime& rt, detail::Commands& commands, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op) {
+void reduce_fast(Runtime& rt, detail::Commands& commands, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op, T* result) {
   const auto& caps = rt.device_info().caps;
   const bool cpu = !caps.is_gpu();
   // CPUs: 64-byte vectors over one contiguous chunk per work-item, a few work-items per core.
@@ -106,9 +109,7 @@ T reduce_fast(Runtime& rt, detail::Commands& commands, cl_mem buffer, std::size_
   const detail::Mem out = detail::make_buffer(rt, sizeof(T), CL_MEM_READ_WRITE, &start);
   detail::set_args(kernel, buffer, cl_ulong(offset), cl_ulong(count), out, detail::LocalBytes{grid.group * sizeof(T)});
   commands.launch(kernel, grid);
-  T result{};
-  commands.read(out.get(), 0, sizeof(T), &result);
-  return result;
+  commands.read_later(out.get(), 0, sizeof(T), result);
 }
 
 // The fixed tree of kernels/reduce.cl's tiles: its result depends only on the values and their
@@ -145,19 +146,20 @@ class Tree {
     launch(commands, elements_, buffer, offset, count, partials.get(), first, false);
   }
 
-  // The result of a whole range, count > 0.
-  T reduce(detail::Commands& commands, cl_mem buffer, std::size_t offset, std::size_t count) {
+  // The result of a whole range, count > 0, into *result once the commands have finished.
+  void reduce(detail::Commands& commands, cl_mem buffer, std::size_t offset, std::size_t count, T* result) {
     if (count <= tile) {
       launch(commands, elements_, buffer, offset, count, out_.get(), 0, true);
-      return read(commands);
+      commands.read_later(out_.get(), 0, sizeof(T), result);
+      return;
     }
     const detail::Mem partials = detail::make_buffer(rt_, tiles(count) * sizeof(T));
     tiles_into(commands, buffer, offset, count, partials, 0);
-    return reduce_partials(commands, partials, tiles(count));
+    reduce_partials(commands, partials, tiles(count), result);
   }
 
-  // The result from n tile values (each level of tiles reduced by the same rule).
-  T reduce_partials(detail::Commands& commands, detail::Mem partials, std::size_t n) {
+  // The result from n tile values (each level of tiles reduced by the same rule), as reduce().
+  void reduce_partials(detail::Commands& commands, detail::Mem partials, std::size_t n, T* result) {
     while (n > tile) {
       detail::Mem next = detail::make_buffer(rt_, tiles(n) * sizeof(T));
       launch(commands, partials_, partials.get(), 0, n, next.get(), 0, false);
@@ -165,7 +167,7 @@ class Tree {
       n = tiles(n);
     }
     launch(commands, partials_, partials.get(), 0, n, out_.get(), 0, true);
-    return read(commands);
+    commands.read_later(out_.get(), 0, sizeof(T), result);
   }
 
  private:
@@ -175,11 +177,6 @@ class Tree {
     detail::set_args(kernel, in, cl_ulong(offset), cl_ulong(count), finish ? out_.get() : to, cl_ulong(first), out_,
                      cl_uint(finish ? 1 : 0), detail::LocalBytes{grid.group * sizeof(T)});
     commands.launch(kernel, grid);
-  }
-  T read(detail::Commands& commands) {
-    T result{};
-    commands.read(out_.get(), 0, sizeof(T), &result);
-    return result;
   }
 
   Runtime& rt_;
@@ -197,14 +194,23 @@ bool needs_tree(const Runtime& rt, ReduceOptions options) {
 }  // namespace
 
 template <class T>
-T detail::reduce_buffer(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op, ReduceOptions options) {
+detail::Pending<T> detail::reduce_buffer_later(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op,
+                                               ReduceOptions options) {
   op_name(op);
   check_type<T>(rt);
   check_range(rt, {"reduce: buffer", buffer, offset, count, sizeof(T), Access::read});
-  if (count == 0) return identity<T>(op);
+  const auto result = std::make_shared<T>(identity<T>(op));
   Commands commands(rt);
-  if (needs_tree<T>(rt, options)) return Tree<T>(rt, op).reduce(commands, buffer, offset, count);
-  return reduce_fast<T>(rt, commands, buffer, offset, count, op);
+  if (count > 0 && needs_tree<T>(rt, options))
+    Tree<T>(rt, op).reduce(commands, buffer, offset, count, result.get());
+  else if (count > 0)
+    reduce_fast<T>(rt, commands, buffer, offset, count, op, result.get());
+  return Pending<T>(commands, [result] { return *result; });
+}
+
+template <class T>
+T detail::reduce_buffer(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op, ReduceOptions options) {
+  return reduce_buffer_later<T>(rt, buffer, offset, count, op, options).get();
 }
 
 template <class T>
@@ -218,49 +224,60 @@ T reduce(Runtime& rt, const std::vector<T>& data, ReduceOp op, ReduceOptions opt
     Tree<T> tree(rt, op);
     const std::size_t chunk = detail::chunk_elements(rt, data.size(), sizeof(T), 1, Tree<T>::tile);
     const detail::Mem buffer = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_ONLY);
+    T result{};
     if (chunk >= data.size()) {
       commands.write(buffer.get(), 0, data.size() * sizeof(T), data.data());
-      return tree.reduce(commands, buffer.get(), 0, data.size());
+      tree.reduce(commands, buffer.get(), 0, data.size(), &result);
+    } else {
+      const detail::Mem partials = detail::make_buffer(rt, Tree<T>::tiles(data.size()) * sizeof(T));
+      for (std::size_t first = 0; first < data.size(); first += chunk) {
+        const std::size_t n = std::min(chunk, data.size() - first);
+        commands.write(buffer.get(), 0, n * sizeof(T), data.data() + first);
+        tree.tiles_into(commands, buffer.get(), 0, n, partials, first / Tree<T>::tile);
+      }
+      tree.reduce_partials(commands, partials, Tree<T>::tiles(data.size()), &result);
     }
-    const detail::Mem partials = detail::make_buffer(rt, Tree<T>::tiles(data.size()) * sizeof(T));
-    for (std::size_t first = 0; first < data.size(); first += chunk) {
-      const std::size_t n = std::min(chunk, data.size() - first);
-      commands.write(buffer.get(), 0, n * sizeof(T), data.data() + first);
-      tree.tiles_into(commands, buffer.get(), 0, n, partials, first / Tree<T>::tile);
-    }
-    return tree.reduce_partials(commands, partials, Tree<T>::tiles(data.size()));
+    detail::wait_for_event(commands.submit());
+    return result;
   }
   const std::size_t chunk = detail::chunk_elements(rt, data.size(), sizeof(T));
   const detail::Mem buffer = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_ONLY);
-  T result{};
-  for (std::size_t first = 0; first < data.size(); first += chunk) {
-    const std::size_t n = std::min(chunk, data.size() - first);
+  std::vector<T> parts((data.size() + chunk - 1) / chunk);  // the chunks' results, read as they finish
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    const std::size_t first = k * chunk, n = std::min(chunk, data.size() - first);
     commands.write(buffer.get(), 0, n * sizeof(T), data.data() + first);
-    const T part = reduce_fast<T>(rt, commands, buffer.get(), 0, n, op);
-    result = first == 0 ? part : combine(op, result, part);
+    reduce_fast<T>(rt, commands, buffer.get(), 0, n, op, &parts[k]);
   }
+  detail::wait_for_event(commands.submit());
+  T result = parts.front();
+  for (std::size_t k = 1; k < parts.size(); ++k) result = combine(op, result, parts[k]);
   return result;
 }
 
 template <class T>
-std::vector<T> detail::reduce_tile_values(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op) {
+detail::Pending<std::vector<T>> detail::reduce_tile_values_later(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count,
+                                                                 ReduceOp op) {
   Commands commands(rt);
   const detail::Mem partials = detail::make_buffer(rt, Tree<T>::tiles(count) * sizeof(T));
   Tree<T>(rt, op).tiles_into(commands, buffer, offset, count, partials, 0);
-  std::vector<T> values(Tree<T>::tiles(count));
-  commands.read(partials.get(), 0, values.size() * sizeof(T), values.data());
-  return values;
+  const auto values = std::make_shared<std::vector<T>>(Tree<T>::tiles(count));
+  commands.read_later(partials.get(), 0, values->size() * sizeof(T), values->data());
+  return Pending<std::vector<T>>(commands, [values] { return std::move(*values); });
 }
 
 template <class T>
 T detail::reduce_of_tile_values(Runtime& rt, const std::vector<T>& tiles, ReduceOp op) {
   Commands commands(rt);
   detail::Mem partials = detail::make_buffer(rt, tiles.size() * sizeof(T), CL_MEM_READ_WRITE, tiles.data());
-  return Tree<T>(rt, op).reduce_partials(commands, std::move(partials), tiles.size());
+  T result{};
+  Tree<T>(rt, op).reduce_partials(commands, std::move(partials), tiles.size(), &result);
+  detail::wait_for_event(commands.submit());
+  return result;
 }
 
-template std::vector<float> detail::reduce_tile_values<float>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp);
-template std::vector<double> detail::reduce_tile_values<double>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp);
+template detail::Pending<std::vector<float>> detail::reduce_tile_values_later<float>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp);
+template detail::Pending<std::vector<double>> detail::reduce_tile_values_later<double>(Runtime&, cl_mem, std::size_t, std::size_t,
+                                                                                       ReduceOp);
 template float detail::reduce_of_tile_values<float>(Runtime&, const std::vector<float>&, ReduceOp);
 template double detail::reduce_of_tile_values<double>(Runtime&, const std::vector<double>&, ReduceOp);
 
@@ -275,6 +292,7 @@ T detail::reduce_combine(ReduceOp op, T a, T b) {
 
 #define CLATOMICS_REDUCE_INSTANTIATE(T)                                                                       \
   template T detail::reduce_buffer<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, ReduceOptions); \
+  template detail::Pending<T> detail::reduce_buffer_later<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, ReduceOptions); \
   template T reduce<T>(Runtime&, const std::vector<T>&, ReduceOp, ReduceOptions);                             \
   template T detail::reduce_identity<T>(ReduceOp);                                                            \
   template T detail::reduce_combine<T>(ReduceOp, T, T);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "clatomics/reduce.hpp"
+#include "launch.hpp"
 
 namespace clatomics::detail {
 
@@ -28,7 +29,7 @@ T reduce_combine(ReduceOp op, T a, T b);
 // The tile values of buffer[offset, offset + count), count > 0, range already checked.
 // T: float or double.
 template <class T>
-std::vector<T> reduce_tile_values(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op);
+Pending<std::vector<T>> reduce_tile_values_later(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op);
 
 // The tree's result over the tile values of a whole range, in order (at least one).
 template <class T>

@@ -27,6 +27,7 @@ class DeviceGroup;
 namespace detail {
 class Worker;
 void run_on_streams(DeviceGroup& group, const std::vector<Runtime*>& streams, const std::vector<std::function<void()>>& jobs);
+std::unique_lock<std::mutex> take_turn(DeviceGroup& group);  // the group's streams, for this thread's call
 }
 
 // Safe to call from several threads: their calls take the group's streams one after another.
@@ -51,6 +52,7 @@ class DeviceGroup {
   struct Member;
   detail::Worker* worker_of(const Runtime& rt);  // the thread kept for that runtime's calls
   friend void detail::run_on_streams(DeviceGroup&, const std::vector<Runtime*>&, const std::vector<std::function<void()>>&);
+  friend std::unique_lock<std::mutex> detail::take_turn(DeviceGroup&);
   std::vector<std::unique_ptr<Member>> members_;
   std::mutex one_call_;  // calls from several threads take the group's streams in turn
 };
