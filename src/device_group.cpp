@@ -4,7 +4,6 @@
 #include "clatomics/device_group.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -13,6 +12,7 @@
 #include <thread>
 
 #include "clatomics/error.hpp"
+#include "group_spread.hpp"
 #include "launch.hpp"
 #include "reduce_parts.hpp"
 #include "started.hpp"
@@ -94,6 +94,37 @@ void run_on_streams(DeviceGroup& group, const std::vector<Runtime*>& streams, co
   for (std::size_t i = 0; i < jobs.size(); ++i) workers[i]->post(jobs[i]);
   for (Worker* w : workers) w->wait();
 }
+
+std::size_t staging_offset(const std::vector<HostArray>& arrays, std::size_t k, std::size_t capacity) {
+  std::size_t at = 0;
+  for (std::size_t j = 0; j < k; ++j) at += (capacity * arrays[j].element_bytes + 63) / 64 * 64;
+  return at;
+}
+
+std::size_t group_chunk(DeviceGroup& group, std::size_t n, const std::vector<HostArray>& arrays, std::size_t multiple,
+                        std::size_t device_bytes) {
+  std::size_t largest = 1, all = device_bytes;
+  for (const HostArray& a : arrays) largest = std::max(largest, a.element_bytes), all += a.element_bytes;
+  std::size_t chunk = std::max(multiple, (std::size_t(64) << 20) / largest / multiple * multiple);
+  for (std::size_t d = 0; d < group.size(); ++d)
+    chunk = std::min(chunk, chunk_elements(group.runtime(d), std::max<std::size_t>(n, 1), std::max<std::size_t>(all, 1), 2, multiple));
+  return std::max<std::size_t>(chunk, 1);
+}
+
+std::string device_name(Runtime& rt) { return rt.device_info().caps.device_name; }
+
+[[noreturn]] void rethrow_at(const std::exception_ptr& failure, const std::string& where) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const Error& e) {
+    throw Error(e.code(), "DeviceGroup: " + where + ": " + e.call(), e.build_log(), e.build_options());
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("clatomics: DeviceGroup: ") + where + ": " + e.what());
+  } catch (const std::exception& e) {
+    throw std::runtime_error(std::string("clatomics: DeviceGroup: ") + where + ": " + e.what());
+  }
+}
+
 }  // namespace detail
 
 namespace {
@@ -115,85 +146,14 @@ void check_one_platform(const std::vector<cl_device_id>& devices) {
     if (std::find(devices.begin(), devices.begin() + i, devices[i]) != devices.begin() + i) refuse("a device is in the group twice");
 }
 
-std::string device_name(Runtime& rt) { return rt.device_info().caps.device_name; }
-
-// Where array k of a chunk starts in a stream's staging buffer: k * staging_stride elements.
-std::size_t staging_stride(std::size_t chunk, std::size_t n) { return std::min(chunk, n); }
-
-// Throws failure again with where (the device, and the chunk if any) in its message, keeping its
-// type: Error (its code kept), std::invalid_argument, else std::runtime_error.
-[[noreturn]] void rethrow_at(const std::exception_ptr& failure, const std::string& where) {
-  try {
-    std::rethrow_exception(failure);
-  } catch (const Error& e) {
-    throw Error(e.code(), "DeviceGroup: " + where + ": " + e.call(), e.build_log(), e.build_options());
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string("clatomics: DeviceGroup: ") + where + ": " + e.what());
-  } catch (const std::exception& e) {
-    throw std::runtime_error(std::string("clatomics: DeviceGroup: ") + where + ": " + e.what());
-  }
-}
-
-// Host arrays of n elements each in chunks of `chunk` elements (fixed by the data, never by the
-// device count), taken by whichever device stream is free; a stream's staging buffer holds array
-// k's share of the chunk from element k * chunk, and part(stream, that buffer, first, count)
-// gives the chunk's result. Returns the results in chunk order, or throws after every stream has
-// stopped.
-template <class P, class E>
-std::vector<P> spread(DeviceGroup& group, const std::vector<const std::vector<E>*>& arrays, std::size_t chunk,
-                      const std::function<P(Runtime&, cl_mem, std::size_t, std::size_t)>& part) {
-  const std::size_t n = arrays.front()->size(), nchunks = (n + chunk - 1) / chunk;
-  std::vector<P> results(nchunks);
-  std::vector<Runtime*> streams;
-  std::vector<std::size_t> device_of;
-  for (std::size_t d = 0; d < group.size(); ++d) {
-    streams.push_back(&group.runtime(d)), device_of.push_back(d);
-    if (nchunks > 1) streams.push_back(&group.second_stream(d)), device_of.push_back(d);
-  }
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> stop{false};
-  std::mutex failed;
-  std::exception_ptr failure;
-  std::string where;
-  const std::size_t failing = testing::failing_group_chunk();
-  const auto run = [&](std::size_t s) {
-    Runtime& rt = *streams[s];
-    std::size_t c = 0;
-    try {
-      const detail::Mem buffer = detail::make_buffer(rt, arrays.size() * staging_stride(chunk, n) * sizeof(E), CL_MEM_READ_ONLY);
-      while (!stop && (c = next++) < nchunks) {
-        const std::size_t first = c * chunk, count = std::min(chunk, n - first);
-        if (c == failing) throw Error(CL_OUT_OF_RESOURCES, "testing: a chunk made to fail");
-        for (std::size_t k = 0; k < arrays.size(); ++k)
-          detail::Commands(rt).write(buffer.get(), k * staging_stride(chunk, n) * sizeof(E), count * sizeof(E), arrays[k]->data() + first);
-        results[c] = part(rt, buffer.get(), first, count);
-      }
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(failed);
-      if (!failure) {
-        failure = std::current_exception();
-        const std::size_t first = c * chunk;
-        where = "device " + std::to_string(device_of[s]) + " (" + device_name(rt) + "), chunk " + std::to_string(c) + " (elements " +
-                std::to_string(first) + " .. " + std::to_string(std::min(n, first + chunk) - 1) + ")";
-      }
-      stop = true;
-    }
-  };
-  std::vector<std::function<void()>> jobs;
-  for (std::size_t s = 0; s < streams.size(); ++s) jobs.emplace_back([&run, s] { run(s); });
-  detail::run_on_streams(group, streams, jobs);
-  if (failure) rethrow_at(failure, where);
-  return results;
-}
-
-// Chunk size: 64 MiB of each array's elements (whole deterministic tiles), less where testing
-// shrinks chunks or a device cannot hold two streams' staging buffers.
 template <class E>
-std::size_t chunk_for(DeviceGroup& group, std::size_t n, std::size_t arrays = 1) {
-  std::size_t chunk = std::max<std::size_t>(reduce_tile, (std::size_t(64) << 20) / sizeof(E) / reduce_tile * reduce_tile);
-  for (std::size_t d = 0; d < group.size(); ++d)
-    chunk = std::min(chunk, detail::chunk_elements(group.runtime(d), std::max<std::size_t>(n, 1), sizeof(E), 2 * arrays, reduce_tile));
-  return std::max<std::size_t>(chunk, 1);
+detail::HostArray host_array(const std::vector<E>& v) {
+  return {v.data(), sizeof(E)};
+}
+
+// Whole deterministic tiles per chunk: every tile's value lands where one pass puts it.
+std::size_t chunk_for(DeviceGroup& group, std::size_t n, const std::vector<detail::HostArray>& arrays) {
+  return detail::group_chunk(group, n, arrays, reduce_tile);
 }
 
 // Every device's resident part at once: this thread starts each device's call (no device waits
@@ -217,13 +177,8 @@ std::vector<P> each_device(DeviceGroup& group, const std::function<detail::Pendi
     } catch (...) {
       if (!failure) failure = std::current_exception(), failed = d;
     }
-  if (failure) rethrow_at(failure, "device " + std::to_string(failed) + " (" + device_name(group.runtime(failed)) + ")");
+  if (failure) detail::rethrow_at(failure, "device " + std::to_string(failed) + " (" + detail::device_name(group.runtime(failed)) + ")");
   return results;
-}
-
-template <class T>
-T merge_chunks(DeviceGroup& group, std::vector<ReducePartial<T>> parts) {
-  return merge_reduce<T>(group.runtime(0), std::move(parts));
 }
 
 }  // namespace
@@ -284,20 +239,21 @@ template <class T>
 T reduce(DeviceGroup& group, const std::vector<T>& data, ReduceOp op, ReduceOptions options) {
   (void)reduce<T>(group.runtime(0), std::vector<T>{}, op, options);  // refuses a bad op or type before anything runs
   if (data.empty()) return detail::reduce_identity<T>(op);
-  const auto parts = spread<ReducePartial<T>, T>(
-      group, {&data}, chunk_for<T>(group, data.size()),
-      [&](Runtime& rt, cl_mem buffer, std::size_t first, std::size_t count) {
-        return reduce_partial<T>(rt, cl::Buffer(buffer, true), 0, count, op, first, options);
+  const std::vector<detail::HostArray> arrays{host_array(data)};
+  const auto parts = detail::spread_all<ReducePartial<T>>(
+      group, data.size(), arrays, chunk_for(group, data.size(), arrays), [&](Runtime& rt, cl_mem buffer, std::size_t first, std::size_t count) {
+        return detail::reduce_partial_later<T>(rt, buffer, 0, count, op, first, options).get();
       });
-  return merge_chunks<T>(group, parts);
+  return merge_reduce<T>(group.runtime(0), parts);
 }
 
 std::vector<std::uint64_t> histogram(DeviceGroup& group, const std::vector<std::uint8_t>& bytes, HistogramOptions options) {
   std::vector<std::uint64_t> total = histogram(group.runtime(0), std::vector<std::uint8_t>{}, options);  // checks options
-  const auto parts = spread<std::vector<std::uint64_t>, std::uint8_t>(
-      group, {&bytes}, chunk_for<std::uint8_t>(group, bytes.size()),
-      [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) { return detail::histogram_buffer(rt, buffer, 0, count, options); });
-  for (const auto& p : parts) merge_into(total, p);
+  const std::vector<detail::HostArray> arrays{host_array(bytes)};
+  detail::spread<std::vector<std::uint64_t>>(
+      group, bytes.size(), arrays, chunk_for(group, bytes.size(), arrays),
+      [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) { return detail::histogram_buffer(rt, buffer, 0, count, options); },
+      [&](std::size_t, std::vector<std::uint64_t>&& part) { merge_into(total, part); });
   return total;
 }
 
@@ -308,29 +264,31 @@ EvenHistogram histogram_even(DeviceGroup& group, const std::vector<float>& value
   if (!weights.empty() && weights.size() != values.size())
     throw std::invalid_argument("clatomics: histogram_even: weights has " + std::to_string(weights.size()) + " elements, values has " +
                                 std::to_string(values.size()));
-  std::vector<const std::vector<float>*> arrays{&values};
-  if (!weights.empty()) arrays.push_back(&weights);
-  const std::size_t chunk = chunk_for<float>(group, values.size(), arrays.size());
-  const std::size_t stride = staging_stride(chunk, values.size());  // where the weights sit
-  const auto parts = spread<EvenHistogram, float>(group, arrays, chunk, [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) {
-    return detail::histogram_even_buffer(rt, buffer, 0, count, nbins, lo, hi, !weights.empty(), weights.empty() ? nullptr : buffer,
-                                         stride, options);
-  });
+  std::vector<detail::HostArray> arrays{host_array(values)};
+  if (!weights.empty()) arrays.push_back(host_array(weights));
+  const std::size_t chunk = chunk_for(group, values.size(), arrays);
+  const std::size_t weights_at = detail::staging_offset(arrays, 1, std::min(chunk, values.size())) / sizeof(float);
   if (!weights.empty() && total.sums.empty()) {  // the empty call had no weights: start the sums
     total.sums.assign(1, std::vector<double>(nbins, 0.0));
     total.weights.assign(nbins, 0.0f);
   }
-  for (const auto& p : parts) merge_into(total, p);
+  detail::spread<EvenHistogram>(
+      group, values.size(), arrays, chunk,
+      [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) {
+        return detail::histogram_even_buffer(rt, buffer, 0, count, nbins, lo, hi, !weights.empty(), weights.empty() ? nullptr : buffer,
+                                             weights_at, options);
+      },
+      [&](std::size_t, EvenHistogram&& part) { merge_into(total, part); });
   return total;
 }
 
 KeyHistogram histogram_keys(DeviceGroup& group, const std::vector<cl_uint>& keys, std::size_t nbins, HistogramOptions options) {
   KeyHistogram total = histogram_keys(group.runtime(0), std::vector<cl_uint>{}, nbins, options);  // checks nbins
-  const auto parts = spread<KeyHistogram, cl_uint>(group, {&keys}, chunk_for<cl_uint>(group, keys.size()),
-                                                   [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) {
-                                                     return detail::histogram_keys_buffer(rt, buffer, 0, count, nbins, options);
-                                                   });
-  for (const auto& p : parts) merge_into(total, p);
+  const std::vector<detail::HostArray> arrays{host_array(keys)};
+  detail::spread<KeyHistogram>(
+      group, keys.size(), arrays, chunk_for(group, keys.size(), arrays),
+      [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) { return detail::histogram_keys_buffer(rt, buffer, 0, count, nbins, options); },
+      [&](std::size_t, KeyHistogram&& part) { merge_into(total, part); });
   return total;
 }
 
@@ -339,29 +297,32 @@ T dot(DeviceGroup& group, const std::vector<T>& a, const std::vector<T>& b) {
   (void)dot<T>(group.runtime(0), std::vector<T>{}, std::vector<T>{});  // checks the type
   if (a.size() != b.size())
     throw std::invalid_argument("clatomics: dot: a has " + std::to_string(a.size()) + " elements, b has " + std::to_string(b.size()));
-  if (a.empty()) return T(0);
-  const std::size_t chunk = chunk_for<T>(group, a.size(), 2), stride = staging_stride(chunk, a.size());
-  const auto parts = spread<T, T>(group, {&a, &b}, chunk, [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) {
-    return detail::dot_buffers<T>(rt, buffer, 0, buffer, stride, count);
-  });
-  T sum = T(0);
-  for (const T p : parts) sum += p;
+  const std::vector<detail::HostArray> arrays{host_array(a), host_array(b)};
+  const std::size_t chunk = chunk_for(group, a.size(), arrays);
+  const std::size_t b_at = detail::staging_offset(arrays, 1, std::min(chunk, a.size())) / sizeof(T);
+  T sum = T(0);  // the chunks' dot products in chunk order
+  detail::spread<T>(
+      group, a.size(), arrays, chunk,
+      [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) { return detail::dot_buffers<T>(rt, buffer, 0, buffer, b_at, count); },
+      [&](std::size_t, T&& part) { sum += part; });
   return sum;
 }
 
 template <class T>
 std::vector<T> compact(DeviceGroup& group, const std::vector<T>& in, const Predicate& predicate, CompactOptions options) {
   (void)compact<T>(group.runtime(0), std::vector<T>{}, predicate, options);  // checks the type and the predicate
-  const auto parts = spread<std::vector<T>, T>(group, {&in}, chunk_for<T>(group, in.size(), 2),
-                                               [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) {
-                                                 const detail::Mem out = detail::make_buffer(rt, count * sizeof(T));
-                                                 const std::size_t kept = detail::compact_buffers<T>(rt, buffer, 0, count, out.get(), predicate, options);
-                                                 std::vector<T> host(kept);
-                                                 detail::Commands(rt).read(out.get(), 0, kept * sizeof(T), host.data());
-                                                 return host;
-                                               });
+  const std::vector<detail::HostArray> arrays{host_array(in)};
   std::vector<T> result;  // chunk order: with options.stable, the input's order
-  for (const auto& p : parts) result.insert(result.end(), p.begin(), p.end());
+  detail::spread<std::vector<T>>(
+      group, in.size(), arrays, detail::group_chunk(group, in.size(), arrays, reduce_tile, sizeof(T)),
+      [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) {
+        const detail::Mem out = detail::make_buffer(rt, count * sizeof(T));
+        const std::size_t kept = detail::compact_buffers<T>(rt, buffer, 0, count, out.get(), predicate, options);
+        std::vector<T> host(kept);
+        detail::Commands(rt).read(out.get(), 0, kept * sizeof(T), host.data());
+        return host;
+      },
+      [&](std::size_t, std::vector<T>&& part) { result.insert(result.end(), part.begin(), part.end()); });
   return result;
 }
 
@@ -387,7 +348,7 @@ T reduce(DeviceGroup& group, const DistributedBuffer<T>& data, ReduceOp op, Redu
   const auto parts = each_device<ReducePartial<T>>(group, [&](Runtime& rt, std::size_t d) {
     return detail::reduce_partial_later<T>(rt, data.parts[d](), 0, data.count[d], op, data.first[d], options);
   });
-  return merge_chunks<T>(group, parts);
+  return merge_reduce<T>(group.runtime(0), parts);
 }
 
 std::vector<std::uint64_t> histogram(DeviceGroup& group, const DistributedBuffer<std::uint8_t>& bytes, HistogramOptions options) {
