@@ -85,11 +85,15 @@ std::vector<Row> run_multi_benchmarks(Runtime&, const Config& config) {
     const double sum_1 = time([&] { reduce<float>(one, x1, ReduceOp::sum); });
     const double det_g = time([&] { reduce<float>(*group, xg, ReduceOp::sum, det); });
     const double det_1 = time([&] { reduce<float>(one, x1, ReduceOp::sum, det); });
+    Runtime& first = group->runtime(0);  // the single-device calls on the same buffer
+    const double tree_1 = time([&] { reduce<float>(first, x1.parts[0], 0, x.size(), ReduceOp::sum, det); });
+    const double fast_1 = time([&] { reduce<float>(first, x1.parts[0], 0, x.size(), ReduceOp::sum); });
     const double hist_g = time([&] { histogram(*group, bg); });
     const double hist_1 = time([&] { histogram(one, b1); });
     rows.push_back(row("reduce sum", "float", "resident", bytes, devices, gbps(bytes, sum_g), "1 device", gbps(bytes, sum_1)));
     rows.push_back(row("reduce sum", "float", "resident, deterministic", bytes, devices, gbps(bytes, det_g), "fast mode", gbps(bytes, sum_g)));
     rows.push_back(row("reduce sum", "float", "resident, deterministic", bytes, "1 device", gbps(bytes, det_1), "fast mode", gbps(bytes, sum_1)));
+    rows.push_back(row("reduce sum", "float", "cl::Buffer, deterministic", bytes, "1 device", gbps(bytes, tree_1), "fast mode", gbps(bytes, fast_1)));
     rows.push_back(row("histogram", "uchar", "resident", bytes, devices, gbps(bytes, hist_g), "1 device", gbps(bytes, hist_1)));
   }
   x.clear(), x.shrink_to_fit(), b.clear(), b.shrink_to_fit();
@@ -114,6 +118,19 @@ std::vector<Row> run_multi_benchmarks(Runtime&, const Config& config) {
   rows.push_back(row("reduce sum", "float", "host data", host_bytes, devices, gbps(host_bytes, host_g), "host-to-device copies", copies));
   rows.push_back(row("reduce sum", "float", "host data, deterministic", host_bytes, devices, gbps(host_bytes, host_det), "fast mode",
                      gbps(host_bytes, host_g)));
+  h.clear(), h.shrink_to_fit();
+
+  // scatter_reduce over host data: as many bytes of (uint index, float value) pairs, 65,536 bins.
+  const std::size_t pairs = host_bytes / 8;
+  std::vector<cl_uint> indices(pairs);
+  std::vector<float> values(pairs);
+  for (std::size_t i = 0; i < pairs; ++i) indices[i] = cl_uint((i * 2654435761u) >> 16), values[i] = float(i % 1000) * 1e-3f;
+  progress(config, "multi: scatter_reduce over host data, " + std::to_string(host_bytes >> 20) + " MiB");
+  std::vector<float> out(65536, 0.0f);
+  const double scatter_g = time([&] { scatter_reduce<float, cl_uint>(*group, out, indices, values, ScatterOp::sum); });
+  const double scatter_1 = time([&] { scatter_reduce<float, cl_uint>(one, out, indices, values, ScatterOp::sum); });
+  rows.push_back(row("scatter_reduce sum", "float", "host data, uint indices, 65,536 bins", host_bytes, devices, gbps(host_bytes, scatter_g),
+                     "1 device", gbps(host_bytes, scatter_1)));
   return rows;
 }
 

@@ -79,6 +79,7 @@ class Worker {
 struct DeviceGroup::Member {
   std::unique_ptr<Runtime> runtime, second;
   std::unique_ptr<detail::Worker> worker = std::make_unique<detail::Worker>(), second_worker;
+  detail::Staging staging, second_staging;
   std::mutex second_made;
 };
 
@@ -93,6 +94,25 @@ void run_on_streams(DeviceGroup& group, const std::vector<Runtime*>& streams, co
   for (Runtime* rt : streams) workers.push_back(group.worker_of(*rt));
   for (std::size_t i = 0; i < jobs.size(); ++i) workers[i]->post(jobs[i]);
   for (Worker* w : workers) w->wait();
+}
+
+Staging& staging_of(DeviceGroup& group, const Runtime& stream) {
+  for (auto& m : group.members_) {
+    if (m->runtime.get() == &stream) return m->staging;
+    if (m->second.get() == &stream) return m->second_staging;
+  }
+  throw std::logic_error("clatomics: DeviceGroup: a runtime of another group");
+}
+
+void Staging::reserve(const Runtime& rt, std::size_t wanted, bool with_pinned) {
+  if (wanted > bytes || (with_pinned && !pinned)) {
+    pinned.reset();  // the old memory goes before the new is taken
+    device = Mem();
+    device = make_buffer(rt, wanted, CL_MEM_READ_ONLY);
+    bytes = wanted;
+  }
+  if (with_pinned && !pinned) pinned = std::make_unique<PinnedHost>(rt, bytes);
+  if (!with_pinned) pinned.reset();
 }
 
 std::size_t staging_offset(const std::vector<HostArray>& arrays, std::size_t k, std::size_t capacity) {
@@ -112,6 +132,14 @@ std::size_t group_chunk(DeviceGroup& group, std::size_t n, const std::vector<Hos
 }
 
 std::string device_name(Runtime& rt) { return rt.device_info().caps.device_name; }
+
+bool stage_pinned(const Runtime& rt) {
+  switch (testing::pinned_staging()) {
+    case testing::PinnedStaging::always: return true;
+    case testing::PinnedStaging::never: return false;
+    default: return rt.device_info().caps.is_gpu();
+  }
+}
 
 [[noreturn]] void rethrow_at(const std::exception_ptr& failure, const std::string& where) {
   try {

@@ -7,9 +7,11 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <cstring>
 #include <exception>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -26,6 +28,16 @@ struct HostArray {
   std::size_t element_bytes;
 };
 
+// A stream's staging memory, kept by the group: a device buffer, and pinned host memory of the
+// same size where the stream copies through it (stage_pinned).
+struct Staging {
+  Mem device;
+  std::unique_ptr<PinnedHost> pinned;
+  std::size_t bytes = 0;
+  // At least `wanted` bytes, with or without pinned memory (what was there is dropped).
+  void reserve(const Runtime& rt, std::size_t wanted, bool with_pinned);
+};
+
 // Where array k starts in a staging buffer that holds `capacity` elements of every array: the
 // arrays one after another, each at a multiple of 64 bytes (so of every element's size).
 std::size_t staging_offset(const std::vector<HostArray>& arrays, std::size_t k, std::size_t capacity);
@@ -38,6 +50,11 @@ std::size_t group_chunk(DeviceGroup& group, std::size_t n, const std::vector<Hos
                         std::size_t device_bytes = 0);
 
 std::string device_name(Runtime& rt);
+
+// Whether a stream copies host data through pinned memory (PinnedHost) first: on GPUs (where the
+// copy from pinned memory runs several times faster than the driver's from pageable memory), or
+// as testing::pinned_staging() forces.
+bool stage_pinned(const Runtime& rt);
 
 // Throws failure again with where (the device, and the chunk if any) in its message, keeping its
 // type: Error (its code kept), std::invalid_argument, else std::runtime_error.
@@ -73,7 +90,10 @@ void spread(DeviceGroup& group, std::size_t n, const std::vector<HostArray>& arr
     Runtime& rt = *streams[s];
     std::size_t c = 0;
     try {
-      const Mem buffer = make_buffer(rt, staging_bytes, CL_MEM_READ_ONLY);
+      Staging& staging = staging_of(group, rt);
+      staging.reserve(rt, staging_bytes, stage_pinned(rt));
+      const Mem& buffer = staging.device;
+      PinnedHost* pinned = staging.pinned.get();
       for (;;) {
         {
           std::unique_lock<std::mutex> lock(order);
@@ -84,9 +104,12 @@ void spread(DeviceGroup& group, std::size_t n, const std::vector<HostArray>& arr
         }
         const std::size_t first = c * chunk, count = std::min(chunk, n - first);
         if (c == failing) throw Error(CL_OUT_OF_RESOURCES, "testing: a chunk made to fail");
-        for (std::size_t k = 0; k < arrays.size(); ++k)
-          Commands(rt).write(buffer.get(), staging_offset(arrays, k, capacity), count * arrays[k].element_bytes,
-                             static_cast<const unsigned char*>(arrays[k].data) + first * arrays[k].element_bytes);
+        for (std::size_t k = 0; k < arrays.size(); ++k) {
+          const std::size_t at = staging_offset(arrays, k, capacity), bytes = count * arrays[k].element_bytes;
+          const unsigned char* from = static_cast<const unsigned char*>(arrays[k].data) + first * arrays[k].element_bytes;
+          if (pinned) from = static_cast<const unsigned char*>(std::memcpy(pinned->data() + at, from, bytes));
+          Commands(rt).write(buffer.get(), at, bytes, from);
+        }
         P result = part(rt, buffer.get(), first, count);
         std::lock_guard<std::mutex> lock(order);
         waiting.emplace(c, std::move(result));

@@ -95,10 +95,14 @@ void wait_for_event(const Event& event) {
 }
 
 void Commands::fill_zero(cl_mem buffer, std::size_t bytes) {
-  if (!bytes) return;
   const cl_uchar zero = 0;
+  fill(buffer, &zero, 1, bytes);
+}
+
+void Commands::fill(cl_mem buffer, const void* pattern, std::size_t pattern_bytes, std::size_t bytes) {
+  if (!bytes) return;
   enqueue("clEnqueueFillBuffer", [&](cl_uint n, const cl_event* waits, cl_event* event) {
-    return clEnqueueFillBuffer(queue_, buffer, &zero, 1, 0, bytes, n, waits, event);
+    return clEnqueueFillBuffer(queue_, buffer, pattern, pattern_bytes, 0, bytes, n, waits, event);
   });
 }
 
@@ -109,6 +113,22 @@ Mem make_buffer(const Runtime& rt, std::size_t bytes, cl_mem_flags flags, const 
                                          const_cast<void*>(copy_from), &status));
   check(status, "clCreateBuffer");
   return buffer;
+}
+
+PinnedHost::PinnedHost(const Runtime& rt, std::size_t bytes)
+    : queue_(state_of(rt).queue.get()), buffer_(make_buffer(rt, bytes, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE)) {
+  cl_int status = CL_SUCCESS;
+  host_ = static_cast<unsigned char*>(clEnqueueMapBuffer(queue_, buffer_.get(), CL_TRUE, CL_MAP_WRITE, 0, std::max<std::size_t>(bytes, 1), 0,
+                                                         nullptr, nullptr, &status));
+  check(status, "clEnqueueMapBuffer");
+}
+
+PinnedHost::~PinnedHost() {
+  cl_event unmapped = nullptr;
+  if (clEnqueueUnmapMemObject(queue_, buffer_.get(), host_, 0, nullptr, &unmapped) == CL_SUCCESS) {
+    (void)clWaitForEvents(1, &unmapped);
+    (void)clReleaseEvent(unmapped);
+  }
 }
 
 std::size_t chunk_elements(const Runtime& rt, std::size_t n, std::size_t element_size, std::size_t buffers, std::size_t multiple) {

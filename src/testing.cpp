@@ -17,6 +17,7 @@ std::atomic<bool> merge_32bit{false};
 std::atomic<CompactPath> compact_path{CompactPath::automatic};
 std::atomic<std::size_t> compact_group{0}, compact_per_item{0};
 std::atomic<std::size_t> failing_chunk{SIZE_MAX};
+std::atomic<PinnedStaging> staging{PinnedStaging::automatic};
 
 }  // namespace
 
@@ -33,6 +34,9 @@ void set_stream_limits(const StreamLimits& limits) {
 
 std::size_t failing_group_chunk() { return failing_chunk.load(); }
 void set_failing_group_chunk(std::size_t chunk) { failing_chunk = chunk; }
+
+PinnedStaging pinned_staging() { return staging.load(); }
+void set_pinned_staging(PinnedStaging s) { staging = s; }
 
 CompactPlan compact_plan() { return {compact_path.load(), compact_group.load(), compact_per_item.load()}; }
 

@@ -32,6 +32,13 @@ void set_stream_limits(const StreamLimits& limits);
 std::size_t failing_group_chunk();
 void set_failing_group_chunk(std::size_t chunk);
 
+// Whether a DeviceGroup stages host data through pinned host memory (detail::PinnedHost):
+// automatic (on GPUs, whose copies from pageable memory go through the driver's staging) or
+// forced either way, so that CPU-only machines test the pinned path too.
+enum class PinnedStaging { automatic, always, never };
+PinnedStaging pinned_staging();
+void set_pinned_staging(PinnedStaging staging);
+
 // compact's path: automatic (one pass on GPUs, count + scan + scatter on CPUs) or forced either
 // way (one_pass runs the GPU kernel on a CPU too), and the one-pass tile: work-group size (a power
 // of two) and elements per work-item (at most 32); 0 keeps the default (256 and 16).

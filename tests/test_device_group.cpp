@@ -1,6 +1,7 @@
 // Several devices of one host (device_group.hpp) and partial results that merge (partial.hpp):
 // results equal one device's (deterministic float sums bit for bit, whatever the device count and
-// the chunks), refusals, a failing chunk reported. CTest runs it with POCL_DEVICES="pthread
+// the chunks), scatter_reduce against the host's exact result, host data through pinned or
+// pageable memory, refusals, a failing chunk reported. CTest runs it with POCL_DEVICES="pthread
 // pthread": two PoCL devices on this machine (CLATOMICS_TEST_GROUP picks the group elsewhere).
 #include <doctest/doctest.h>
 
@@ -8,6 +9,8 @@
 #include <cstring>
 #include <limits>
 #include <thread>
+#include <tuple>
+#include <type_traits>
 
 #include "support.hpp"
 
@@ -242,4 +245,212 @@ TEST_CASE("dot, key histograms, weighted even histograms and compaction over the
   CHECK(unordered == expect);
   CHECK_THROWS_AS(clatomics::dot<float>(group, a, std::vector<float>(3)), std::invalid_argument);
   CHECK_THROWS_AS(clatomics::histogram_even(group, a, 16, 0.0f, 64.0f, std::vector<float>(3)), std::invalid_argument);
+}
+
+namespace {
+
+// a op b with integers wrapping, as on the device.
+template <class O>
+O wrapped(clatomics::ScatterOp op, O a, O b) {
+  if constexpr (std::is_floating_point_v<O>) {
+    return op == clatomics::ScatterOp::prod ? a * b : a + b;
+  } else {
+    using U = std::make_unsigned_t<O>;
+    return O(op == clatomics::ScatterOp::prod ? U(U(a) * U(b)) : U(U(a) + U(b)));
+  }
+}
+
+// scatter_reduce's result on the host: out op= values, as scatter.hpp defines it (float min/max:
+// NaN is missing data); counts of values per bin for mean and include_self = false.
+template <class O, class V>
+std::vector<O> scatter_reference(std::vector<O> out, const std::vector<cl_uint>& indices, const std::vector<V>& values,
+                                 clatomics::ScatterOp op, bool include_self, std::size_t width, std::uint64_t& out_of_range) {
+  using clatomics::ScatterOp;
+  const std::size_t bins = out.size() / width;
+  std::vector<O> acc(out.size());
+  std::vector<std::uint64_t> count(bins, 0);
+  out_of_range = 0;
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    if (indices[i] >= bins) {
+      ++out_of_range;
+      continue;
+    }
+    const std::size_t b = indices[i];
+    for (std::size_t d = 0; d < width; ++d) {
+      O& a = acc[b * width + d];
+      const O v = O(values[i * width + d]);
+      if (count[b] == 0) a = v;
+      else if (op == ScatterOp::sum || op == ScatterOp::mean || op == ScatterOp::prod) a = wrapped(op, a, v);
+      else if (op == ScatterOp::min) a = v < a ? v : a;
+      else a = v > a ? v : a;
+    }
+    ++count[b];
+  }
+  for (std::size_t b = 0; b < bins; ++b) {
+    if (count[b] == 0) continue;
+    for (std::size_t d = 0; d < width; ++d) {
+      O& o = out[b * width + d];
+      O r = acc[b * width + d];
+      if (include_self) {
+        if (op == ScatterOp::sum || op == ScatterOp::mean || op == ScatterOp::prod) r = wrapped(op, o, r);
+        else if (op == ScatterOp::min) r = o < r ? o : r;
+        else r = o > r ? o : r;
+      }
+      if (op == ScatterOp::mean) {
+        const std::uint64_t c = count[b] + (include_self ? 1 : 0);
+        if constexpr (std::is_floating_point_v<O>) r = r / O(c);
+        else if constexpr (std::is_unsigned_v<O>) r = O(std::uint64_t(r) / c);
+        else r = O(std::int64_t(r) / std::int64_t(c) - ((std::int64_t(r) % std::int64_t(c) != 0 && r < 0) ? 1 : 0));
+      }
+      o = r;
+    }
+  }
+  return out;
+}
+
+// Exact data for every op: small integers (sums exact in float), and factors of 1, 2, 0.5, -1
+// for products (exact while a bin meets few of them).
+template <class V>
+std::vector<V> scatter_values(std::size_t n, clatomics::ScatterOp op) {
+  std::vector<V> v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t h = test::mix(std::uint32_t(i) * 7u + 1u);
+    if (op == clatomics::ScatterOp::prod) {
+      const double f[4] = {1, 2, 0.5, -1};
+      v[i] = std::is_floating_point_v<V> ? V(f[h % 4]) : V(h % 5);
+    } else {
+      v[i] = std::is_unsigned_v<V> ? V(h % 1000) : V(int(h % 1000) - 500);
+    }
+  }
+  return v;
+}
+
+template <class V>
+void check_group_scatter(std::size_t width) {
+  using clatomics::ScatterOp;
+  // Indices past bins (counted), and every tenth bin reached by none (keeps its value).
+  const std::size_t bins = 3001, n = 100003;
+  std::vector<cl_uint> indices(n);
+  for (std::size_t i = 0; i < n; ++i) indices[i] = test::mix(std::uint32_t(i)) % cl_uint(bins + 50) / 10 * 10 + 1 + i % 9;
+  for (const ScatterOp op : {ScatterOp::sum, ScatterOp::prod, ScatterOp::min, ScatterOp::max, ScatterOp::mean})
+    for (const bool include_self : {true, false}) {
+      CAPTURE(int(op));
+      CAPTURE(include_self);
+      const std::vector<V> values = scatter_values<V>(n * width, op);
+      std::vector<V> out(bins * width);
+      for (std::size_t j = 0; j < out.size(); ++j) out[j] = V(op == ScatterOp::prod ? 1 + j % 2 : j % 7);
+      std::uint64_t out_of_range = 0;
+      const std::vector<V> expected = scatter_reference(out, indices, values, op, include_self, width, out_of_range);
+      clatomics::ScatterOptions options;
+      options.include_self = include_self;
+      const SmallChunks chunks(64 << 10);  // a dozen chunks or more
+      const clatomics::ScatterResult r = clatomics::scatter_reduce<V, cl_uint>(group_of_all(), out, indices, values, op, options, width);
+      CHECK(r.out_of_range == out_of_range);
+      CHECK(out == expected);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("group scatter_reduce: every op, with and without out's values, rows; equal to the host's exact result") {
+  check_group_scatter<float>(1);
+  check_group_scatter<cl_int>(1);
+  check_group_scatter<cl_uint>(1);
+  check_group_scatter<float>(3);
+  if (group_of_all().runtime(0).supports_double()) check_group_scatter<double>(1);
+}
+
+TEST_CASE("group scatter_reduce: deterministic float sums have the same bits on one device and on the group") {
+  const std::size_t bins = 257, n = 200003;
+  std::vector<cl_ulong> indices(n);
+  for (std::size_t i = 0; i < n; ++i) indices[i] = test::mix(std::uint32_t(i)) % bins;
+  const std::vector<float> values = mixed_floats(n);
+  clatomics::ScatterOptions det;
+  det.deterministic = true;
+  const SmallChunks chunks(128 << 10);
+  if (!group_of_all().runtime(0).supports_double()) return;  // deterministic sums need fp64 and 64-bit atomics
+  DeviceGroup first_device("0");
+  std::vector<float> one(bins, 1.5f), all(bins, 1.5f);
+  clatomics::scatter_reduce<float, cl_ulong>(first_device, one, indices, values, clatomics::ScatterOp::sum, det);
+  for (int run = 0; run < 3; ++run) {
+    std::fill(all.begin(), all.end(), 1.5f);
+    clatomics::scatter_reduce<float, cl_ulong>(group_of_all(), all, indices, values, clatomics::ScatterOp::sum, det);
+    for (std::size_t b = 0; b < bins; ++b) REQUIRE(bits(all[b]) == bits(one[b]));
+  }
+  // Each chunk's sum rounded once, then the result: within eps * (sum of |values| + |result|).
+  std::vector<double> exact(bins, 1.5), magnitude(bins, 1.5);
+  for (std::size_t i = 0; i < n; ++i) exact[indices[i]] += values[i], magnitude[indices[i]] += std::abs(values[i]);
+  for (std::size_t b = 0; b < bins; ++b)
+    CHECK(std::abs(all[b] - exact[b]) <= std::numeric_limits<float>::epsilon() * (magnitude[b] + std::abs(exact[b])));
+}
+
+TEST_CASE("group scatter_reduce refuses bad input with out untouched; a failing chunk is reported") {
+  using clatomics::ScatterOp;
+  DeviceGroup& group = group_of_all();
+  const std::vector<cl_uint> indices{0, 1, 2, 7};
+  const std::vector<float> values{1, 2, 3, 4};
+  std::vector<float> out{5, 6, 7}, empty;
+  const std::vector<float> before = out;
+  clatomics::ScatterOptions refuse;
+  refuse.out_of_range = clatomics::OutOfRange::refuse;
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::scatter_reduce<float, cl_uint>(group, out, indices, values, ScatterOp::sum, refuse); }),
+                       ">= bins"));
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::scatter_reduce<float, cl_uint>(group, empty, indices, values, ScatterOp::sum); }),
+                       "bins must be at least 1"));
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::scatter_reduce<float, cl_uint>(group, out, indices, values, ScatterOp::sum, {}, 0); }),
+                       "width"));
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::scatter_reduce<float, cl_uint>(group, out, {0, 1}, values, ScatterOp::sum); }),
+                       "elements"));
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::scatter_reduce<float, cl_uint>(group, out, indices, values, ScatterOp(99)); }),
+                       "op"));
+  CHECK(out == before);
+  const SmallChunks chunks(4 << 10);
+  std::vector<cl_uint> many(100000, 1);
+  std::vector<float> ones(100000, 1.0f);
+  clatomics::testing::set_failing_group_chunk(3);
+  const std::string failed = test::message_of<clatomics::Error>([&] { clatomics::scatter_reduce<float, cl_uint>(group, out, many, ones, ScatterOp::sum); });
+  clatomics::testing::set_failing_group_chunk(SIZE_MAX);
+  CHECK(test::contains(failed, "chunk 3"));
+  CHECK(out == before);
+  clatomics::scatter_reduce<float, cl_uint>(group, out, many, ones, ScatterOp::sum);
+  CHECK(out == std::vector<float>{5, 100006, 7});
+}
+
+TEST_CASE("group host data through pinned staging memory: the same results as from pageable memory") {
+  DeviceGroup& group = group_of_all();
+  const std::size_t n = 300007;
+  const std::vector<float> x = mixed_floats(n);
+  std::vector<float> w(n);
+  std::vector<cl_uint> keys(n);
+  for (std::size_t i = 0; i < n; ++i) w[i] = float(i % 7), keys[i] = test::mix(std::uint32_t(i)) % 1000;
+  const SmallChunks chunks(256 << 10);
+  const clatomics::Predicate positive = clatomics::where::x > 0.0f;
+  clatomics::CompactOptions stable;
+  stable.stable = true;
+  const auto run_all = [&](clatomics::testing::PinnedStaging staging) {
+    clatomics::testing::set_pinned_staging(staging);
+    std::vector<float> scattered(1000, 0.0f);
+    clatomics::scatter_reduce<float, cl_uint>(group, scattered, keys, w, clatomics::ScatterOp::sum);
+    const auto result = std::make_tuple(clatomics::reduce<float>(group, x, ReduceOp::sum, ReduceOptions{true}),
+                                        clatomics::histogram_even(group, x, 64, -1e3f, 1e3f, w).counts,
+                                        clatomics::histogram_even(group, x, 64, -1e3f, 1e3f, w).weights,
+                                        clatomics::dot<float>(group, x, w), clatomics::compact<float>(group, x, positive, stable), scattered);
+    clatomics::testing::set_pinned_staging(clatomics::testing::PinnedStaging::automatic);
+    return result;
+  };
+  const auto pinned = run_all(clatomics::testing::PinnedStaging::always);
+  const auto pageable = run_all(clatomics::testing::PinnedStaging::never);
+  CHECK(bits(std::get<0>(pinned)) == bits(std::get<0>(pageable)));
+  CHECK(std::get<1>(pinned) == std::get<1>(pageable));
+  CHECK(std::get<2>(pinned) == std::get<2>(pageable));
+  CHECK(std::get<4>(pinned) == std::get<4>(pageable));
+  CHECK(std::get<5>(pinned) == std::get<5>(pageable));
+  // and exact where exact values exist: the kept elements, the scattered integer-valued sums
+  std::vector<float> kept;
+  for (const float v : x)
+    if (v > 0.0f) kept.push_back(v);
+  std::vector<float> expected(1000, 0.0f);
+  for (std::size_t i = 0; i < n; ++i) expected[keys[i]] += w[i];
+  CHECK(std::get<4>(pinned) == kept);
+  CHECK(std::get<5>(pinned) == expected);
 }

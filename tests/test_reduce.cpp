@@ -170,7 +170,53 @@ void check_rounded_sums() {
   for (const T r : results) CHECK(test::bits(r) == test::bits(results[0]));
 }
 
+// The deterministic sum as kernels/reduce.cl documents its tree: tiles of 16,384 elements; in a
+// tile, lane j of 256 keeps 4 accumulators, accumulator c taking elements 4 * (j + 256 r) + c for
+// r = 0..15 in order, the lane's value (a0 + a1) + (a2 + a3); lanes combine as a binary tree
+// (lane j takes lane j + s, s = 128 .. 1); the tiles' values are reduced by the same rule until
+// one is left. Missing elements are the identity.
+template <class T>
+T documented_tree_sum(std::vector<T> x) {
+  const std::size_t tile = clatomics::reduce_tile;
+  do {
+    std::vector<T> next;
+    for (std::size_t t = 0; t * tile < x.size(); ++t) {
+      const auto at = [&](std::size_t e) { return t * tile + e < x.size() ? x[t * tile + e] : T(0); };
+      T lanes[256];
+      for (std::size_t j = 0; j < 256; ++j) {
+        T a[4] = {0, 0, 0, 0};
+        for (std::size_t r = 0; r < 16; ++r)
+          for (std::size_t c = 0; c < 4; ++c) a[c] = a[c] + at(4 * (j + 256 * r) + c);
+        lanes[j] = (a[0] + a[1]) + (a[2] + a[3]);
+      }
+      for (std::size_t step = 128; step > 0; step /= 2)
+        for (std::size_t j = 0; j < step; ++j) lanes[j] = lanes[j] + lanes[j + step];
+      next.push_back(lanes[0]);
+    }
+    x = next;
+  } while (x.size() > 1);
+  return x[0];
+}
+
+template <class T>
+void check_documented_tree() {
+  std::mt19937 gen(5);
+  std::uniform_real_distribution<T> dist(-1, 1);
+  for (const std::size_t n : {std::size_t(1000), 3 * clatomics::reduce_tile + 1000}) {
+    std::vector<T> x(n + 1);
+    for (auto& v : x) v = dist(gen) * T(std::ldexp(1.0, int(gen() % 40) - 20));  // magnitudes that round differently by order
+    const std::vector<T> range(x.begin() + 1, x.end());
+    INFO("n=", n);
+    CHECK(test::bits(device_reduce(x, 1, n, ReduceOp::sum, true)) == test::bits(documented_tree_sum(range)));
+  }
+}
+
 }  // namespace
+
+TEST_CASE("deterministic sums follow the documented tree bit for bit (the same bits on every device)") {
+  check_documented_tree<float>();
+  if (test::runtime().supports_double()) check_documented_tree<double>();
+}
 
 TEST_CASE("integer reductions are exact (sums and products wrap)") {
   check_integers<cl_int>();

@@ -20,17 +20,22 @@
 #include "clatomics/partial.hpp"
 #include "clatomics/reduce.hpp"
 #include "clatomics/runtime.hpp"
+#include "clatomics/scatter.hpp"
 
 namespace clatomics {
 
 class DeviceGroup;
 namespace detail {
 class Worker;
+struct Staging;
 void run_on_streams(DeviceGroup& group, const std::vector<Runtime*>& streams, const std::vector<std::function<void()>>& jobs);
 std::unique_lock<std::mutex> take_turn(DeviceGroup& group);  // the group's streams, for this thread's call
+Staging& staging_of(DeviceGroup& group, const Runtime& stream);
 }
 
 // Safe to call from several threads: their calls take the group's streams one after another.
+// Host data goes through staging buffers each stream keeps for the group's life (on GPUs, pinned
+// host memory too): at most two chunks of 64 MiB per array and stream.
 class DeviceGroup {
  public:
   // The devices of selector (empty: CLATOMICS_DEVICE, which may itself be a group selector such
@@ -53,6 +58,7 @@ class DeviceGroup {
   detail::Worker* worker_of(const Runtime& rt);  // the thread kept for that runtime's calls
   friend void detail::run_on_streams(DeviceGroup&, const std::vector<Runtime*>&, const std::vector<std::function<void()>>&);
   friend std::unique_lock<std::mutex> detail::take_turn(DeviceGroup&);
+  friend detail::Staging& detail::staging_of(DeviceGroup&, const Runtime&);
   std::vector<std::unique_ptr<Member>> members_;
   std::mutex one_call_;  // calls from several threads take the group's streams in turn
 };
@@ -78,6 +84,20 @@ T dot(DeviceGroup& group, const std::vector<T>& a, const std::vector<T>& b);
 // order (with options.stable, the input's order).
 template <class T>
 std::vector<T> compact(DeviceGroup& group, const std::vector<T>& in, const Predicate& predicate, CompactOptions options = {});
+
+// scatter_reduce over host data, as scatter_reduce(Runtime&, std::vector...) (scatter.hpp): each
+// chunk of (indices, values) is reduced on the device that takes it into a copy of the output at
+// the op's identity (mean and include_self = false also count each bin's values), and the copies
+// join out on the host in chunk order; out is written once every chunk has succeeded (a refusal,
+// such as OutOfRange::refuse meeting an index >= bins, leaves it untouched). Integer results,
+// min and max are those of one device. Float sums and means add the chunks' copies in double and
+// round once per bin; deterministic mode sums each chunk exactly and rounds it once, so the bits
+// depend on the data and never on the number of devices or which ran which chunk (with more than
+// one chunk of data, they may differ from one device's single pass in the last place).
+// ScatterResult: out_of_range summed over the chunks; strategy, the first chunk's.
+template <class V, class I>
+ScatterResult scatter_reduce(DeviceGroup& group, std::vector<scatter_output_t<V>>& out, const std::vector<I>& indices,
+                             const std::vector<V>& values, ScatterOp op, ScatterOptions options = {}, std::size_t width = 1);
 
 // Data resident on the group's devices: device d holds elements [first[d], first[d] + count[d])
 // in parts[d] (a buffer of its runtime's context). Parts hold whole deterministic tiles (but the
@@ -114,5 +134,20 @@ extern template double dot<double>(DeviceGroup&, const std::vector<double>&, con
 extern template std::vector<float> compact<float>(DeviceGroup&, const std::vector<float>&, const Predicate&, CompactOptions);
 extern template std::vector<cl_int> compact<cl_int>(DeviceGroup&, const std::vector<cl_int>&, const Predicate&, CompactOptions);
 extern template std::vector<cl_uint> compact<cl_uint>(DeviceGroup&, const std::vector<cl_uint>&, const Predicate&, CompactOptions);
+#define CLATOMICS_GROUP_SCATTER_EXTERN(V)                                                                                             \
+  extern template ScatterResult scatter_reduce<V, cl_uint>(DeviceGroup&, std::vector<scatter_output_t<V>>&, const std::vector<cl_uint>&, \
+                                                           const std::vector<V>&, ScatterOp, ScatterOptions, std::size_t);             \
+  extern template ScatterResult scatter_reduce<V, cl_ulong>(DeviceGroup&, std::vector<scatter_output_t<V>>&,                          \
+                                                            const std::vector<cl_ulong>&, const std::vector<V>&, ScatterOp, ScatterOptions, \
+                                                            std::size_t);
+CLATOMICS_GROUP_SCATTER_EXTERN(float)
+CLATOMICS_GROUP_SCATTER_EXTERN(double)
+CLATOMICS_GROUP_SCATTER_EXTERN(cl_int)
+CLATOMICS_GROUP_SCATTER_EXTERN(cl_uint)
+CLATOMICS_GROUP_SCATTER_EXTERN(cl_long)
+CLATOMICS_GROUP_SCATTER_EXTERN(cl_ulong)
+CLATOMICS_GROUP_SCATTER_EXTERN(half_t)
+CLATOMICS_GROUP_SCATTER_EXTERN(bfloat16_t)
+#undef CLATOMICS_GROUP_SCATTER_EXTERN
 
 }  // namespace clatomics
