@@ -40,7 +40,7 @@ int run(int rank, int ranks, bool mismatch) {
   clatomics::mpi::allreduce(hist, MPI_COMM_WORLD);  // counts and tallies added over the ranks
   const clatomics::ReducePartial<float> part =
       clatomics::reduce_partial<float>(rt, shard, clatomics::ReduceOp::sum, first, clatomics::ReduceOptions{true});
-  const float sum = clatomics::mpi::allreduce(rt, part, MPI_COMM_WORLD);  // the tree finished on every rank
+  const float sum = clatomics::mpi::allreduce(part, MPI_COMM_WORLD);  // the tree finished on every rank
   // --- end ---
 
   std::vector<float> all(n);

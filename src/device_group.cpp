@@ -272,7 +272,7 @@ T reduce(DeviceGroup& group, const std::vector<T>& data, ReduceOp op, ReduceOpti
       group, data.size(), arrays, chunk_for(group, data.size(), arrays), [&](Runtime& rt, cl_mem buffer, std::size_t first, std::size_t count) {
         return detail::reduce_partial_later<T>(rt, buffer, 0, count, op, first, options).get();
       });
-  return merge_reduce<T>(group.runtime(0), parts);
+  return merge_reduce<T>(parts);
 }
 
 std::vector<std::uint64_t> histogram(DeviceGroup& group, const std::vector<std::uint8_t>& bytes, HistogramOptions options) {
@@ -376,7 +376,7 @@ T reduce(DeviceGroup& group, const DistributedBuffer<T>& data, ReduceOp op, Redu
   const auto parts = each_device<ReducePartial<T>>(group, [&](Runtime& rt, std::size_t d) {
     return detail::reduce_partial_later<T>(rt, data.parts[d](), 0, data.count[d], op, data.first[d], options);
   });
-  return merge_reduce<T>(group.runtime(0), parts);
+  return merge_reduce<T>(parts);
 }
 
 std::vector<std::uint64_t> histogram(DeviceGroup& group, const DistributedBuffer<std::uint8_t>& bytes, HistogramOptions options) {

@@ -74,7 +74,7 @@ ReducePartial<T> reduce_partial(Runtime& rt, const std::vector<T>& shard, Reduce
 }
 
 template <class T>
-T merge_reduce(Runtime& rt, std::vector<ReducePartial<T>> parts) {
+T merge_reduce(std::vector<ReducePartial<T>> parts) {
   if (parts.empty()) refuse("merge_reduce", "no parts (not even empty ones): no op to give the identity of");
   const ReduceOp first_op = parts.front().op;
   parts.erase(std::remove_if(parts.begin(), parts.end(), [](const ReducePartial<T>& p) { return p.count == 0; }), parts.end());
@@ -104,7 +104,7 @@ T merge_reduce(Runtime& rt, std::vector<ReducePartial<T>> parts) {
   if constexpr (std::is_floating_point_v<T>) {
     std::vector<T> all;
     for (const auto& p : parts) all.insert(all.end(), p.values.begin(), p.values.end());
-    return detail::reduce_of_tile_values<T>(rt, all, op);
+    return detail::reduce_of_tile_values<T>(all, op);
   }
   return T{};  // integers are never tiled
 }
@@ -137,7 +137,7 @@ void merge_into(EvenHistogram& into, const EvenHistogram& from) {
   template ReducePartial<T> reduce_partial<T>(Runtime&, const cl::Buffer&, std::size_t, std::size_t, ReduceOp, std::uint64_t, \
                                               ReduceOptions);                                                                \
   template ReducePartial<T> reduce_partial<T>(Runtime&, const std::vector<T>&, ReduceOp, std::uint64_t, ReduceOptions);        \
-  template T merge_reduce<T>(Runtime&, std::vector<ReducePartial<T>>);                                                         \
+  template T merge_reduce<T>(std::vector<ReducePartial<T>>);                                                         \
   template detail::Pending<ReducePartial<T>> detail::reduce_partial_later<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, \
                                                                              std::uint64_t, ReduceOptions);
 CLATOMICS_PARTIAL_INSTANTIATE(float)

@@ -266,20 +266,42 @@ detail::Pending<std::vector<T>> detail::reduce_tile_values_later(Runtime& rt, cl
 }
 
 template <class T>
-T detail::reduce_of_tile_values(Runtime& rt, const std::vector<T>& tiles, ReduceOp op) {
-  Commands commands(rt);
-  detail::Mem partials = detail::make_buffer(rt, tiles.size() * sizeof(T), CL_MEM_READ_WRITE, tiles.data());
-  T result{};
-  Tree<T>(rt, op).reduce_partials(commands, std::move(partials), tiles.size(), &result);
-  detail::wait_for_event(commands.submit());
-  return result;
+T detail::reduce_of_tile_values(const std::vector<T>& tiles, ReduceOp op) {
+  // kernels/reduce.cl's tile, on the host: lane j of 256 keeps 4 accumulators (accumulator c takes
+  // elements 4 * (j + 256 r) + c, r = 0..15, in order), the lane's value is (a0 . a1) . (a2 . a3),
+  // lanes combine as a binary tree (lane j takes lane j + s, s = 128 .. 1). IEEE adds and
+  // multiplies in the same order give the device's bits.
+  constexpr std::size_t lanes = 256, width = 4, steps = Tree<T>::tile / (lanes * width);
+  const T ident = identity<T>(op);
+  const auto comb = [op](T a, T b) { return op == ReduceOp::prod ? T(a * b) : T(a + b); };
+  std::vector<T> level = tiles;
+  do {
+    std::vector<T> next((level.size() + Tree<T>::tile - 1) / Tree<T>::tile);
+    for (std::size_t t = 0; t < next.size(); ++t) {
+      const T* p = level.data() + t * Tree<T>::tile;
+      const std::size_t n = std::min(Tree<T>::tile, level.size() - t * Tree<T>::tile);
+      T lane[lanes];
+      for (std::size_t j = 0; j < lanes; ++j) {
+        T a[width] = {ident, ident, ident, ident};
+        for (std::size_t r = 0; r < steps; ++r)
+          for (std::size_t c = 0; c < width; ++c)
+            if (const std::size_t e = width * (j + lanes * r) + c; e < n) a[c] = comb(a[c], p[e]);
+        lane[j] = comb(comb(a[0], a[1]), comb(a[2], a[3]));
+      }
+      for (std::size_t step = lanes / 2; step > 0; step /= 2)
+        for (std::size_t j = 0; j < step; ++j) lane[j] = comb(lane[j], lane[j + step]);
+      next[t] = lane[0];
+    }
+    level = std::move(next);
+  } while (level.size() > 1);
+  return level.front();
 }
 
 template detail::Pending<std::vector<float>> detail::reduce_tile_values_later<float>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp);
 template detail::Pending<std::vector<double>> detail::reduce_tile_values_later<double>(Runtime&, cl_mem, std::size_t, std::size_t,
                                                                                        ReduceOp);
-template float detail::reduce_of_tile_values<float>(Runtime&, const std::vector<float>&, ReduceOp);
-template double detail::reduce_of_tile_values<double>(Runtime&, const std::vector<double>&, ReduceOp);
+template float detail::reduce_of_tile_values<float>(const std::vector<float>&, ReduceOp);
+template double detail::reduce_of_tile_values<double>(const std::vector<double>&, ReduceOp);
 
 template <class T>
 T detail::reduce_identity(ReduceOp op) {

@@ -31,8 +31,10 @@ T reduce_combine(ReduceOp op, T a, T b);
 template <class T>
 Pending<std::vector<T>> reduce_tile_values_later(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op);
 
-// The tree's result over the tile values of a whole range, in order (at least one).
+// The tree's result over the tile values of a whole range, in order (at least one), computed on
+// the host in the kernel's order (the device's bits; tests/test_reduce.cpp checks them).
+// T: float or double; op: sum or prod.
 template <class T>
-T reduce_of_tile_values(Runtime& rt, const std::vector<T>& tiles, ReduceOp op);
+T reduce_of_tile_values(const std::vector<T>& tiles, ReduceOp op);
 
 }  // namespace clatomics::detail

@@ -162,24 +162,24 @@ TEST_CASE("partial reductions merge to one pass's bits however the range is cut 
       parts.push_back(clatomics::reduce_partial<float>(rt, std::vector<float>(x.begin() + first, x.begin() + end), ReduceOp::sum, first, det));
     }
     CHECK(parts.back().tiled);
-    CHECK(bits(clatomics::merge_reduce<float>(rt, parts)) == bits(whole));
+    CHECK(bits(clatomics::merge_reduce<float>(parts)) == bits(whole));
   }
   // Refused: a deterministic part that starts inside a tile; gaps, overlaps, mixed ops.
   CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::reduce_partial<float>(rt, x, ReduceOp::sum, 5, det); }),
                        "multiple of clatomics::reduce_tile"));
   const auto a = clatomics::reduce_partial<float>(rt, std::vector<float>(x.begin(), x.begin() + tile), ReduceOp::sum, 0, det);
   const auto c = clatomics::reduce_partial<float>(rt, std::vector<float>(x.begin(), x.begin() + tile), ReduceOp::sum, 2 * tile, det);
-  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::merge_reduce<float>(rt, {a, c}); }), "gap"));
-  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::merge_reduce<float>(rt, {a, a}); }), "overlaps"));
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::merge_reduce<float>({a, c}); }), "gap"));
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::merge_reduce<float>({a, a}); }), "overlaps"));
   const auto m = clatomics::reduce_partial<float>(rt, std::vector<float>(x.begin(), x.begin() + tile), ReduceOp::max, tile);
-  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::merge_reduce<float>(rt, {a, m}); }), "another op"));
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::merge_reduce<float>({a, m}); }), "another op"));
   // Untiled parts (integers) merge exactly.
   std::vector<cl_int> ints(100000);
   cl_int sum = 0;
   for (std::size_t i = 0; i < ints.size(); ++i) ints[i] = cl_int(test::mix(std::uint32_t(i)) % 1000), sum += ints[i];
   const auto p0 = clatomics::reduce_partial<cl_int>(rt, std::vector<cl_int>(ints.begin(), ints.begin() + 12345), ReduceOp::sum, 0);
   const auto p1 = clatomics::reduce_partial<cl_int>(rt, std::vector<cl_int>(ints.begin() + 12345, ints.end()), ReduceOp::sum, 12345);
-  CHECK(clatomics::merge_reduce<cl_int>(rt, {p1, p0}) == sum);
+  CHECK(clatomics::merge_reduce<cl_int>({p1, p0}) == sum);
 }
 
 TEST_CASE("histograms merge by adding; different bins are refused and leave the target unchanged") {

@@ -64,9 +64,9 @@ inline void allreduce(EvenHistogram& h, MPI_Comm comm) {
 }
 
 // A reduction: every rank's part gathered (a few values per rank, or one per tile), then merged
-// by merge_reduce on rt's device.
+// by merge_reduce on every rank.
 template <class T>
-T allreduce(Runtime& rt, const ReducePartial<T>& mine, MPI_Comm comm) {
+T allreduce(const ReducePartial<T>& mine, MPI_Comm comm) {
   require_same(std::uint64_t(mine.op), "reduce ops", comm);
   require_same(mine.tiled ? 1 : 0, "reduction kinds (deterministic or not)", comm);
   int ranks = 0;
@@ -85,7 +85,12 @@ T allreduce(Runtime& rt, const ReducePartial<T>& mine, MPI_Comm comm) {
     parts[r] = {mine.op, mine.tiled, headers[3 * r], headers[3 * r + 1], {}};
     parts[r].values.assign(values.begin() + offsets[r], values.begin() + offsets[r] + sizes[r]);
   }
-  return merge_reduce<T>(rt, std::move(parts));
+  return merge_reduce<T>(std::move(parts));
+}
+// The same (the runtime is not used; the first form of this call took one).
+template <class T>
+T allreduce(Runtime&, const ReducePartial<T>& mine, MPI_Comm comm) {
+  return allreduce<T>(mine, comm);
 }
 
 }  // namespace clatomics::mpi

@@ -48,9 +48,15 @@ ReducePartial<T> reduce_partial(Runtime& rt, const std::vector<T>& shard, Reduce
 // The result of the parts together. They may come in any order; together they must cover one
 // range without gap or overlap, with one op and one kind (tiled or not), and every tiled part but
 // the last must hold whole tiles; else std::invalid_argument. Tiled parts run the tree's last
-// levels on rt's device. Only empty parts: reduce()'s identity; no parts at all: refused.
+// levels on the host, in the kernel's order (no device needed: any rank or engine can merge).
+// Only empty parts: reduce()'s identity; no parts at all: refused.
 template <class T>
-T merge_reduce(Runtime& rt, std::vector<ReducePartial<T>> parts);
+T merge_reduce(std::vector<ReducePartial<T>> parts);
+// The same (the runtime is not used; the first form of this call took one).
+template <class T>
+T merge_reduce(Runtime&, std::vector<ReducePartial<T>> parts) {
+  return merge_reduce<T>(std::move(parts));
+}
 
 // Histograms merge by adding: counts and tallies exactly (64-bit), weight sums in double (their
 // order of addition may change the last bits, as with atomics). into and from must have the same
@@ -64,7 +70,7 @@ void merge_into(EvenHistogram& into, const EvenHistogram& from);
   extern template ReducePartial<T> reduce_partial<T>(Runtime&, const cl::Buffer&, std::size_t, std::size_t, ReduceOp, std::uint64_t, \
                                                      ReduceOptions);                                                          \
   extern template ReducePartial<T> reduce_partial<T>(Runtime&, const std::vector<T>&, ReduceOp, std::uint64_t, ReduceOptions);  \
-  extern template T merge_reduce<T>(Runtime&, std::vector<ReducePartial<T>>);
+  extern template T merge_reduce<T>(std::vector<ReducePartial<T>>);
 CLATOMICS_PARTIAL_EXTERN(float)
 CLATOMICS_PARTIAL_EXTERN(double)
 CLATOMICS_PARTIAL_EXTERN(cl_int)
