@@ -2,7 +2,8 @@
 // CL_MEM_USE_HOST_PTR at every 4-byte alignment (PoCL reads it where it is), sub-buffers and
 // element offsets, out-of-order queues without profiling (with the caller's own commands
 // before), buffers whose flags forbid their role, images, and outputs that share memory with an
-// input. Each call either gives the host's exact result or is refused before anything runs. The
+// input; partial results and device groups (over the caller's out-of-order queue) meet them too.
+// Each call either gives the host's exact result or is refused before anything runs. The
 // deterministic reduce gives the same bits wherever the data sits and however it is chunked.
 #include <doctest/doctest.h>
 
@@ -134,6 +135,14 @@ void check_all(clatomics::Runtime& rt, const cl::Buffer& a, std::size_t offset, 
     if (e.keys[k]) CHECK(sums[k] == e.scatter[k]);
   CHECK(clatomics::compact<float>(rt, a, offset, n, out, x > 2.5f, {true}) == e.kept.size());
   CHECK(test::to_host<float>(rt, out, e.kept.size()) == e.kept);
+  // Partial results of two parts of the range (cut at a tile, as the deterministic tree wants),
+  // merged in either order.
+  const std::size_t cut = clatomics::reduce_tile;
+  for (const bool deterministic : {false, true}) {
+    const auto head = clatomics::reduce_partial<float>(rt, a, offset, cut, ReduceOp::sum, 0, {deterministic});
+    const auto tail = clatomics::reduce_partial<float>(rt, a, offset + cut, n - cut, ReduceOp::sum, cut, {deterministic});
+    CHECK(clatomics::merge_reduce<float>({tail, head}) == e.sum);
+  }
 }
 
 }  // namespace
@@ -217,6 +226,24 @@ TEST_CASE("every algorithm is exact on an out-of-order queue without profiling, 
     CHECK(clatomics::histogram_even(ooo, a, nbins, lo, hi, b).counts == expected(a, b).even);
     CHECK(clatomics::compact(ooo, a, x > 2.5f, {true}) == expected(a, b).kept);
     clatomics::testing::set_stream_limits({});
+    // A device group over the caller's queue: host data (several chunks) and resident parts.
+    clatomics::DeviceGroup group(std::vector<cl::CommandQueue>{queue});
+    const Expected e = expected(a, b);
+    clatomics::testing::set_stream_limits({std::size_t(16) << 10, 0});
+    CHECK(clatomics::reduce(group, a, ReduceOp::sum, {true}) == e.sum);
+    CHECK(clatomics::histogram_even(group, a, nbins, lo, hi, b).counts == e.even);
+    CHECK(clatomics::dot(group, a, b) == e.dot);
+    std::vector<float> scattered(key_bins, 0.0f);
+    std::vector<cl_uint> indices(n);
+    for (std::size_t i = 0; i < n; ++i) indices[i] = cl_uint(int(a[i]) + 8);
+    clatomics::scatter_reduce<float, cl_uint>(group, scattered, indices, b, clatomics::ScatterOp::sum);
+    std::vector<float> scattered_expected(key_bins, 0.0f);
+    for (std::size_t i = 0; i < n; ++i) scattered_expected[indices[i]] += b[i];
+    CHECK(scattered == scattered_expected);
+    clatomics::testing::set_stream_limits({});
+    const auto resident = clatomics::distribute(group, a);
+    CHECK(clatomics::reduce(group, resident, ReduceOp::sum) == e.sum);
+    CHECK(clatomics::reduce(group, resident, ReduceOp::sum, {true}) == e.sum);
   }
   clatomics::ProfileScope scope;
   clatomics::reduce<float>(ooo, da, 0, n, ReduceOp::sum);
