@@ -34,7 +34,6 @@ using detail::refuse;
 enum class Kind { bytes = 0, keys = 1, even = 2 };
 
 constexpr std::size_t max_private_counters = 16384;  // 64 KiB of private counters per work-item
-constexpr std::size_t auto_private_slots = 4096;     // CPUs: private counters up to this many slots
 constexpr std::size_t max_copies = 32;               // __local copies per work-group (one per bank)
 constexpr std::size_t max_nbins = (std::size_t(1) << 32) - 4;
 constexpr std::size_t two_d_tallies = 15;     // the (where on x, where on y) classes of points in no bin
@@ -110,7 +109,7 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
     if (gpu)
       s = copies >= 2 ? HistogramStrategy::local_replicated : copies == 1 ? HistogramStrategy::local_single : HistogramStrategy::global_atomics;
     else
-      s = private_fits && slots <= auto_private_slots ? HistogramStrategy::private_per_item
+      s = private_fits ? HistogramStrategy::private_per_item
           : copies >= 1                               ? HistogramStrategy::local_single
                                                       : HistogramStrategy::global_atomics;
   }
@@ -155,7 +154,8 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
                  detail::define("CLAT_HIST_2D", setup.two_d ? 1 : 0) + detail::define("CLAT_HIST_CHANNELS", (long long)setup.channels) +
                  detail::define("CLAT_HIST_ACCUM", int(setup.accumulation)) +
                  detail::define("CLAT_CONTIGUOUS", gpu ? 0 : 1) + detail::define("CLAT_HIST_SHIFT", int(plan.shift)) +
-                 detail::define("CLAT_HIST_DIRECT", plan.direct ? 1 : 0) + detail::define("CLAT_HIST_AHEAD", ahead);
+                 detail::define("CLAT_HIST_DIRECT", plan.direct ? 1 : 0) + detail::define("CLAT_HIST_AHEAD", ahead) +
+                 detail::define("CLAT_HIST_VSLOTS", gpu ? 0 : 1);
   // NVIDIA reports CL_KERNEL_WORK_GROUP_SIZE 256 for every kernel, yet 1024-item groups are what
   // reach the read-only pass (bench/BENCHMARKS.md): compile the kernel for that size there. Other
   // GPUs keep the size their driver offers (a required size a kernel cannot meet fails the build).

@@ -18,6 +18,8 @@
  *                       index math in the hot loop than a kernel argument) [0]
  *   CLAT_HIST_DIRECT    1: count straight into the 64-bit totals with 64-bit atomics (needs
  *                       cl_khr_int64_base_atomics; no 32-bit counts, no merge launch) [0]
+ *   CLAT_HIST_VSLOTS    1: even bins over one axis compute a whole load's slots in vector
+ *                       arithmetic (CPUs) [0]
  *   CLAT_HIST_GROUP     clat_hist_local is compiled for exactly this work-group size
  *                       (reqd_work_group_size; the host sets it on NVIDIA, which reports
  *                       CL_KERNEL_WORK_GROUP_SIZE 256 for any kernel without it, while 1024-item
@@ -80,6 +82,9 @@
 #endif
 #ifndef CLAT_HIST_DIRECT
 #define CLAT_HIST_DIRECT 0
+#endif
+#ifndef CLAT_HIST_VSLOTS
+#define CLAT_HIST_VSLOTS 0
 #endif
 
 #if (CLAT_HIST_DOUBLE || CLAT_HIST_2D || CLAT_HIST_CHANNELS) && CLAT_HIST_KIND != 2
@@ -236,7 +241,8 @@ CLAT_FN uint clat_slot(CLAT_POS x, uint nbins, CLAT_POS lo, CLAT_POS hi, CLAT_PO
                        __global const CLAT_POS *edges) {
   if (!(x >= lo && x <= hi)) return isnan(x) ? nbins + 2u : x < lo ? nbins : nbins + 1u;
   const CLAT_POS t = (x - lo) * scale; /* >= 0, and at most nbins by a few ulps */
-  const uint b = min(convert_uint_sat_rtz(t), nbins - 1u); /* sat: float t may round past 2^32 */
+  /* t >= 0; the float cap keeps the conversion defined where t rounds past 2^32 (it is exact). */
+  const uint b = min((uint)min(t, (CLAT_POS)4294967040.0f), nbins - 1u);
   /* Far inside bin b the guess is right without reading an edge. */
   const CLAT_POS frac = t - (CLAT_POS)b;
   if (frac > guard && frac < (CLAT_POS)1 - guard) return b;
@@ -274,7 +280,53 @@ CLAT_FN uint clat_slot_2d(uint sx, uint sy, uint nbins, uint nbins_y) {
 #define CLAT_WV_y(c) wv##c.y
 #define CLAT_WV_z(c) wv##c.z
 #define CLAT_WV_w(c) wv##c.w
+#if CLAT_HIST_VSLOTS && !CLAT_HIST_2D
+/* CPUs (the host sets CLAT_HIST_VSLOTS): a whole load's slots in vector arithmetic, the same
+ * operations clat_slot does per element (PoCL runs a work-item on one thread: nothing else
+ * vectorizes the bin math); a load with a lane near an edge takes clat_slot per lane. */
 #if CLAT_HIST_DOUBLE
+#define CLAT_UVEC uint2
+#define CLAT_MASK long2
+#else
+#define CLAT_UVEC uint4
+#define CLAT_MASK int4
+#endif
+CLAT_FN CLAT_UVEC clat_slots(CLAT_LOAD x, uint nbins, CLAT_POS lo, CLAT_POS hi, CLAT_POS scale, CLAT_POS guard,
+                             __global const CLAT_POS *edges) {
+  const CLAT_MASK inside = (x >= lo) & (x <= hi); /* false for NaN */
+  const CLAT_LOAD t = select((CLAT_LOAD)0, min((x - lo) * scale, (CLAT_POS)4294967040.0f), inside);
+  const CLAT_UVEC b = min(CLAT_CAT(convert_, CLAT_UVEC)(t), (CLAT_UVEC)(nbins - 1u));
+  const CLAT_LOAD frac = t - CLAT_CAT(convert_, CLAT_LOAD)(b);
+  if (!any(inside & ((frac <= guard) | (frac >= (CLAT_POS)1 - guard)))) {
+    CLAT_UVEC slot = select(b, (CLAT_UVEC)(nbins), CLAT_CAT(convert_, CLAT_UVEC)(x < lo));
+    slot = select(slot, (CLAT_UVEC)(nbins + 1u), CLAT_CAT(convert_, CLAT_UVEC)(x > hi));
+    return select(slot, (CLAT_UVEC)(nbins + 2u), CLAT_CAT(convert_, CLAT_UVEC)(isnan(x)));
+  }
+#if CLAT_HIST_DOUBLE
+  return (uint2)(clat_slot(x.x, nbins, lo, hi, scale, guard, edges), clat_slot(x.y, nbins, lo, hi, scale, guard, edges));
+#else
+  return (uint4)(clat_slot(x.x, nbins, lo, hi, scale, guard, edges), clat_slot(x.y, nbins, lo, hi, scale, guard, edges),
+                 clat_slot(x.z, nbins, lo, hi, scale, guard, edges), clat_slot(x.w, nbins, lo, hi, scale, guard, edges));
+#endif
+}
+#if CLAT_HIST_DOUBLE
+#define CLAT_UNPACK(PUT, v)                                                        \
+  {                                                                                \
+    const uint2 slots_ = clat_slots(v, nbins, lo, hi, scale, guard, edges);        \
+    PUT(slots_.x, CLAT_WV_x, 0)                                                    \
+    PUT(slots_.y, CLAT_WV_y, 1)                                                    \
+  }
+#else
+#define CLAT_UNPACK(PUT, v)                                                        \
+  {                                                                                \
+    const uint4 slots_ = clat_slots(v, nbins, lo, hi, scale, guard, edges);        \
+    PUT(slots_.x, CLAT_WV_x, 0)                                                    \
+    PUT(slots_.y, CLAT_WV_y, 1)                                                    \
+    PUT(slots_.z, CLAT_WV_z, 2)                                                    \
+    PUT(slots_.w, CLAT_WV_w, 3)                                                    \
+  }
+#endif
+#elif CLAT_HIST_DOUBLE
 #define CLAT_UNPACK(PUT, v)                      \
   PUT(CLAT_SLOT_AT(v.x, vy.x), CLAT_WV_x, 0)     \
   PUT(CLAT_SLOT_AT(v.y, vy.y), CLAT_WV_y, 1)

@@ -25,7 +25,8 @@ enum class HistogramStrategy {
 };
 // automatic: GPUs take local_replicated with as many copies as fit in __local memory (at most
 // 32), local_single when only one copy fits, global_atomics when not even one does; CPUs take
-// private_per_item up to 4096 bins, else local_single when the bins fit, else global_atomics.
+// private_per_item while the counters fit (16384 per work-item, weights included), else
+// local_single when the bins fit, else global_atomics.
 // A strategy asked for that cannot hold the bins (__local memory, or more than 16384 private
 // counters) throws std::invalid_argument.
 
