@@ -5,6 +5,7 @@
 // pthread": two PoCL devices on this machine (CLATOMICS_TEST_GROUP picks the group elsewhere).
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -39,6 +40,17 @@ std::uint32_t bits(float f) {
 struct SmallChunks {
   explicit SmallChunks(std::size_t bytes) { clatomics::testing::set_stream_limits({bytes, 0, false}); }
   ~SmallChunks() { clatomics::testing::set_stream_limits({}); }
+};
+
+// Threads that complete the caller's user events later (the tests' gated writes), joined before
+// the host data they write goes.
+struct Openers {
+  std::vector<std::thread> threads;
+  void join() {
+    for (auto& t : threads) t.join();
+    threads.clear();
+  }
+  ~Openers() { join(); }
 };
 
 // The group under test: CLATOMICS_TEST_GROUP (a group selector, e.g. "gpu:all" on a machine with
@@ -453,4 +465,123 @@ TEST_CASE("group host data through pinned staging memory: the same results as fr
   for (std::size_t i = 0; i < n; ++i) expected[keys[i]] += w[i];
   CHECK(std::get<4>(pinned) == kept);
   CHECK(std::get<5>(pinned) == expected);
+}
+
+TEST_CASE("a group of the caller's own out-of-order queue: host data and resident parts exact; another group's parts refused") {
+  auto& rt = test::runtime();
+  if (!(rt.device().getInfo<CL_DEVICE_QUEUE_PROPERTIES>() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+    MESSAGE("no out-of-order queues on " << rt.device_info().caps.device_name);
+    return;
+  }
+  const cl::CommandQueue queue(rt.context(), rt.device(), CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  DeviceGroup adopted(std::vector<cl::CommandQueue>{queue});
+  REQUIRE(adopted.size() == 1);
+  CHECK(adopted.runtime(0).queue()() == queue());  // the caller's queue itself
+  // Small integers as floats (sums exact in any order) and bytes, with their exact results.
+  const auto make = [](std::size_t n, std::uint32_t seed, std::vector<float>& x, float& sum, std::vector<std::uint8_t>& bytes,
+                       std::vector<std::uint64_t>& counts) {
+    x.resize(n), bytes.resize(n + 4099), counts.assign(256, 0), sum = 0.0f;
+    for (std::size_t i = 0; i < n; ++i) x[i] = float(int(test::mix(std::uint32_t(i) ^ seed) % 17) - 8), sum += x[i];
+    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = std::uint8_t(test::mix(std::uint32_t(i) + seed) >> 8), ++counts[bytes[i]];
+  };
+  const std::size_t n = 200003;  // 13 tiles, the last one partial
+  std::vector<float> x;
+  float sum = 0.0f;
+  std::vector<std::uint8_t> bytes;
+  std::vector<std::uint64_t> counts;
+  make(n, 0, x, sum, bytes, counts);
+  const ReduceOptions det{true};
+  const float one_pass = clatomics::reduce<float>(rt, x, ReduceOp::sum, det);
+  REQUIRE(one_pass == sum);
+  // Host data: one chunk on the caller's queue alone, then many shared with the group's second
+  // stream on that device.
+  for (const std::size_t chunk_bytes : {std::size_t(0), std::size_t(1) << 16}) {
+    CAPTURE(chunk_bytes);
+    SmallChunks small(chunk_bytes);
+    CHECK(clatomics::reduce<float>(adopted, x, ReduceOp::sum) == sum);
+    CHECK(bits(clatomics::reduce<float>(adopted, x, ReduceOp::sum, det)) == bits(one_pass));
+    CHECK(clatomics::histogram(adopted, bytes) == counts);
+  }
+  // Resident parts: one, on the caller's queue's device and context.
+  const auto resident = clatomics::distribute(adopted, x);
+  const auto resident_bytes = clatomics::distribute(adopted, bytes);
+  REQUIRE(resident.parts.size() == 1);
+  CHECK(resident.parts[0].getInfo<CL_MEM_CONTEXT>()() == rt.context()());
+  CHECK(resident.first == std::vector<std::size_t>{0});
+  CHECK(resident.count == std::vector<std::size_t>{n});
+  CHECK(resident.size == n);
+  CHECK(clatomics::reduce<float>(adopted, resident, ReduceOp::sum) == sum);
+  CHECK(bits(clatomics::reduce<float>(adopted, resident, ReduceOp::sum, det)) == bits(one_pass));
+  CHECK(clatomics::histogram(adopted, resident_bytes) == counts);
+  // The caller's own non-blocking writes of new data into the resident parts, enqueued on its
+  // queue just before each call: seen. In the second round the writes also wait for an event of
+  // the caller's that another thread completes 10 ms later (a call that did not wait for them
+  // would surely read the old data).
+  for (unsigned round = 1; round <= 2; ++round) {
+    CAPTURE(round);
+    std::vector<float> y;
+    float y_sum = 0.0f;
+    std::vector<std::uint8_t> y_bytes;
+    std::vector<std::uint64_t> y_counts;
+    make(n, round * 0x9e3779b9u, y, y_sum, y_bytes, y_counts);
+    const float y_one_pass = clatomics::reduce<float>(rt, y, ReduceOp::sum, det);
+    Openers openers;
+    const auto write = [&](const cl::Buffer& part, const void* host, std::size_t size) {
+      if (round == 1) {
+        queue.enqueueWriteBuffer(part, CL_FALSE, 0, size, host);
+        return;
+      }
+      cl::UserEvent gate(rt.context());
+      const std::vector<cl::Event> waits{gate};
+      queue.enqueueWriteBuffer(part, CL_FALSE, 0, size, host, &waits);
+      openers.threads.emplace_back([gate]() mutable {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        gate.setStatus(CL_COMPLETE);
+      });
+    };
+    write(resident.parts[0], y.data(), n * sizeof(float));
+    CHECK(clatomics::reduce<float>(adopted, resident, ReduceOp::sum) == y_sum);
+    write(resident.parts[0], x.data(), n * sizeof(float));
+    CHECK(bits(clatomics::reduce<float>(adopted, resident, ReduceOp::sum, det)) == bits(one_pass));
+    write(resident.parts[0], y.data(), n * sizeof(float));
+    CHECK(bits(clatomics::reduce<float>(adopted, resident, ReduceOp::sum, det)) == bits(y_one_pass));
+    write(resident_bytes.parts[0], y_bytes.data(), y_bytes.size());
+    CHECK(clatomics::histogram(adopted, resident_bytes) == y_counts);
+    write(resident_bytes.parts[0], bytes.data(), bytes.size());
+    CHECK(clatomics::histogram(adopted, resident_bytes) == counts);
+    write(resident.parts[0], x.data(), n * sizeof(float));  // x again, for what follows
+    openers.join();
+    queue.finish();  // y outlives the writes even where a call did not wait for them
+  }
+  // Refused before anything is enqueued: parts made for a group of another size, either way.
+  DeviceGroup& all = group_of_all();
+  if (all.size() == 1) {
+    MESSAGE("the group of all devices has one device: no group of another size to refuse parts of");
+  } else {
+    const auto theirs = clatomics::distribute(all, x);
+    const auto their_bytes = clatomics::distribute(all, bytes);
+    clatomics::ProfileScope enqueued;
+    using IA = std::invalid_argument;
+    CHECK(test::contains(test::message_of<IA>([&] { clatomics::reduce<float>(adopted, theirs, ReduceOp::sum); }), "another group"));
+    CHECK_THROWS_AS(clatomics::reduce<float>(adopted, theirs, ReduceOp::sum, det), IA);
+    CHECK(test::contains(test::message_of<IA>([&] { clatomics::histogram(adopted, their_bytes); }), "another group"));
+    CHECK_THROWS_AS(clatomics::reduce<float>(all, resident, ReduceOp::sum), IA);
+    CHECK_THROWS_AS(clatomics::histogram(all, resident_bytes), IA);
+    CHECK(enqueued.commands() == 0);
+    CHECK(clatomics::reduce<float>(all, theirs, ReduceOp::sum) == sum);  // each in its own group: fine
+  }
+  // A group of as many devices but its own context: its parts are refused too.
+  DeviceGroup own_context("0");
+  const auto foreign = clatomics::distribute(own_context, x);
+  const auto foreign_bytes = clatomics::distribute(own_context, bytes);
+  REQUIRE(foreign.parts.size() == 1);
+  {
+    clatomics::ProfileScope enqueued;
+    CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::reduce<float>(adopted, foreign, ReduceOp::sum); }),
+                         "another OpenCL context"));
+    CHECK_THROWS_AS(clatomics::histogram(adopted, foreign_bytes), std::invalid_argument);
+    CHECK_THROWS_AS(clatomics::reduce<float>(own_context, resident, ReduceOp::sum, det), std::invalid_argument);
+    CHECK(enqueued.commands() == 0);
+  }
+  CHECK(clatomics::reduce<float>(adopted, resident, ReduceOp::sum) == sum);
 }

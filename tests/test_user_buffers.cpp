@@ -8,10 +8,14 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <random>
+#include <thread>
+#include <utility>
 
 #include "support.hpp"
 
@@ -378,4 +382,149 @@ TEST_CASE("deterministic reduce: the same bits at any offset, alignment and chun
     CHECK(test::bits(clatomics::reduce(rt, values, ReduceOp::sum, deterministic)) == test::bits(tree));
   }
   clatomics::testing::set_stream_limits({});
+}
+
+namespace {
+
+// Data for the partial reductions below: two whole tiles and a partial one.
+constexpr std::size_t partial_n = 2 * clatomics::reduce_tile + 5003;
+
+// Where two parts of the range are cut: at a tile for the deterministic tree (its parts must
+// start at one), inside a tile for the fast sum (its tail then starts at another alignment).
+std::size_t cut_of(bool deterministic) { return deterministic ? clatomics::reduce_tile : 12347; }
+
+// The exact sums of whole[first, first + count), one per run of `per` elements.
+std::vector<float> run_sums(const std::vector<float>& whole, std::size_t first, std::size_t count, std::size_t per) {
+  std::vector<float> sums;
+  for (std::size_t at = 0; at < count; at += per) {
+    float sum = 0.0f;
+    for (std::size_t i = at; i < std::min(count, at + per); ++i) sum += whole[first + i];  // small integers: exact
+    sums.push_back(sum);
+  }
+  return sums;
+}
+
+// Reduces whole (small integers as floats) in two parts with reduce_partial: the head [0, cut)
+// and the tail [cut, n), each read from the buffer and offset that where(first) gives for the
+// part's first element, before(k) run just before part k's call (0: the head, 1: the tail).
+// Each part's values are the exact sums of its elements (one per tile when tiled), the parts
+// merge in either order to the exact total, and a deterministic merge has the bits of one
+// deterministic pass over all of whole.
+using Where = std::function<std::pair<cl::Buffer, std::size_t>(std::size_t first)>;
+void check_two_parts(clatomics::Runtime& rt, const Where& where, const std::vector<float>& whole, bool deterministic,
+                     const std::function<void(int)>& before = nullptr) {
+  CAPTURE(deterministic);
+  const std::size_t count = whole.size(), cut = cut_of(deterministic), tile = clatomics::reduce_tile;
+  const clatomics::ReduceOptions options{deterministic};
+  const auto part = [&](int k, std::size_t first, std::size_t elements) {
+    const auto [buffer, offset] = where(first);
+    if (before) before(k);
+    return clatomics::reduce_partial<float>(rt, buffer, offset, elements, ReduceOp::sum, first, options);
+  };
+  const auto head = part(0, 0, cut), tail = part(1, cut, count - cut);
+  for (const auto* p : {&head, &tail}) {
+    CHECK(p->op == ReduceOp::sum);
+    CHECK(p->tiled == deterministic);
+  }
+  CHECK(head.first == 0);
+  CHECK(head.count == cut);
+  CHECK(tail.first == cut);
+  CHECK(tail.count == count - cut);
+  CHECK(head.values == run_sums(whole, 0, cut, deterministic ? tile : cut));
+  CHECK(tail.values == run_sums(whole, cut, count - cut, deterministic ? tile : count - cut));
+  const float total = run_sums(whole, 0, count, count).front();
+  const float merged = clatomics::merge_reduce<float>({head, tail});
+  CHECK(merged == total);
+  CHECK(test::bits(clatomics::merge_reduce<float>({tail, head})) == test::bits(merged));
+  if (deterministic)
+    CHECK(test::bits(merged) == test::bits(clatomics::reduce<float>(test::runtime(), whole, ReduceOp::sum, options)));
+}
+
+}  // namespace
+
+TEST_CASE("reduce_partial and merge_reduce are exact on host memory at every 4-byte misalignment (CL_MEM_USE_HOST_PTR)") {
+  auto& rt = test::runtime();
+  const auto a = exact_floats(partial_n, 30);
+  HostMemory memory(partial_n * 4 + 64);
+  for (std::size_t align = 4; align <= 60; align += 4) {
+    CAPTURE(align);
+    const cl::Buffer buffer = host_buffer(rt, memory, align, a);
+    for (const bool deterministic : {false, true})
+      check_two_parts(rt, [&](std::size_t first) { return std::make_pair(buffer, first); }, a, deterministic);
+  }
+}
+
+TEST_CASE("reduce_partial and merge_reduce are exact on sub-buffers of a larger buffer, each part in its own") {
+  auto& rt = test::runtime();
+  const std::size_t align = rt.device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;  // bits -> bytes
+  const auto a = exact_floats(partial_n, 31);
+  for (const std::size_t lead : {std::size_t(0), std::size_t(5)}) {
+    CAPTURE(lead);
+    // The parent: align bytes and lead elements of 1000 (which a wrong offset would add), the
+    // data, then 7 more elements of 1000.
+    std::vector<float> padded(align / 4 + lead, 1000.0f);
+    padded.insert(padded.end(), a.begin(), a.end());
+    padded.insert(padded.end(), 7, 1000.0f);
+    cl::Buffer parent = test::to_device(rt, padded);
+    // Each part reads the sub-buffer that starts at the last allowed origin before its first
+    // element (the head's: at align bytes, lead elements before the data).
+    const Where where = [&](std::size_t first) {
+      const std::size_t byte = (align / 4 + lead + first) * 4, origin = std::max(align, byte / align * align);
+      const cl_buffer_region region{origin, padded.size() * 4 - origin};
+      return std::make_pair(parent.createSubBuffer(CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &region), (byte - origin) / 4);
+    };
+    for (const bool deterministic : {false, true}) check_two_parts(rt, where, a, deterministic);
+  }
+}
+
+TEST_CASE("reduce_partial on an out-of-order queue sees the caller's non-blocking write enqueued just before each call") {
+  auto& rt = test::runtime();
+  if (!(rt.device().getInfo<CL_DEVICE_QUEUE_PROPERTIES>() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+    MESSAGE("no out-of-order queues on " << rt.device_info().caps.device_name);
+    return;
+  }
+  const cl::CommandQueue queue(rt.context(), rt.device(), CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  clatomics::Runtime ooo(rt.context(), rt.device(), queue);
+  const cl::Buffer data(rt.context(), CL_MEM_READ_WRITE, partial_n * 4);
+  const std::vector<float> stale(partial_n, 1000.0f);  // what the buffer holds before the first write
+  queue.enqueueWriteBuffer(data, CL_TRUE, 0, partial_n * 4, stale.data());
+  for (unsigned round = 0; round < 4; ++round) {
+    // Rounds 2 and 3: each write also waits for an event of the caller's that another thread
+    // completes 10 ms later, so a call that did not wait for it would surely read the old data.
+    const bool gated = round >= 2;
+    CAPTURE(round);
+    for (const bool deterministic : {false, true}) {
+      // The whole buffer is written anew before each part's call: the head must read head_data,
+      // the tail tail_data.
+      const auto head_data = exact_floats(partial_n, 40 + 4 * round + 2 * deterministic);
+      const auto tail_data = exact_floats(partial_n, 41 + 4 * round + 2 * deterministic);
+      std::vector<float> whole(head_data.begin(), head_data.begin() + std::ptrdiff_t(cut_of(deterministic)));
+      whole.insert(whole.end(), tail_data.begin() + std::ptrdiff_t(cut_of(deterministic)), tail_data.end());
+      struct Openers {  // joined before the data they let the writes copy goes
+        std::vector<std::thread> threads;
+        void join() {
+          for (auto& t : threads) t.join();
+          threads.clear();
+        }
+        ~Openers() { join(); }
+      } openers;
+      const auto write = [&](int k) {
+        const float* host = (k ? tail_data : head_data).data();
+        if (!gated) {
+          queue.enqueueWriteBuffer(data, CL_FALSE, 0, partial_n * 4, host);
+          return;
+        }
+        cl::UserEvent gate(rt.context());
+        const std::vector<cl::Event> waits{gate};
+        queue.enqueueWriteBuffer(data, CL_FALSE, 0, partial_n * 4, host, &waits);
+        openers.threads.emplace_back([gate]() mutable {
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+          gate.setStatus(CL_COMPLETE);
+        });
+      };
+      check_two_parts(ooo, [&](std::size_t first) { return std::make_pair(data, first); }, whole, deterministic, write);
+      openers.join();
+      queue.finish();  // the host data outlives the writes even where a call did not wait for them
+    }
+  }
 }
