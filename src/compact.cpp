@@ -64,7 +64,8 @@ class Compactor {
       // GPUs: 256 work-items of 8 elements per block; CPUs: one work-item of 1024 per block.
       group_ = cpu_ ? 1 : 256;
       k_ = cpu_ ? 1024 : 8;
-      program_ = detail::build_cached(detail::state_of(rt), source_, detail::define("CLAT_COMPACT_K", (long long)k_));
+      program_ = detail::build_cached(detail::state_of(rt), source_,
+                                      detail::define("CLAT_COMPACT_K", (long long)k_) + detail::define("CLAT_COMPACT_STAGE", cpu_ ? 1 : 0));
     }
     // OpenCL has no empty buffers: a predicate without values gets one unused element.
     const std::vector<T> values = keep.values.empty() ? std::vector<T>(1) : keep.values;

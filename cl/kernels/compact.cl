@@ -5,6 +5,8 @@
  * Build options (defaults in brackets):
  *   CLAT_COMPACT_T  the element type [float]
  *   CLAT_COMPACT_K  elements per work-item per block [8]
+ *   CLAT_COMPACT_STAGE  1: work-groups of one work-item (CPUs) stage a block in private memory
+ *                   and read it once (see clat_compact_stage_mine) [0]
  * The host defines CLAT_COMPACT_USER_PREDICATE and
  * `bool clat_compact_keep(CLAT_COMPACT_T x, __global const CLAT_COMPACT_T *clat_p)` before this
  * file (clat_p: the predicate's values, a kernel argument); without them the predicate is x != 0.
@@ -58,6 +60,9 @@
 #ifndef CLAT_COMPACT_K
 #define CLAT_COMPACT_K 8
 #endif
+#ifndef CLAT_COMPACT_STAGE
+#define CLAT_COMPACT_STAGE 0
+#endif
 #ifndef CLAT_COMPACT_USER_PREDICATE
 CLAT_FN bool clat_compact_keep(CLAT_COMPACT_T x, __global const CLAT_COMPACT_T *clat_p) { return x != (CLAT_COMPACT_T)0; }
 #endif
@@ -85,8 +90,37 @@ CLAT_FN void clat_compact_write_mine(const __global CLAT_CT *p, ulong first, ulo
   }
 }
 
+#if CLAT_COMPACT_STAGE
+/* One work-item per work-group (CPUs, the host sets CLAT_COMPACT_STAGE): a block's elements are
+ * read once, each stored to a private stage and kept by advancing the stage's end (no branch on
+ * the predicate), then the kept ones copied out. */
+CLAT_FN uint clat_compact_stage_mine(const __global CLAT_CT *p, ulong first, ulong count, __global const CLAT_CT *clat_p,
+                                     CLAT_CT *stage) {
+  const ulong end = min(first + (ulong)CLAT_COMPACT_K, count);
+  uint kept = 0u;
+  for (ulong i = first; i < end; ++i) {
+    const CLAT_CT x = p[i];
+    stage[kept] = x;
+    kept += clat_compact_keep(x, clat_p) ? 1u : 0u;
+  }
+  return kept;
+}
+CLAT_FN void clat_compact_copy_out(const CLAT_CT *stage, uint kept, __global CLAT_CT *out) {
+  for (uint j = 0; j < kept; ++j) out[j] = stage[j];
+}
+#endif
+
 __kernel void clat_compact_unstable(__global const CLAT_CT *in, ulong offset, ulong count, __global const CLAT_CT *clat_p,
                                     __global CLAT_CT *out, ulong out_base, __global uint *counter, __local uint *scratch) {
+#if CLAT_COMPACT_STAGE
+  const __global CLAT_CT *p = in + offset;
+  const ulong nblocks = (count + CLAT_COMPACT_K - 1) / CLAT_COMPACT_K;
+  CLAT_CT stage[CLAT_COMPACT_K];
+  for (ulong b = get_group_id(0); b < nblocks; b += get_num_groups(0)) {
+    const uint kept = clat_compact_stage_mine(p, b * CLAT_COMPACT_K, count, clat_p, stage);
+    if (kept) clat_compact_copy_out(stage, kept, out + out_base + atomic_add(counter, kept)); /* take a number */
+  }
+#else
   __local uint base;
   const __global CLAT_CT *p = in + offset;
   const ulong block = (ulong)get_local_size(0) * CLAT_COMPACT_K;
@@ -101,6 +135,7 @@ __kernel void clat_compact_unstable(__global const CLAT_CT *in, ulong offset, ul
     if (mine) clat_compact_write_mine(p, first, count, clat_p, out, out_base + base + before);
     barrier(CLK_LOCAL_MEM_FENCE); /* base is taken again for the next block */
   }
+#endif
 }
 
 __kernel void clat_compact_count(__global const CLAT_CT *in, ulong offset, ulong count, __global const CLAT_CT *clat_p,
@@ -132,6 +167,12 @@ __kernel void clat_compact_scatter(__global const CLAT_CT *in, ulong offset, ulo
                                    __global CLAT_CT *out, ulong out_base, __global const ulong *block_offsets,
                                    __local uint *scratch) {
   const __global CLAT_CT *p = in + offset;
+#if CLAT_COMPACT_STAGE
+  const ulong nblocks = (count + CLAT_COMPACT_K - 1) / CLAT_COMPACT_K;
+  CLAT_CT stage[CLAT_COMPACT_K];
+  for (ulong b = get_group_id(0); b < nblocks; b += get_num_groups(0))
+    clat_compact_copy_out(stage, clat_compact_stage_mine(p, b * CLAT_COMPACT_K, count, clat_p, stage), out + out_base + block_offsets[b]);
+#else
   const ulong block = (ulong)get_local_size(0) * CLAT_COMPACT_K;
   const ulong nblocks = (count + block - 1) / block;
   for (ulong b = get_group_id(0); b < nblocks; b += get_num_groups(0)) {
@@ -141,6 +182,7 @@ __kernel void clat_compact_scatter(__global const CLAT_CT *in, ulong offset, ulo
     const uint before = clat_group_exclusive_scan(mine, scratch, &total);
     if (mine) clat_compact_write_mine(p, first, count, clat_p, out, out_base + block_offsets[b] + before);
   }
+#endif
 }
 
 /* ---- one pass: clat_compact_tiles, built where the host defines CLAT_COMPACT_ONE_PASS ---- */
