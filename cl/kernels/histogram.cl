@@ -18,8 +18,7 @@
  *                       index math in the hot loop than a kernel argument) [0]
  *   CLAT_HIST_DIRECT    1: count straight into the 64-bit totals with 64-bit atomics (needs
  *                       cl_khr_int64_base_atomics; no 32-bit counts, no merge launch) [0]
- *   CLAT_HIST_VSLOTS    1: even bins over one axis compute a whole load's slots in vector
- *                       arithmetic (CPUs) [0]
+ *   CLAT_HIST_VSLOTS    1: even bins compute a whole load's slots in vector arithmetic (CPUs) [0]
  *   CLAT_HIST_GROUP     clat_hist_local is compiled for exactly this work-group size
  *                       (reqd_work_group_size; the host sets it on NVIDIA, which reports
  *                       CL_KERNEL_WORK_GROUP_SIZE 256 for any kernel without it, while 1024-item
@@ -280,7 +279,7 @@ CLAT_FN uint clat_slot_2d(uint sx, uint sy, uint nbins, uint nbins_y) {
 #define CLAT_WV_y(c) wv##c.y
 #define CLAT_WV_z(c) wv##c.z
 #define CLAT_WV_w(c) wv##c.w
-#if CLAT_HIST_VSLOTS && !CLAT_HIST_2D
+#if CLAT_HIST_VSLOTS
 /* CPUs (the host sets CLAT_HIST_VSLOTS): a whole load's slots in vector arithmetic, the same
  * operations clat_slot does per element (PoCL runs a work-item on one thread: nothing else
  * vectorizes the bin math); a load with a lane near an edge takes clat_slot per lane. */
@@ -309,17 +308,37 @@ CLAT_FN CLAT_UVEC clat_slots(CLAT_LOAD x, uint nbins, CLAT_POS lo, CLAT_POS hi, 
                  clat_slot(x.z, nbins, lo, hi, scale, guard, edges), clat_slot(x.w, nbins, lo, hi, scale, guard, edges));
 #endif
 }
+#if CLAT_HIST_2D
+/* Two axes: each axis' slots in vector arithmetic, then a point's slot per lane. */
+#define CLAT_VSLOTS(v)                                                                       \
+  CLAT_UVEC slots_ = clat_slots(v, nbins, lo, hi, scale, guard, edges);                      \
+  {                                                                                          \
+    const CLAT_UVEC ys_ = clat_slots(vy, nbins_y, lo_y, hi_y, scale_y, guard_y, edges_y);   \
+    slots_.x = clat_slot_2d(slots_.x, ys_.x, nbins, nbins_y);                                \
+    slots_.y = clat_slot_2d(slots_.y, ys_.y, nbins, nbins_y);                                \
+    CLAT_VSLOTS_ZW                                                                           \
+  }
+#if CLAT_HIST_DOUBLE
+#define CLAT_VSLOTS_ZW
+#else
+#define CLAT_VSLOTS_ZW                                     \
+  slots_.z = clat_slot_2d(slots_.z, ys_.z, nbins, nbins_y); \
+  slots_.w = clat_slot_2d(slots_.w, ys_.w, nbins, nbins_y);
+#endif
+#else
+#define CLAT_VSLOTS(v) const CLAT_UVEC slots_ = clat_slots(v, nbins, lo, hi, scale, guard, edges);
+#endif
 #if CLAT_HIST_DOUBLE
 #define CLAT_UNPACK(PUT, v)                                                        \
   {                                                                                \
-    const uint2 slots_ = clat_slots(v, nbins, lo, hi, scale, guard, edges);        \
+    CLAT_VSLOTS(v)                                                                 \
     PUT(slots_.x, CLAT_WV_x, 0)                                                    \
     PUT(slots_.y, CLAT_WV_y, 1)                                                    \
   }
 #else
 #define CLAT_UNPACK(PUT, v)                                                        \
   {                                                                                \
-    const uint4 slots_ = clat_slots(v, nbins, lo, hi, scale, guard, edges);        \
+    CLAT_VSLOTS(v)                                                                 \
     PUT(slots_.x, CLAT_WV_x, 0)                                                    \
     PUT(slots_.y, CLAT_WV_y, 1)                                                    \
     PUT(slots_.z, CLAT_WV_z, 2)                                                    \
