@@ -379,7 +379,7 @@ std::pair<T, T> device_range(Runtime& rt, const std::string& what, cl_mem values
   const detail::Program program = detail::build_library_file(
       rt, "kernels/histogram.cl",
       detail::define("CLAT_HIST_KIND", int(Kind::even)) + detail::define("CLAT_HIST_DOUBLE", std::is_same_v<T, double> ? 1 : 0) +
-          detail::define("CLAT_CONTIGUOUS", gpu ? 0 : 1));
+          detail::define("CLAT_CONTIGUOUS", gpu ? 0 : 1) + detail::define("CLAT_HIST_VSLOTS", gpu ? 0 : 1));
   const detail::Kernel kernel = detail::make_kernel(program, "clat_hist_range");
   const detail::Grid grid = detail::make_grid(rt, kernel, count, gpu ? 256 : 16, gpu ? 8 * cu : 4 * cu);
   const detail::Mem out = detail::make_buffer(rt, grid.groups * 3 * sizeof(T));

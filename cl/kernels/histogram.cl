@@ -546,7 +546,26 @@ __kernel void clat_hist_range(__global const CLAT_POS *in, ulong offset, ulong c
                               __local CLAT_POS *found) {
   const clat_share share = clat_item_share(count);
   CLAT_POS least = INFINITY, most = -INFINITY, nans = 0;
-  for (ulong i = share.begin; i < share.end; i += share.step) {
+  ulong i = share.begin;
+#if CLAT_HIST_VSLOTS
+  /* CPUs: a contiguous share, whole vectors first (fmin and fmax pass NaN over). */
+  if (share.step == 1) {
+    CLAT_LOAD least_v = (CLAT_LOAD)INFINITY, most_v = (CLAT_LOAD)(-INFINITY), nans_v = (CLAT_LOAD)0;
+    for (; i + CLAT_PER_LOAD <= share.end; i += CLAT_PER_LOAD) {
+      const CLAT_LOAD x = CLAT_CAT(vload, CLAT_PER_LOAD)(0, in + offset + i);
+      least_v = fmin(least_v, x), most_v = fmax(most_v, x);
+      nans_v += select((CLAT_LOAD)0, (CLAT_LOAD)1, isnan(x));
+    }
+#if CLAT_HIST_DOUBLE
+    least = fmin(least_v.x, least_v.y), most = fmax(most_v.x, most_v.y), nans = nans_v.x + nans_v.y;
+#else
+    least = fmin(fmin(least_v.x, least_v.y), fmin(least_v.z, least_v.w));
+    most = fmax(fmax(most_v.x, most_v.y), fmax(most_v.z, most_v.w));
+    nans = (nans_v.x + nans_v.y) + (nans_v.z + nans_v.w);
+#endif
+  }
+#endif
+  for (; i < share.end; i += share.step) {
     const CLAT_POS x = in[offset + i];
     if (isnan(x)) nans += 1;
     else least = fmin(least, x), most = fmax(most, x);
