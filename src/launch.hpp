@@ -58,12 +58,12 @@ class Commands {
   Event last_;
 };
 
-// A call whose commands are enqueued and submitted but not waited for: calls started on several
-// devices one after another run at once, and get() collects each result. Buffers and kernels the
-// call released stay alive in OpenCL until the commands using them have finished.
 // Blocks until event (null: none) has finished; Error if its command failed.
 void wait_for_event(const Event& event);
 
+// A call whose commands are enqueued and submitted but not waited for: calls started on several
+// devices one after another run at once, and get() collects each result. Buffers and kernels the
+// call released stay alive in OpenCL until the commands using them have finished.
 template <class R>
 class Pending {
  public:

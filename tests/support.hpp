@@ -2,14 +2,17 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -200,5 +203,49 @@ inline std::uint32_t mix(std::uint32_t x) {
 
 // The work-group size the tests use: 256, or less where the device allows less.
 inline std::size_t group_size() { return std::min<std::size_t>(256, runtime().device_info().caps.max_work_group_size); }
+
+// An out-of-order queue on rt's device and context, or none (with a message) where the device
+// offers none.
+inline std::optional<cl::CommandQueue> out_of_order_queue(const clatomics::Runtime& rt) {
+  if (!(rt.device().getInfo<CL_DEVICE_QUEUE_PROPERTIES>() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+    MESSAGE("no out-of-order queues on " << rt.device_info().caps.device_name);
+    return std::nullopt;
+  }
+  return cl::CommandQueue(rt.context(), rt.device(), CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+}
+
+// The caller's own non-blocking writes on its queue, made just before a library call that must
+// see them. Gated: the write also waits for a user event that another thread completes 10 ms
+// later, so a call that did not wait for the caller's earlier commands would surely read the old
+// data. The threads are joined (join, or on destruction) before the written host data goes.
+class CallerWrites {
+ public:
+  CallerWrites(const cl::Context& context, const cl::CommandQueue& queue) : context_(context), queue_(queue) {}
+  CallerWrites(const CallerWrites&) = delete;
+  CallerWrites& operator=(const CallerWrites&) = delete;
+  ~CallerWrites() { join(); }
+  void write(const cl::Buffer& buffer, const void* host, std::size_t bytes, bool gated) {
+    if (!gated) {
+      queue_.enqueueWriteBuffer(buffer, CL_FALSE, 0, bytes, host);
+      return;
+    }
+    cl::UserEvent gate(context_);
+    const std::vector<cl::Event> waits{gate};
+    queue_.enqueueWriteBuffer(buffer, CL_FALSE, 0, bytes, host, &waits);
+    openers_.emplace_back([gate]() mutable {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      gate.setStatus(CL_COMPLETE);
+    });
+  }
+  void join() {
+    for (auto& t : openers_) t.join();
+    openers_.clear();
+  }
+
+ private:
+  cl::Context context_;
+  cl::CommandQueue queue_;
+  std::vector<std::thread> openers_;
+};
 
 }  // namespace test

@@ -5,7 +5,6 @@
 // pthread": two PoCL devices on this machine (CLATOMICS_TEST_GROUP picks the group elsewhere).
 #include <doctest/doctest.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -40,17 +39,6 @@ std::uint32_t bits(float f) {
 struct SmallChunks {
   explicit SmallChunks(std::size_t bytes) { clatomics::testing::set_stream_limits({bytes, 0, false}); }
   ~SmallChunks() { clatomics::testing::set_stream_limits({}); }
-};
-
-// Threads that complete the caller's user events later (the tests' gated writes), joined before
-// the host data they write goes.
-struct Openers {
-  std::vector<std::thread> threads;
-  void join() {
-    for (auto& t : threads) t.join();
-    threads.clear();
-  }
-  ~Openers() { join(); }
 };
 
 // The group under test: CLATOMICS_TEST_GROUP (a group selector, e.g. "gpu:all" on a machine with
@@ -469,11 +457,9 @@ TEST_CASE("group host data through pinned staging memory: the same results as fr
 
 TEST_CASE("a group of the caller's own out-of-order queue: host data and resident parts exact; another group's parts refused") {
   auto& rt = test::runtime();
-  if (!(rt.device().getInfo<CL_DEVICE_QUEUE_PROPERTIES>() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
-    MESSAGE("no out-of-order queues on " << rt.device_info().caps.device_name);
-    return;
-  }
-  const cl::CommandQueue queue(rt.context(), rt.device(), CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  const auto out_of_order = test::out_of_order_queue(rt);
+  if (!out_of_order) return;
+  const cl::CommandQueue& queue = *out_of_order;
   DeviceGroup adopted(std::vector<cl::CommandQueue>{queue});
   REQUIRE(adopted.size() == 1);
   CHECK(adopted.runtime(0).queue()() == queue());  // the caller's queue itself
@@ -525,20 +511,8 @@ TEST_CASE("a group of the caller's own out-of-order queue: host data and residen
     std::vector<std::uint64_t> y_counts;
     make(n, round * 0x9e3779b9u, y, y_sum, y_bytes, y_counts);
     const float y_one_pass = clatomics::reduce<float>(rt, y, ReduceOp::sum, det);
-    Openers openers;
-    const auto write = [&](const cl::Buffer& part, const void* host, std::size_t size) {
-      if (round == 1) {
-        queue.enqueueWriteBuffer(part, CL_FALSE, 0, size, host);
-        return;
-      }
-      cl::UserEvent gate(rt.context());
-      const std::vector<cl::Event> waits{gate};
-      queue.enqueueWriteBuffer(part, CL_FALSE, 0, size, host, &waits);
-      openers.threads.emplace_back([gate]() mutable {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        gate.setStatus(CL_COMPLETE);
-      });
-    };
+    test::CallerWrites writes(rt.context(), queue);
+    const auto write = [&](const cl::Buffer& part, const void* host, std::size_t size) { writes.write(part, host, size, round == 2); };
     write(resident.parts[0], y.data(), n * sizeof(float));
     CHECK(clatomics::reduce<float>(adopted, resident, ReduceOp::sum) == y_sum);
     write(resident.parts[0], x.data(), n * sizeof(float));
@@ -550,7 +524,7 @@ TEST_CASE("a group of the caller's own out-of-order queue: host data and residen
     write(resident_bytes.parts[0], bytes.data(), bytes.size());
     CHECK(clatomics::histogram(adopted, resident_bytes) == counts);
     write(resident.parts[0], x.data(), n * sizeof(float));  // x again, for what follows
-    openers.join();
+    writes.join();
     queue.finish();  // y outlives the writes even where a call did not wait for them
   }
   // Refused before anything is enqueued: parts made for a group of another size, either way.

@@ -8,7 +8,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -209,12 +208,9 @@ TEST_CASE("every algorithm is exact on sub-buffers and at element offsets") {
 
 TEST_CASE("every algorithm is exact on an out-of-order queue without profiling, after the caller's own writes") {
   auto& rt = test::runtime();
-  const auto properties = rt.device().getInfo<CL_DEVICE_QUEUE_PROPERTIES>();
-  if (!(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
-    MESSAGE("no out-of-order queues on " << rt.device_info().caps.device_name);
-    return;
-  }
-  const cl::CommandQueue queue(rt.context(), rt.device(), CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  const auto out_of_order = test::out_of_order_queue(rt);
+  if (!out_of_order) return;
+  const cl::CommandQueue& queue = *out_of_order;
   clatomics::Runtime ooo(rt.context(), rt.device(), queue);
   const cl::Buffer da(rt.context(), CL_MEM_READ_WRITE, n * 4), db(rt.context(), CL_MEM_READ_WRITE, n * 4);
   const cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, n * 4);
@@ -486,11 +482,9 @@ TEST_CASE("reduce_partial and merge_reduce are exact on sub-buffers of a larger 
 
 TEST_CASE("reduce_partial on an out-of-order queue sees the caller's non-blocking write enqueued just before each call") {
   auto& rt = test::runtime();
-  if (!(rt.device().getInfo<CL_DEVICE_QUEUE_PROPERTIES>() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
-    MESSAGE("no out-of-order queues on " << rt.device_info().caps.device_name);
-    return;
-  }
-  const cl::CommandQueue queue(rt.context(), rt.device(), CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  const auto out_of_order = test::out_of_order_queue(rt);
+  if (!out_of_order) return;
+  const cl::CommandQueue& queue = *out_of_order;
   clatomics::Runtime ooo(rt.context(), rt.device(), queue);
   const cl::Buffer data(rt.context(), CL_MEM_READ_WRITE, partial_n * 4);
   const std::vector<float> stale(partial_n, 1000.0f);  // what the buffer holds before the first write
@@ -507,30 +501,10 @@ TEST_CASE("reduce_partial on an out-of-order queue sees the caller's non-blockin
       const auto tail_data = exact_floats(partial_n, 41 + 4 * round + 2 * deterministic);
       std::vector<float> whole(head_data.begin(), head_data.begin() + std::ptrdiff_t(cut_of(deterministic)));
       whole.insert(whole.end(), tail_data.begin() + std::ptrdiff_t(cut_of(deterministic)), tail_data.end());
-      struct Openers {  // joined before the data they let the writes copy goes
-        std::vector<std::thread> threads;
-        void join() {
-          for (auto& t : threads) t.join();
-          threads.clear();
-        }
-        ~Openers() { join(); }
-      } openers;
-      const auto write = [&](int k) {
-        const float* host = (k ? tail_data : head_data).data();
-        if (!gated) {
-          queue.enqueueWriteBuffer(data, CL_FALSE, 0, partial_n * 4, host);
-          return;
-        }
-        cl::UserEvent gate(rt.context());
-        const std::vector<cl::Event> waits{gate};
-        queue.enqueueWriteBuffer(data, CL_FALSE, 0, partial_n * 4, host, &waits);
-        openers.threads.emplace_back([gate]() mutable {
-          std::this_thread::sleep_for(std::chrono::milliseconds(10));
-          gate.setStatus(CL_COMPLETE);
-        });
-      };
+      test::CallerWrites writes(rt.context(), queue);
+      const auto write = [&](int k) { writes.write(data, (k ? tail_data : head_data).data(), partial_n * 4, gated); };
       check_two_parts(ooo, [&](std::size_t first) { return std::make_pair(data, first); }, whole, deterministic, write);
-      openers.join();
+      writes.join();
       queue.finish();  // the host data outlives the writes even where a call did not wait for them
     }
   }
