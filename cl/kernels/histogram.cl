@@ -309,22 +309,15 @@ CLAT_FN CLAT_UVEC clat_slots(CLAT_LOAD x, uint nbins, CLAT_POS lo, CLAT_POS hi, 
 #endif
 }
 #if CLAT_HIST_2D
-/* Two axes: each axis' slots in vector arithmetic, then a point's slot per lane. */
-#define CLAT_VSLOTS(v)                                                                       \
-  CLAT_UVEC slots_ = clat_slots(v, nbins, lo, hi, scale, guard, edges);                      \
-  {                                                                                          \
-    const CLAT_UVEC ys_ = clat_slots(vy, nbins_y, lo_y, hi_y, scale_y, guard_y, edges_y);   \
-    slots_.x = clat_slot_2d(slots_.x, ys_.x, nbins, nbins_y);                                \
-    slots_.y = clat_slot_2d(slots_.y, ys_.y, nbins, nbins_y);                                \
-    CLAT_VSLOTS_ZW                                                                           \
-  }
-#if CLAT_HIST_DOUBLE
-#define CLAT_VSLOTS_ZW
-#else
-#define CLAT_VSLOTS_ZW                                     \
-  slots_.z = clat_slot_2d(slots_.z, ys_.z, nbins, nbins_y); \
-  slots_.w = clat_slot_2d(slots_.w, ys_.w, nbins, nbins_y);
-#endif
+/* Two axes: each axis' slots, then the points' slots, all in vector arithmetic (clat_slot_2d's
+ * rule, lanes in no bin by select). */
+CLAT_FN CLAT_UVEC clat_slots_2d(CLAT_UVEC sx, CLAT_UVEC sy, uint nbins, uint nbins_y) {
+  const CLAT_UVEC cx = select(sx - nbins + 1u, (CLAT_UVEC)0, sx < nbins), cy = select(sy - nbins_y + 1u, (CLAT_UVEC)0, sy < nbins_y);
+  return select(nbins * nbins_y + 4u * cx + cy - 1u, sx * nbins_y + sy, (sx < nbins) & (sy < nbins_y));
+}
+#define CLAT_VSLOTS(v)                                                                            \
+  const CLAT_UVEC slots_ = clat_slots_2d(clat_slots(v, nbins, lo, hi, scale, guard, edges),       \
+                                         clat_slots(vy, nbins_y, lo_y, hi_y, scale_y, guard_y, edges_y), nbins, nbins_y);
 #else
 #define CLAT_VSLOTS(v) const CLAT_UVEC slots_ = clat_slots(v, nbins, lo, hi, scale, guard, edges);
 #endif
