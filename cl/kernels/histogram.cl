@@ -519,21 +519,46 @@ typedef clat_acc clat_pacc;
 #define CLAT_PACC_OUT(a) (a)
 #endif
 
+/* Four channels summed by plain adds (float, or double): one slot's four sums are one vector,
+ * an element's four weights one vector add. */
+#if CLAT_HIST_CHANNELS == 4 && CLAT_HIST_VSLOTS && (CLAT_HIST_ACCUM == 0 || defined(CLAT_HAS_DOUBLE))
+#define CLAT_PRIVATE_VEC4 1
+#if CLAT_HIST_ACCUM == 0
+#define CLAT_PACC4 float4
+#define CLAT_PACC4_OF(w) (w)
+#else
+#define CLAT_PACC4 double4
+#define CLAT_PACC4_OF(w) convert_double4(w)
+#endif
+#else
+#define CLAT_PRIVATE_VEC4 0
+#endif
+
 __kernel void clat_hist_private(CLAT_HIST_ARGS) {
   uint mine[CLAT_HIST_COPIES * CLAT_HIST_SLOTS];
   const uint nslots = CLAT_NSLOTS;
   for (uint c = 0; c < CLAT_HIST_COPIES; ++c)
     for (uint s = 0; s < nslots; ++s) mine[c * CLAT_HIST_SLOTS + s] = 0u;
-#if CLAT_HIST_CHANNELS
+#if CLAT_PRIVATE_VEC4
+  CLAT_PACC4 mine_w4[CLAT_HIST_SLOTS];
+  for (uint s = 0; s < CLAT_HIST_SLOTS; ++s) mine_w4[s] = (CLAT_PACC4)(0);
+  const clat_pacc *mine_w = (const clat_pacc *)mine_w4; /* slot s, channel c: mine_w[4 * s + c] */
+#define CLAT_WEIGHTS_AT(c, s) mine_w[4u * (s) + (c)]
+#define CLAT_PRIVATE_WEIGHTS(W) mine_w4[slot_] += CLAT_PACC4_OF((float4)(W(0), W(1), W(2), W(3)));
+#elif CLAT_HIST_CHANNELS
   clat_pacc mine_w[CLAT_HIST_CHANNELS * CLAT_HIST_SLOTS];
   for (uint s = 0; s < CLAT_HIST_CHANNELS * CLAT_HIST_SLOTS; ++s) mine_w[s] = CLAT_PACC_ZERO;
+#define CLAT_WEIGHTS_AT(c, s) mine_w[(c) * CLAT_HIST_SLOTS + (s)]
+#define CLAT_PRIVATE_W(c, wt) CLAT_WEIGHTS_AT(c, slot_) = CLAT_PACC_MERGE(CLAT_WEIGHTS_AT(c, slot_), CLAT_PACC_OF(wt));
+#define CLAT_PRIVATE_WEIGHTS(W) CLAT_EACH_W(CLAT_PRIVATE_W, W)
+#else
+#define CLAT_PRIVATE_WEIGHTS(W)
 #endif
-#define CLAT_PRIVATE_W(c, wt) mine_w[(c) * CLAT_HIST_SLOTS + slot_] = CLAT_PACC_MERGE(mine_w[(c) * CLAT_HIST_SLOTS + slot_], CLAT_PACC_OF(wt));
 #define CLAT_PUT_PRIVATE(s, W, j)                                         \
   {                                                                       \
     const uint slot_ = (s);                                               \
     ++mine[((j) & (CLAT_HIST_COPIES - 1)) * CLAT_HIST_SLOTS + slot_];     \
-    CLAT_EACH_W(CLAT_PRIVATE_W, W)                                        \
+    CLAT_PRIVATE_WEIGHTS(W)                                               \
   }
   CLAT_HIST_FOR_EACH(CLAT_PUT_PRIVATE)
   for (uint s = 0; s < nslots; ++s) {
@@ -542,7 +567,7 @@ __kernel void clat_hist_private(CLAT_HIST_ARGS) {
     if (!total) continue;
     CLAT_HIST_ADD(s, total);
 #if CLAT_HIST_CHANNELS
-    for (uint ch = 0; ch < CLAT_HIST_CHANNELS; ++ch) CLAT_ACC_ATOMIC(wsums + ch * nslots + s, CLAT_PACC_OUT(mine_w[ch * CLAT_HIST_SLOTS + s]));
+    for (uint ch = 0; ch < CLAT_HIST_CHANNELS; ++ch) CLAT_ACC_ATOMIC(wsums + ch * nslots + s, CLAT_PACC_OUT(CLAT_WEIGHTS_AT(ch, s)));
 #endif
   }
 }
