@@ -84,10 +84,10 @@ struct DeviceGroup::Member {
 };
 
 namespace detail {
-// Runs jobs[i] on the thread that serves streams[i] (a group runtime), all at once; returns when
-// every job has ended.
 std::unique_lock<std::mutex> take_turn(DeviceGroup& group) { return std::unique_lock<std::mutex>(group.one_call_); }
 
+// Runs jobs[i] on the thread that serves streams[i] (a group runtime), all at once; returns when
+// every job has ended.
 void run_on_streams(DeviceGroup& group, const std::vector<Runtime*>& streams, const std::vector<std::function<void()>>& jobs) {
   const auto turn = take_turn(group);
   std::vector<Worker*> workers;
@@ -105,14 +105,14 @@ Staging& staging_of(DeviceGroup& group, const Runtime& stream) {
 }
 
 void Staging::reserve(const Runtime& rt, std::size_t wanted, bool with_pinned) {
-  if (wanted > bytes || (with_pinned && !pinned)) {
+  if (wanted > bytes) {
     pinned.reset();  // the old memory goes before the new is taken
     device = Mem();
     device = make_buffer(rt, wanted, CL_MEM_READ_ONLY);
     bytes = wanted;
   }
-  if (with_pinned && !pinned) pinned = std::make_unique<PinnedHost>(rt, bytes);
   if (!with_pinned) pinned.reset();
+  else if (!pinned) pinned = std::make_unique<PinnedHost>(rt, bytes);
 }
 
 std::size_t staging_offset(const std::vector<HostArray>& arrays, std::size_t k, std::size_t capacity) {
