@@ -45,13 +45,24 @@ Commands::Commands(const Runtime& rt) : queue_(state_of(rt).queue.get()) {
   last_ = Event::adopt(event);
 }
 
+namespace {
+
+// Enqueues one command after `before` (null: none) and returns it, recorded for profiling.
+template <class Enqueue>
+Event enqueue_after(const Event& before, const char* call, Enqueue&& enqueue) {
+  const cl_event wait = before.get();
+  cl_event event = nullptr;
+  check(enqueue(wait ? 1u : 0u, wait ? &wait : nullptr, &event), call);
+  Event last = Event::adopt(event);
+  record_command(last);
+  return last;
+}
+
+}  // namespace
+
 template <class Enqueue>
 void Commands::enqueue(const char* call, Enqueue&& enqueue) {
-  const cl_event before = last_.get();
-  cl_event event = nullptr;
-  check(enqueue(before ? 1u : 0u, before ? &before : nullptr, &event), call);
-  last_ = Event::adopt(event);
-  record_command(last_);
+  last_ = enqueue_after(last_, call, enqueue);
 }
 
 void Commands::launch(const Kernel& kernel, const Grid& grid) {
@@ -76,22 +87,33 @@ void Commands::read(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, 
 }
 
 void Commands::read_later(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, void* host) {
-  if (!bytes) return;
-  enqueue("clEnqueueReadBuffer", [&](cl_uint n, const cl_event* waits, cl_event* event) {
-    return clEnqueueReadBuffer(queue_, buffer, CL_FALSE, offset_bytes, bytes, host, n, waits, event);
-  });
+  if (bytes) reads_.push_back({Mem::share(buffer), offset_bytes, bytes, host});
 }
 
-Event Commands::submit() {
+Submitted Commands::submit() {
   const cl_int flushed = clFlush(queue_);
-  if (flushed != CL_SUCCESS) (void)clFinish(queue_);  // nothing may still write into the caller's memory
+  if (flushed != CL_SUCCESS) (void)clFinish(queue_);  // nothing may still read the caller's buffers
   check(flushed, "clFlush");
-  return last_;
+  Submitted submitted;
+  submitted.queue_ = Queue::share(queue_);
+  submitted.last_ = last_;
+  submitted.reads_ = std::move(reads_);
+  reads_.clear();
+  return submitted;
 }
 
-void wait_for_event(const Event& event) {
-  const cl_event e = event.get();
-  if (e) check(clWaitForEvents(1, &e), "clWaitForEvents");
+Submitted::~Submitted() {
+  if (const cl_event e = last_.get()) (void)clWaitForEvents(1, &e);
+}
+
+void Submitted::finish() {
+  for (const Read& r : reads_)
+    last_ = enqueue_after(last_, "clEnqueueReadBuffer", [&](cl_uint n, const cl_event* waits, cl_event* event) {
+      return clEnqueueReadBuffer(queue_.get(), r.buffer.get(), CL_TRUE, r.offset_bytes, r.bytes, r.host, n, waits, event);
+    });
+  reads_.clear();
+  const Event last = std::move(last_);
+  if (const cl_event e = last.get()) check(clWaitForEvents(1, &e), "clWaitForEvents");
 }
 
 void Commands::fill_zero(cl_mem buffer, std::size_t bytes) {

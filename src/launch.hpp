@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "cl_handles.hpp"
 #include "clatomics/runtime.hpp"
@@ -30,6 +31,35 @@ Grid make_grid(const Runtime& rt, const Kernel& kernel, std::uint64_t units, std
 // The most work-items a work-group of this kernel may have on rt's device.
 std::size_t kernel_group_limit(const Runtime& rt, const Kernel& kernel);
 
+class Commands;
+
+// What a call's submitted commands leave to do: the reads of its results, enqueued when the call
+// is collected rather than at once. NVIDIA's OpenCL carries out a "non-blocking" read into
+// ordinary (pageable) host memory before it returns, so the read waits there for the call's
+// kernels: one thread starting a call on each device of a group ran them one after another.
+class Submitted {
+ public:
+  Submitted() = default;
+  Submitted(Submitted&&) noexcept = default;
+  Submitted& operator=(Submitted&&) noexcept = default;
+  // Not finished (a failure elsewhere): waits for the commands, which may still read the
+  // caller's buffers; the reads are dropped, so no host memory is written.
+  ~Submitted();
+  // Enqueues the reads after the call's commands and waits for all of them; Error if one failed.
+  void finish();
+
+ private:
+  friend class Commands;
+  struct Read {
+    Mem buffer;
+    std::size_t offset_bytes, bytes;
+    void* host;
+  };
+  Queue queue_;
+  Event last_;
+  std::vector<Read> reads_;
+};
+
 // The commands of one library call on the runtime's queue. Each waits for the one before it,
 // and the first for every command enqueued on the queue before the call: the call is correct on
 // out-of-order queues and sees the caller's earlier commands done. Each is recorded by an
@@ -40,14 +70,14 @@ class Commands {
   void launch(const Kernel& kernel, const Grid& grid);
   void write(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, const void* host);
   void read(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, void* host);
-  // A read that does not block: host must stay valid until the call's commands have finished.
+  // A read done when the submitted call is finished (Submitted::finish): host is written then.
   void read_later(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, void* host);
   void fill_zero(cl_mem buffer, std::size_t bytes);
   // bytes (a multiple of pattern_bytes: 1, 2, 4, 8, ... 128) of buffer set to copies of pattern.
   void fill(cl_mem buffer, const void* pattern, std::size_t pattern_bytes, std::size_t bytes);
-  // Submits the queue's commands to the device and returns the call's last command (null when
-  // it enqueued none), to wait for later.
-  Event submit();
+  // Submits the queue's commands to the device, nothing waited for; the reads asked for so far
+  // go with the result. Later commands still follow the submitted ones.
+  Submitted submit();
 
  private:
   // Enqueues one command: enqueue(wait count, wait list, &event), waiting for the previous one.
@@ -56,43 +86,36 @@ class Commands {
 
   cl_command_queue queue_;
   Event last_;
+  std::vector<Submitted::Read> reads_;
 };
 
-// Blocks until event (null: none) has finished; Error if its command failed.
-void wait_for_event(const Event& event);
-
-// A call whose commands are enqueued and submitted but not waited for: calls started on several
-// devices one after another run at once, and get() collects each result. Buffers and kernels the
-// call released stay alive in OpenCL until the commands using them have finished.
+// A call whose commands are submitted but not waited for: calls started on several devices one
+// after another run at once, and get() collects each result. Buffers and kernels the call
+// released stay alive in OpenCL until the commands using them have finished.
 template <class R>
 class Pending {
  public:
-  // result: the call's result, valid once its commands have finished.
-  Pending(Commands& commands, std::function<R()> result) : result_(std::move(result)) { last_ = commands.submit(); }
-  Pending(Pending&&) noexcept = default;
-  Pending& operator=(Pending&&) = delete;
-  // Never collected (a failure elsewhere): the commands may still write into the result's memory.
-  ~Pending() {
-    if (const cl_event e = last_.get()) (void)clWaitForEvents(1, &e);
-  }
-  // Waits for the call's commands (an Error if one failed), then returns the result. Once.
+  // result: the call's result, valid once its submitted commands have finished.
+  Pending(Commands& commands, std::function<R()> result) : submitted_(commands.submit()), result_(std::move(result)) {}
+  // Does the call's reads, waits for its commands (an Error if one failed), then returns the
+  // result. Once.
   R get() {
-    const Event last = std::move(last_);
-    wait_for_event(last);
+    Submitted submitted = std::move(submitted_);
+    submitted.finish();
     return result_();
   }
   // The same call, its result passed through f (this one is left empty).
   template <class F>
   auto then(F f) && {
     using U = decltype(f(std::declval<R>()));
-    return Pending<U>(std::move(last_), [result = std::move(result_), f] { return f(result()); });
+    return Pending<U>(std::move(submitted_), [result = std::move(result_), f] { return f(result()); });
   }
 
  private:
   template <class>
   friend class Pending;
-  Pending(Event last, std::function<R()> result) : last_(std::move(last)), result_(std::move(result)) {}
-  Event last_;
+  Pending(Submitted submitted, std::function<R()> result) : submitted_(std::move(submitted)), result_(std::move(result)) {}
+  Submitted submitted_;
   std::function<R()> result_;
 };
 

@@ -237,7 +237,7 @@ T reduce(Runtime& rt, const std::vector<T>& data, ReduceOp op, ReduceOptions opt
       }
       tree.reduce_partials(commands, partials, Tree<T>::tiles(data.size()), &result);
     }
-    detail::wait_for_event(commands.submit());
+    commands.submit().finish();
     return result;
   }
   const std::size_t chunk = detail::chunk_elements(rt, data.size(), sizeof(T));
@@ -248,7 +248,7 @@ T reduce(Runtime& rt, const std::vector<T>& data, ReduceOp op, ReduceOptions opt
     commands.write(buffer.get(), 0, n * sizeof(T), data.data() + first);
     reduce_fast<T>(rt, commands, buffer.get(), 0, n, op, &parts[k]);
   }
-  detail::wait_for_event(commands.submit());
+  commands.submit().finish();
   T result = parts.front();
   for (std::size_t k = 1; k < parts.size(); ++k) result = combine(op, result, parts[k]);
   return result;

@@ -7,11 +7,13 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <future>
 #include <limits>
 #include <thread>
 #include <tuple>
 #include <type_traits>
 
+#include "started.hpp"
 #include "support.hpp"
 
 namespace {
@@ -130,6 +132,58 @@ TEST_CASE("resident data (DistributedBuffer): the same results, each device on i
   // Parts made for another group live in other contexts: refused before anything runs.
   DeviceGroup other("0");
   CHECK_THROWS_AS(clatomics::reduce<float>(other, parts, ReduceOp::sum), std::invalid_argument);
+}
+
+// A group's resident calls start every device, then collect: starting must not wait for the
+// call's commands (NVIDIA's OpenCL finishes a "non-blocking" read into pageable memory before it
+// returns, so a read enqueued while starting held the next device back until this one was done).
+// The caller's queue is held shut by a marker on a user event; each started form must return
+// while it is shut, then give the exact result once it opens.
+TEST_CASE("a started call returns while its queue is held shut, and collects the exact result once it opens") {
+  auto& rt = test::runtime();
+  const cl::Context& context = rt.context();
+  cl::CommandQueue queue(context, rt.device());
+  clatomics::Runtime caller(context, rt.device(), queue);
+  std::vector<float> x(300000);
+  std::vector<std::uint8_t> bytes(x.size());
+  std::vector<std::uint64_t> counts(256, 0);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = float(i % 1000), bytes[i] = std::uint8_t(i * 13 % 256), ++counts[bytes[i]];
+  const double sum = 1000.0 * 999 / 2 * 300;  // exact in float: every partial sum is an integer below 2^24
+  cl::Buffer xb(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, x.size() * 4, x.data());
+  cl::Buffer bb(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes.size(), bytes.data());
+  namespace d = clatomics::detail;
+  using Start = std::function<std::function<void()>()>;  // starts a call; its result is checked by the function it returns
+  const std::vector<std::pair<const char*, Start>> calls = {
+      {"reduce_buffer_later", [&]() -> std::function<void()> {
+         auto p = std::make_shared<d::Pending<float>>(d::reduce_buffer_later<float>(caller, xb(), 0, x.size(), ReduceOp::sum, {}));
+         return [p, sum] { CHECK(double(p->get()) == sum); };
+       }},
+      {"reduce_buffer_later, deterministic", [&]() -> std::function<void()> {
+         auto p = std::make_shared<d::Pending<float>>(d::reduce_buffer_later<float>(caller, xb(), 0, x.size(), ReduceOp::sum, {true}));
+         return [p, sum] { CHECK(double(p->get()) == sum); };
+       }},
+      {"reduce_partial_later, deterministic", [&]() -> std::function<void()> {
+         auto p = std::make_shared<d::Pending<clatomics::ReducePartial<float>>>(
+             d::reduce_partial_later<float>(caller, xb(), 0, x.size(), ReduceOp::sum, 0, {true}));
+         return [p, sum] { CHECK(double(clatomics::merge_reduce(std::vector<clatomics::ReducePartial<float>>{p->get()})) == sum); };
+       }},
+      {"histogram_buffer_later", [&]() -> std::function<void()> {
+         auto p = std::make_shared<d::Pending<std::vector<std::uint64_t>>>(d::histogram_buffer_later(caller, bb(), 0, bytes.size(), {}));
+         return [p, &counts] { CHECK(p->get() == counts); };
+       }},
+  };
+  for (const auto& [name, start] : calls) {
+    CAPTURE(name);
+    start()();  // once with the queue open: programs built, nothing left to set up
+    cl::UserEvent gate(context);
+    const std::vector<cl::Event> shut{gate};
+    queue.enqueueMarkerWithWaitList(&shut);
+    auto started = std::async(std::launch::async, start);
+    const bool returned = started.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+    gate.setStatus(CL_COMPLETE);
+    CHECK_MESSAGE(returned, "starting the call waited for its commands");
+    started.get()();
+  }
 }
 
 TEST_CASE("a chunk that fails on a device is reported with its device and elements, the Error's code kept") {
