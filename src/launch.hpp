@@ -41,7 +41,7 @@ class Submitted {
  public:
   Submitted() = default;
   Submitted(Submitted&&) noexcept = default;
-  Submitted& operator=(Submitted&&) noexcept = default;
+  Submitted& operator=(Submitted&&) = delete;
   // Not finished (a failure elsewhere): waits for the commands, which may still read the
   // caller's buffers; the reads are dropped, so no host memory is written.
   ~Submitted();
