@@ -322,7 +322,9 @@ int Scatter::values_top(const detail::Program& program, std::size_t rows) {
   }
   cl_uint biased = 0;
   commands_.read(top.get(), 0, sizeof biased, &biased);
-  return int(biased);
+  // Values that are all zero have no exponent: the lowest top whose grid keeps a zero (the
+  // kernel keeps a float whose own exponent is at most top - 896, a double's at most top).
+  return std::max(int(biased), info_.code == 1 ? 0 : 896);
 }
 
 // The lowest bit's weight 2^e_grid, so that the sum of count values and out's own below
@@ -400,7 +402,8 @@ ScatterResult Scatter::run() {
     const int guess = values_top(checks, std::min(sample_size, call_.count)) + 8;
     if (!accumulate(program, fixed_grid(guess), guess, result)) {
       const int top = values_top(checks, call_.count);
-      accumulate(program, fixed_grid(top), top, result);
+      if (!accumulate(program, fixed_grid(top), top, result))
+        throw std::logic_error("clatomics: scatter_reduce: a value lay above the grid of the largest value");
     }
   } else {
     accumulate(program, 0, 0, result);

@@ -1005,6 +1005,36 @@ TEST_CASE("deterministic sums and means: the same bits on every run, strategy an
   deterministic<bfloat16_t>(ScatterOp::sum);
 }
 
+TEST_CASE("deterministic sums and means whose values are all zero: out and the out-of-range tally as the fast mode's") {
+  auto& rt = test::runtime();
+  const std::vector<cl_uint> indices{0, 0, 1, 9};
+  const auto check_type = [&](auto zero) {
+    using V = decltype(zero);
+    using O = clatomics::scatter_output_t<V>;
+    for (const ScatterOp op : {ScatterOp::sum, ScatterOp::mean})
+      for (const bool self : {true, false}) {
+        CAPTURE(int(op));
+        CAPTURE(self);
+        const std::vector<V> values(indices.size(), zero);
+        std::vector<O> fast(3, O(5)), det(3, O(5));
+        ScatterOptions o;
+        o.include_self = self;
+        const auto r_fast = clatomics::scatter_reduce(rt, fast, indices, values, op, o);
+        o.deterministic = true;
+        const auto r_det = clatomics::scatter_reduce(rt, det, indices, values, op, o);
+        CHECK(r_det.out_of_range == 1);
+        CHECK(r_fast.out_of_range == 1);
+        for (std::size_t b = 0; b < 3; ++b) CHECK(double(det[b]) == double(fast[b]));
+        // Bins 0 and 1 were reached by zeros: 0 (or out's 5 added, or 5 / 3 and 5 / 2 for means).
+        CHECK(double(det[2]) == 5.0);
+        CHECK(double(det[0]) == (self ? (op == ScatterOp::mean ? double(O(5) / O(3)) : 5.0) : 0.0));
+        CHECK(double(det[1]) == (self ? (op == ScatterOp::mean ? 2.5 : 5.0) : 0.0));
+      }
+  };
+  check_type(0.0f);
+  if (rt.supports_double()) check_type(0.0);
+}
+
 TEST_CASE("deterministic mode: integer ops and min/max are exact as ever, floating-point prod is refused") {
   auto& rt = test::runtime();
   for (const bool self : {true, false}) {
