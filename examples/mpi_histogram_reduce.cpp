@@ -4,6 +4,7 @@
 //   mpirun -np 2 ./mpi_histogram_reduce            (CTest: --oversubscribe, as root too)
 //   mpirun -np 2 ./mpi_histogram_reduce --mismatch (rank r asks for 100 + r bins: refused on
 //                                                   every rank before anything is reduced)
+//   mpirun -np 2 ./mpi_histogram_reduce --mismatch-range (rank r bins [-500, 500 + r]: refused)
 #include <mpi.h>
 
 #include <cstdio>
@@ -26,7 +27,7 @@ float value_at(std::size_t i) {
 
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
-int run(int rank, int ranks, bool mismatch) {
+int run(int rank, int ranks, bool bins_differ, bool ranges_differ) {
   clatomics::Runtime rt;  // each rank its own device: CLATOMICS_DEVICE, else GPU, else CPU
   const std::size_t n = 1000003, tile = clatomics::reduce_tile, tiles = (n + tile - 1) / tile;
   // This rank's shard, cut at whole tiles so that the deterministic sum's bits do not depend on it.
@@ -35,8 +36,9 @@ int run(int rank, int ranks, bool mismatch) {
   for (std::size_t i = first; i < end; ++i) shard[i - first] = value_at(i);
 
   // --- the twenty lines a user copies: partial results, then MPI ---
-  const std::size_t nbins = mismatch ? 100 + rank : 100;
-  clatomics::EvenHistogram hist = clatomics::histogram_even(rt, shard, nbins, -500.0f, 500.0f);
+  const std::size_t nbins = bins_differ ? 100 + rank : 100;
+  const float hi = ranges_differ ? 500.0f + float(rank) : 500.0f;
+  clatomics::EvenHistogram hist = clatomics::histogram_even(rt, shard, nbins, -500.0f, hi);
   clatomics::mpi::allreduce(hist, MPI_COMM_WORLD);  // counts and tallies added over the ranks
   const clatomics::ReducePartial<float> part =
       clatomics::reduce_partial<float>(rt, shard, clatomics::ReduceOp::sum, first, clatomics::ReduceOptions{true});
@@ -45,7 +47,7 @@ int run(int rank, int ranks, bool mismatch) {
 
   std::vector<float> all(n);
   for (std::size_t i = 0; i < n; ++i) all[i] = value_at(i);
-  const clatomics::EvenHistogram one = clatomics::histogram_even(rt, all, nbins, -500.0f, 500.0f);
+  const clatomics::EvenHistogram one = clatomics::histogram_even(rt, all, nbins, -500.0f, hi);
   const float one_sum = clatomics::reduce<float>(rt, all, clatomics::ReduceOp::sum, clatomics::ReduceOptions{true});
   const bool ok = hist.counts == one.counts && hist.below == one.below && hist.above == one.above && hist.nan == one.nan &&
                   same_bits(sum, one_sum);
@@ -65,10 +67,12 @@ int main(int argc, char** argv) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  const bool mismatch = argc > 1 && std::strcmp(argv[1], "--mismatch") == 0;
+  const bool bins_differ = argc > 1 && std::strcmp(argv[1], "--mismatch") == 0;
+  const bool ranges_differ = argc > 1 && std::strcmp(argv[1], "--mismatch-range") == 0;
+  const bool mismatch = bins_differ || ranges_differ;
   int status = 1;
   try {
-    status = run(rank, ranks, mismatch);
+    status = run(rank, ranks, bins_differ, ranges_differ);
     if (mismatch) status = 1;  // the mismatch must be refused
   } catch (const std::invalid_argument& e) {
     if (rank == 0) std::cout << "refused: " << e.what() << "\n";

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -99,6 +100,7 @@ void run_on_streams(DeviceGroup& group, const std::vector<Runtime*>& streams, co
 Staging& staging_of(DeviceGroup& group, const Runtime& stream) {
   for (auto& m : group.members_) {
     if (m->runtime.get() == &stream) return m->staging;
+    const std::lock_guard<std::mutex> lock(m->second_made);  // another call may be making it
     if (m->second.get() == &stream) return m->second_staging;
   }
   throw std::logic_error("clatomics: DeviceGroup: a runtime of another group");
@@ -106,8 +108,9 @@ Staging& staging_of(DeviceGroup& group, const Runtime& stream) {
 
 void Staging::reserve(const Runtime& rt, std::size_t wanted, bool with_pinned) {
   if (wanted > bytes) {
-    pinned.reset();  // the old memory goes before the new is taken
+    pinned.reset();  // the old memory goes before the new is taken; none is held if that fails
     device = Mem();
+    bytes = 0;
     device = make_buffer(rt, wanted, CL_MEM_READ_ONLY);
     bytes = wanted;
   }
@@ -123,11 +126,21 @@ std::size_t staging_offset(const std::vector<HostArray>& arrays, std::size_t k, 
 
 std::size_t group_chunk(DeviceGroup& group, std::size_t n, const std::vector<HostArray>& arrays, std::size_t multiple,
                         std::size_t device_bytes) {
-  std::size_t largest = 1, all = device_bytes;
-  for (const HostArray& a : arrays) largest = std::max(largest, a.element_bytes), all += a.element_bytes;
+  std::size_t largest = 1, staged = 0;
+  for (const HostArray& a : arrays) largest = std::max(largest, a.element_bytes), staged += a.element_bytes;
+  const std::size_t all = staged + device_bytes;
   std::size_t chunk = std::max(multiple, (std::size_t(64) << 20) / largest / multiple * multiple);
   for (std::size_t d = 0; d < group.size(); ++d)
     chunk = std::min(chunk, chunk_elements(group.runtime(d), std::max<std::size_t>(n, 1), std::max<std::size_t>(all, 1), 2, multiple));
+  // Large elements (scatter's rows) may allow fewer than `multiple`: at most 64 MiB of the
+  // largest array, and the staging buffer (every array, each 64-byte aligned) within one
+  // allocation of every device.
+  std::size_t fits = (std::size_t(64) << 20) / largest;
+  for (std::size_t d = 0; d < group.size(); ++d) {
+    const std::size_t cap = std::size_t(group.runtime(d).device_info().caps.max_mem_alloc_size), slack = 64 * arrays.size();
+    fits = std::min(fits, cap > slack ? (cap - slack) / std::max<std::size_t>(staged, 1) : 0);
+  }
+  if (fits < chunk) chunk = fits >= multiple ? fits / multiple * multiple : fits;
   return std::max<std::size_t>(chunk, 1);
 }
 
@@ -158,6 +171,29 @@ bool stage_pinned(const Runtime& rt) {
 namespace {
 
 [[noreturn]] void refuse(const std::string& why) { throw std::invalid_argument("clatomics: DeviceGroup: " + why); }
+
+// A DistributedBuffer laid out as distribute() lays it: a part per device of this group, device
+// d's elements [first[d], first[d] + count[d]) right after device d - 1's, size elements in all.
+// (Whether each part is a large enough buffer of its device's context, the calls check.)
+template <class T>
+void check_layout(DeviceGroup& group, const DistributedBuffer<T>& data) {
+  const std::size_t parts = data.parts.size();
+  if (parts == 0) refuse("an empty DistributedBuffer (make one with distribute())");
+  if (parts != group.size()) refuse("a DistributedBuffer of another group (its parts are not one per device)");
+  if (data.first.size() != parts || data.count.size() != parts)
+    refuse("a DistributedBuffer of " + std::to_string(parts) + " parts with " + std::to_string(data.first.size()) + " first and " +
+           std::to_string(data.count.size()) + " count entries");
+  std::size_t at = 0;
+  for (std::size_t d = 0; d < parts; ++d) {
+    if (data.first[d] != at)
+      refuse("DistributedBuffer part " + std::to_string(d) + " starts at element " + std::to_string(data.first[d]) + ", not " +
+             std::to_string(at) + " (each part follows the one before it, from 0)");
+    if (data.count[d] > std::numeric_limits<std::size_t>::max() - at) refuse("DistributedBuffer counts overflow");
+    at += data.count[d];
+  }
+  if (at != data.size)
+    refuse("a DistributedBuffer whose parts hold " + std::to_string(at) + " elements but whose size is " + std::to_string(data.size));
+}
 
 cl_platform_id platform_of(cl_device_id device) {
   cl_platform_id platform = nullptr;
@@ -258,6 +294,7 @@ Runtime& DeviceGroup::second_stream(std::size_t device) {
 detail::Worker* DeviceGroup::worker_of(const Runtime& rt) {
   for (auto& m : members_) {
     if (m->runtime.get() == &rt) return m->worker.get();
+    const std::lock_guard<std::mutex> lock(m->second_made);  // another call may be making it
     if (m->second.get() == &rt) return m->second_worker.get();
   }
   throw std::logic_error("clatomics: DeviceGroup: a runtime of another group");
@@ -372,7 +409,7 @@ DistributedBuffer<T> distribute(DeviceGroup& group, const std::vector<T>& data) 
 
 template <class T>
 T reduce(DeviceGroup& group, const DistributedBuffer<T>& data, ReduceOp op, ReduceOptions options) {
-  if (data.parts.size() != group.size()) refuse("a DistributedBuffer of another group (its parts are not one per device)");
+  check_layout(group, data);
   const auto parts = each_device<ReducePartial<T>>(group, [&](Runtime& rt, std::size_t d) {
     return detail::reduce_partial_later<T>(rt, data.parts[d](), 0, data.count[d], op, data.first[d], options);
   });
@@ -380,7 +417,7 @@ T reduce(DeviceGroup& group, const DistributedBuffer<T>& data, ReduceOp op, Redu
 }
 
 std::vector<std::uint64_t> histogram(DeviceGroup& group, const DistributedBuffer<std::uint8_t>& bytes, HistogramOptions options) {
-  if (bytes.parts.size() != group.size()) refuse("a DistributedBuffer of another group (its parts are not one per device)");
+  check_layout(group, bytes);
   const auto parts = each_device<std::vector<std::uint64_t>>(group, [&](Runtime& rt, std::size_t d) {
     return detail::histogram_buffer_later(rt, bytes.parts[d](), 0, bytes.count[d], options);
   });

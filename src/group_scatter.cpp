@@ -68,18 +68,20 @@ template <class V, class I>
 ScatterResult scatter_reduce(DeviceGroup& group, std::vector<scatter_output_t<V>>& out, const std::vector<I>& indices,
                              const std::vector<V>& values, ScatterOp op, ScatterOptions options, std::size_t width) {
   using O = scatter_output_t<V>;
-  // Every device refuses what it cannot run (op, type, options) on a call with no elements.
-  for (std::size_t d = 0; d < group.size(); ++d) {
-    std::vector<O> probe(std::max<std::size_t>(width, 1));
-    (void)scatter_reduce<V, I>(group.runtime(d), probe, std::vector<I>{}, std::vector<V>{}, op, options, width);
-    if (out.size() * sizeof(O) > group.runtime(d).device_info().caps.max_mem_alloc_size)
-      refuse("out (" + std::to_string(out.size() * sizeof(O)) + " bytes) is larger than one buffer of device " + std::to_string(d));
-  }
+  if (width == 0) refuse("width must be at least 1");
   if (out.size() % width) refuse("out has " + std::to_string(out.size()) + " elements, not a multiple of width " + std::to_string(width));
   if (values.size() % width) refuse("values has " + std::to_string(values.size()) + " elements, not a multiple of width");
   const std::size_t bins = out.size() / width, n = values.size() / width;
   if (indices.size() != n) detail::scatter_size_mismatch("scatter_reduce", indices.size(), n);
   if (bins == 0) refuse("bins must be at least 1 (out is empty)");
+  // Every device refuses what it cannot run (op, type, options) on a call with no elements (its
+  // probe is one row: no larger than out).
+  for (std::size_t d = 0; d < group.size(); ++d) {
+    std::vector<O> probe(width);
+    (void)scatter_reduce<V, I>(group.runtime(d), probe, std::vector<I>{}, std::vector<V>{}, op, options, width);
+    if (out.size() * sizeof(O) > group.runtime(d).device_info().caps.max_mem_alloc_size)
+      refuse("out (" + std::to_string(out.size() * sizeof(O)) + " bytes) is larger than one buffer of device " + std::to_string(d));
+  }
 
   const bool counted = op == ScatterOp::mean || !options.include_self;
   const std::vector<detail::HostArray> arrays{{indices.data(), sizeof(I)}, {values.data(), width * sizeof(V)}};

@@ -5,6 +5,8 @@
 // pthread": two PoCL devices on this machine (CLATOMICS_TEST_GROUP picks the group elsewhere).
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <future>
@@ -13,6 +15,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "group_spread.hpp"
 #include "started.hpp"
 #include "support.hpp"
 
@@ -46,10 +49,14 @@ struct SmallChunks {
 // The group under test: CLATOMICS_TEST_GROUP (a group selector, e.g. "gpu:all" on a machine with
 // two GPUs), else the CLATOMICS_DEVICE of a run per device (scripts/device-matrix.sh), else every
 // device.
-DeviceGroup& group_of_all() {
-  const char* group_selector = std::getenv("CLATOMICS_TEST_GROUP");
+std::string group_selector() {
+  const char* group = std::getenv("CLATOMICS_TEST_GROUP");
   const char* device = std::getenv("CLATOMICS_DEVICE");
-  static DeviceGroup group(group_selector ? group_selector : device && *device ? device : "all");
+  return group ? group : device && *device ? device : "all";
+}
+
+DeviceGroup& group_of_all() {
+  static DeviceGroup group(group_selector());
   return group;
 }
 
@@ -234,6 +241,123 @@ TEST_CASE("partial reductions merge to one pass's bits however the range is cut 
   const auto p0 = clatomics::reduce_partial<cl_int>(rt, std::vector<cl_int>(ints.begin(), ints.begin() + 12345), ReduceOp::sum, 0);
   const auto p1 = clatomics::reduce_partial<cl_int>(rt, std::vector<cl_int>(ints.begin() + 12345, ints.end()), ReduceOp::sum, 12345);
   CHECK(clatomics::merge_reduce<cl_int>({p1, p0}) == sum);
+  // Parts rebuilt from another engine's arrays that no call could have made are refused: tiled
+  // integers or min/max, an unknown op, an empty part of another op.
+  using IntPart = clatomics::ReducePartial<cl_int>;
+  using FloatPart = clatomics::ReducePartial<float>;
+  CHECK(test::contains(test::message_of<std::invalid_argument>([] { clatomics::merge_reduce<cl_int>({IntPart{ReduceOp::sum, true, 0, 3, {6}}}); }),
+                       "tiled parts"));
+  CHECK(test::contains(test::message_of<std::invalid_argument>([] { clatomics::merge_reduce<float>({FloatPart{ReduceOp::max, true, 0, 1, {3}}}); }),
+                       "tiled parts"));
+  CHECK(test::contains(
+      test::message_of<std::invalid_argument>([] { clatomics::merge_reduce<cl_int>({IntPart{ReduceOp(99), false, 0, 1, {5}}}); }),
+      "unknown ReduceOp"));
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] {
+                         clatomics::merge_reduce<cl_int>({p0, IntPart{ReduceOp::max, false, 12345, 0, {}}});
+                       }),
+                       "another op"));
+}
+
+TEST_CASE("a DistributedBuffer whose fields disagree with its parts is refused before anything runs") {
+  DeviceGroup& group = group_of_all();
+  std::vector<cl_int> x(100000);
+  std::vector<std::uint8_t> bytes(100000);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = cl_int(i % 7), bytes[i] = std::uint8_t(i);
+  const auto good = clatomics::distribute(group, x);
+  const auto good_bytes = clatomics::distribute(group, bytes);
+  const auto refused = [&](auto edit, const char* why) {
+    CAPTURE(why);
+    auto d = good;
+    edit(d);
+    CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::reduce<cl_int>(group, d, ReduceOp::sum); }), why));
+    auto b = good_bytes;
+    edit(b);
+    CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::histogram(group, b); }), why));
+  };
+  refused([](auto& d) { d.first.pop_back(); }, "first and");
+  refused([](auto& d) { d.count.clear(), d.first.clear(); }, "first and");
+  refused([](auto& d) { d.size += 1; }, "whose size is");
+  refused([](auto& d) { d.first.front() += 1; }, "starts at element");
+  refused([](auto& d) { d.parts.clear(), d.first.clear(), d.count.clear(); }, "empty DistributedBuffer");
+  if (group.size() > 1) refused([](auto& d) { d.count[0] -= 1, d.size -= 1; }, "starts at element");
+  CHECK(clatomics::reduce<cl_int>(group, good, ReduceOp::sum) == clatomics::reduce<cl_int>(test::runtime(), x, ReduceOp::sum));
+}
+
+TEST_CASE("group scatter_reduce: an absurd width is refused at once, and rows far wider than a chunk still run") {
+  DeviceGroup& group = group_of_all();
+  std::vector<float> out{1, 2, 3, 4};
+  const std::vector<cl_uint> one_index{0};
+  const std::vector<float> one_value{1.0f};
+  for (const std::size_t width : {std::size_t(1) << 40, SIZE_MAX / 2, std::size_t(3), std::size_t(0)})
+    CHECK_THROWS_AS((clatomics::scatter_reduce<float, cl_uint>(group, out, one_index, one_value, clatomics::ScatterOp::sum, {}, width)),
+                    std::invalid_argument);
+  CHECK(out == std::vector<float>{1, 2, 3, 4});
+  // Rows of 8 MiB: 64 of them (the chunk's usual multiple) would be 512 MiB of staging.
+  const std::vector<clatomics::detail::HostArray> arrays{{nullptr, sizeof(cl_uint)}, {nullptr, std::size_t(8) << 20}};
+  const std::size_t chunk = clatomics::detail::group_chunk(group, 1000, arrays, 64);
+  CHECK(chunk >= 1);
+  CHECK(chunk * (std::size_t(8) << 20) <= std::size_t(64) << 20);
+  for (std::size_t d = 0; d < group.size(); ++d)
+    CHECK(clatomics::detail::staging_offset(arrays, 2, chunk) <= group.runtime(d).device_info().caps.max_mem_alloc_size);
+  // And a call with such rows: 20 rows of 2^21 floats into 3 bins.
+  const std::size_t width = std::size_t(1) << 21;
+  std::vector<float> wide_out(3 * width, 0.0f), values(20 * width);
+  std::vector<cl_uint> rows(20);
+  for (std::size_t r = 0; r < rows.size(); ++r) rows[r] = cl_uint(r % 3);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = float(i % 5);
+  clatomics::scatter_reduce<float, cl_uint>(group, wide_out, rows, values, clatomics::ScatterOp::sum, {}, width);
+  std::size_t wrong = 0;
+  for (std::size_t b = 0; b < 3; ++b)
+    for (std::size_t c = 0; c < width; ++c) {
+      float expect = 0;
+      for (std::size_t r = b; r < rows.size(); r += 3) expect += values[r * width + c];
+      wrong += wide_out[b * width + c] != expect;
+    }
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("group scatter_reduce, deterministic, of values that are all zero: as one device's fast mode") {
+  DeviceGroup& group = group_of_all();
+  clatomics::ScatterOptions o;
+  o.include_self = false;
+  o.deterministic = true;
+  std::vector<float> out{5, 5, 5};
+  const auto r = clatomics::scatter_reduce<float, cl_uint>(group, out, {0, 0, 1, 9}, {0.0f, 0.0f, 0.0f, 0.0f}, clatomics::ScatterOp::sum, o);
+  CHECK(r.out_of_range == 1);
+  CHECK(out == std::vector<float>{0, 0, 5});
+  CHECK(!std::signbit(out[0]));
+}
+
+TEST_CASE("a stream's staging that fails to grow leaves the stream able to stage again") {
+  auto& rt = test::runtime();
+  clatomics::detail::Staging staging;
+  staging.reserve(rt, 4096, false);
+  REQUIRE(staging.device);
+  const std::size_t too_large = std::size_t(rt.device_info().caps.max_mem_alloc_size) + 4096;
+  CHECK_THROWS(staging.reserve(rt, too_large, false));
+  staging.reserve(rt, 4096, false);
+  CHECK(staging.device);
+  CHECK(staging.bytes >= 4096);
+}
+
+TEST_CASE("calls from one thread while another's first call of many chunks makes the group's second streams") {
+  // Each round a fresh group: its second streams are made while the other thread's calls run.
+  SmallChunks small(16 << 10);
+  std::atomic<std::size_t> wrong{0};
+  for (int round = 0; round < 3; ++round) {
+    DeviceGroup group(group_selector());
+    std::atomic<bool> started{false}, done{false};
+    const std::vector<std::uint8_t> few(100, 7), many(200000, 9);
+    std::thread small_calls([&] {
+      while (!started) std::this_thread::yield();
+      while (!done) wrong += clatomics::histogram(group, few)[7] != few.size();
+    });
+    started = true;
+    wrong += clatomics::histogram(group, many)[9] != many.size();
+    done = true;
+    small_calls.join();
+  }
+  CHECK(wrong.load() == 0);
 }
 
 TEST_CASE("histograms merge by adding; different bins are refused and leave the target unchanged") {

@@ -112,7 +112,10 @@ struct DistributedBuffer {
 template <class T>
 DistributedBuffer<T> distribute(DeviceGroup& group, const std::vector<T>& data);
 
-// Each device reduces or counts its part at the same time; the results merge as above.
+// Each device reduces or counts its part at the same time; the results merge as above. Refused
+// (std::invalid_argument, before anything runs) unless data is laid out as distribute() lays it:
+// one part per device of this group, each part's elements right after the previous part's from
+// element 0, size elements in all; each part a buffer of its device's context holding count[d].
 template <class T>
 T reduce(DeviceGroup& group, const DistributedBuffer<T>& data, ReduceOp op, ReduceOptions options = {});
 std::vector<std::uint64_t> histogram(DeviceGroup& group, const DistributedBuffer<std::uint8_t>& bytes, HistogramOptions options = {});

@@ -5,8 +5,8 @@
 // exactly (64-bit); a deterministic float sum or product is gathered as its tile values and
 // finished by the same tree on every rank, so the bits equal one process over all the data
 // however the ranks split it (at multiples of clatomics::reduce_tile). Ranks whose parts do not
-// fit together (different bin counts, ops, or kinds) are refused on every rank before anything
-// is reduced: std::invalid_argument, the same on all ranks.
+// fit together (different bin counts, histogram ranges or weight channels, ops, or kinds) are
+// refused on every rank before anything is reduced: std::invalid_argument, the same on all ranks.
 #pragma once
 
 #include <mpi.h>
@@ -44,6 +44,18 @@ inline void require_same(std::uint64_t value, const std::string& what, MPI_Comm 
                                 std::to_string(most) + "): refused before reducing");
 }
 
+// The same for a real value: refused unless every rank passed the same one (NaN matches none).
+inline void require_same_real(double value, const std::string& what, MPI_Comm comm) {
+  double least = 0, most = 0;
+  MPI_Allreduce(&value, &least, 1, MPI_DOUBLE, MPI_MIN, comm);
+  MPI_Allreduce(&value, &most, 1, MPI_DOUBLE, MPI_MAX, comm);
+  int mismatched = least == most && value == least ? 0 : 1, any = 0;  // MIN/MAX may pass a NaN over
+  MPI_Allreduce(&mismatched, &any, 1, MPI_INT, MPI_MAX, comm);
+  if (any)
+    throw std::invalid_argument("clatomics::mpi: the ranks' " + what + " differ (" + std::to_string(least) + " to " +
+                                std::to_string(most) + "): refused before reducing");
+}
+
 // Counts: added over the ranks, in place.
 inline void allreduce(std::vector<std::uint64_t>& counts, MPI_Comm comm) {
   require_same(counts.size(), "bin counts", comm);
@@ -54,6 +66,8 @@ inline void allreduce(std::vector<std::uint64_t>& counts, MPI_Comm comm) {
 inline void allreduce(EvenHistogram& h, MPI_Comm comm) {
   require_same(h.counts.size(), "bin counts", comm);
   require_same(h.sums.size(), "weight channels", comm);
+  require_same_real(h.lo, "histogram ranges (lo)", comm);
+  require_same_real(h.hi, "histogram ranges (hi)", comm);
   std::uint64_t tallies[3] = {h.below, h.above, h.nan};
   allreduce(h.counts, comm);
   MPI_Allreduce(MPI_IN_PLACE, tallies, 3, MPI_UINT64_T, MPI_SUM, comm);

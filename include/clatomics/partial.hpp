@@ -46,8 +46,9 @@ ReducePartial<T> reduce_partial(Runtime& rt, const std::vector<T>& shard, Reduce
                                 ReduceOptions options = {});
 
 // The result of the parts together. They may come in any order; together they must cover one
-// range without gap or overlap, with one op and one kind (tiled or not), and every tiled part but
-// the last must hold whole tiles; else std::invalid_argument. Tiled parts run the tree's last
+// range without gap or overlap, with one known op and one kind (tiled or not) for every part,
+// empty ones too; tiled only where a deterministic reduce makes tiles (float and double sums and
+// products); and every tiled part but the last must hold whole tiles; else std::invalid_argument. Tiled parts run the tree's last
 // levels on the host, in the kernel's order (no device needed: any rank or engine can merge).
 // Only empty parts: reduce()'s identity; no parts at all: refused.
 template <class T>
