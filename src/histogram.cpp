@@ -130,8 +130,11 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
     }
     case HistogramStrategy::private_per_item:
       if (!private_fits)
-        throw std::invalid_argument("clatomics: histogram: options.strategy private_per_item: " + std::to_string(slots) +
-                                    " slots exceed " + std::to_string(max_private_counters) + " private counters");
+        throw std::invalid_argument("clatomics: histogram: options.strategy private_per_item: " + std::to_string(slots) + " slots" +
+                                    (setup.channels ? " and their weight sums (" + std::to_string(setup.channels) + " channels of " +
+                                                          std::to_string(setup.acc_bytes()) + " bytes a slot)"
+                                                    : std::string()) +
+                                    " exceed " + std::to_string(max_private_counters * 4) + " bytes of private counters");
       plan.kernel = "clat_hist_private";
       plan.slots_cap = private_cap;
       plan.copies = private_copies;
@@ -334,12 +337,12 @@ void check_memory(const Runtime& rt, const std::string& what, const Setup& setup
 // An even histogram's request before its range is known: refuses bad nbins, channels and
 // accumulations, and bins beyond memory.
 template <class T>
-Setup even_request(const Runtime& rt, const std::string& what, std::size_t nx, std::size_t ny, std::size_t channels,
+Setup even_request(const Runtime& rt, const std::string& what, std::size_t nx, std::size_t ny, bool two_d, std::size_t channels,
                    WeightAccumulation accumulation) {
   Setup setup;
   setup.kind = Kind::even;
   setup.doubles = std::is_same_v<T, double>;
-  setup.two_d = ny != 0;
+  setup.two_d = two_d;
   check_nbins(what, setup.two_d ? "xbins.nbins" : "nbins", nx);
   if (setup.two_d) {
     check_nbins(what, "ybins.nbins", ny);
@@ -371,7 +374,7 @@ Setup even_request(const Runtime& rt, const std::string& what, std::size_t nx, s
 // The range of values[offset, offset + count) on the device: every work-group's minimum, maximum
 // and NaN count (kernels/histogram.cl: clat_hist_range), combined here.
 template <class T>
-std::pair<T, T> device_range(Runtime& rt, const std::string& what, cl_mem values, std::size_t offset, std::size_t count) {
+detail::FoundRange<T> device_range(Runtime& rt, const std::string& what, cl_mem values, std::size_t offset, std::size_t count) {
   if (count == 0) return data_range(what, count, T(0), T(0), false);
   const auto& caps = rt.device_info().caps;
   const bool gpu = caps.is_gpu();
@@ -411,6 +414,9 @@ EvenHistogram even_result(Run& run, const Setup& setup) {
   h.nan = totals[setup.nbins + 2];
   h.lo = setup.x.lo;
   h.hi = setup.x.hi;
+  h.edges = setup.doubles                               ? EvenHistogram::Edges::double_linspace
+            : setup.x.rule == EdgeRule::data_range ? EvenHistogram::Edges::float_linspace
+                                                   : EvenHistogram::Edges::double_linspace_to_float;
   if (setup.channels) {
     h.sums = run.weight_sums();
     h.weights.assign(h.sums[0].begin(), h.sums[0].end());
@@ -506,10 +512,9 @@ template <class T, class FindRange>
 EvenHistogram even_histogram(Runtime& rt, std::size_t nbins, const T* range, std::size_t channels, HistogramOptions options,
                              FindRange find_range, const std::function<void(Run&)>& count) {
   const std::string what = "histogram_even";
-  Setup setup = even_request<T>(rt, what, nbins, 0, channels, options.accumulation);
-  const std::pair<T, T> lo_hi = range ? std::pair<T, T>(range[0], range[1]) : find_range(what);
-  const bool given = range != nullptr;
-  setup.x = even_axis<T>(what, nbins, lo_hi.first, lo_hi.second, given ? EdgeRule::given_range : EdgeRule::data_range);
+  Setup setup = even_request<T>(rt, what, nbins, 0, false, channels, options.accumulation);
+  const detail::FoundRange<T> r = range ? detail::FoundRange<T>{range[0], range[1], EdgeRule::given_range} : find_range(what);
+  setup.x = even_axis<T>(what, nbins, r.lo, r.hi, r.rule);
   Run run(rt, setup, options);
   count(run);
   return even_result(run, setup);
@@ -596,7 +601,7 @@ EvenHistogram histogram_even(Runtime& rt, const std::vector<T>& values, const Ev
   check_host_weights("histogram_even", weights, values.size());
   const T range[2] = {bins.lo, bins.hi};
   return even_histogram<T>(
-      rt, bins.nbins, range, weights.size(), options, [](const std::string&) { return std::pair<T, T>(); },
+      rt, bins.nbins, range, weights.size(), options, [](const std::string&) { return detail::FoundRange<T>{}; },
       [&](Run& run) { add_host(rt, run, values, nullptr, weights); });
 }
 
@@ -615,7 +620,7 @@ template <class T>
 Setup even_setup_2d(const Runtime& rt, const EvenBins<T>& xbins, const EvenBins<T>& ybins, std::size_t channels,
                     WeightAccumulation accumulation) {
   const std::string what = "histogram2d_even";
-  Setup setup = even_request<T>(rt, what, xbins.nbins, ybins.nbins, channels, accumulation);
+  Setup setup = even_request<T>(rt, what, xbins.nbins, ybins.nbins, true, channels, accumulation);
   setup.x = even_axis<T>(what + ": xbins", xbins.nbins, xbins.lo, xbins.hi, EdgeRule::two_d);
   setup.y = even_axis<T>(what + ": ybins", ybins.nbins, ybins.lo, ybins.hi, EdgeRule::two_d);
   return setup;

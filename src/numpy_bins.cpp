@@ -63,9 +63,11 @@ Axis even_axis(const std::string& what, std::size_t nbins, T lo, T hi, EdgeRule 
   axis.nbins = nbins;
   axis.lo = lo;
   axis.hi = hi;
+  // The first guess's factor; where it overflows in T (a range of a few ulps of zero), 0: every
+  // position then finds its bin by the binary search over the edges.
   const T scale = T(double(nbins) / (double(hi) - double(lo)));
-  if (!std::isfinite(scale) || !(scale > 0)) refuse(what, "nbins / (hi - lo) is not a finite positive number");
-  axis.scale = scale;
+  axis.scale = std::isfinite(scale) ? scale : T(0);
+  axis.rule = rule;
   axis.edges = axis_edges(lo, hi, nbins, rule);
   // Bins of no width in T: the range has fewer values than bins. NumPy refuses these for
   // np.histogram ("Too many bins for data range"); np.histogram2d leaves such bins empty.
@@ -79,17 +81,17 @@ Axis even_axis(const std::string& what, std::size_t nbins, T lo, T hi, EdgeRule 
 }
 
 template <class T>
-std::pair<T, T> data_range(const std::string& what, std::size_t count, T least, T most, bool nan_seen) {
-  if (count == 0) return {T(0), T(1)};
+FoundRange<T> data_range(const std::string& what, std::size_t count, T least, T most, bool nan_seen) {
+  if (count == 0) return {T(0), T(1), EdgeRule::given_range};  // NumPy's 0 and 1 are Python ints: edges in double
   if (nan_seen) least = most = std::numeric_limits<T>::quiet_NaN();
   if (!std::isfinite(least) || !std::isfinite(most))
     refuse(what, "autodetected range of [" + text_of(least) + ", " + text_of(most) + "] is not finite (NumPy refuses it too)");
   if (least == most) least = T(least - T(0.5)), most = T(most + T(0.5));
-  return {least, most};
+  return {least, most, EdgeRule::data_range};
 }
 
 template <class T>
-std::pair<T, T> host_range(const std::string& what, const std::vector<T>& values) {
+FoundRange<T> host_range(const std::string& what, const std::vector<T>& values) {
   T least = std::numeric_limits<T>::infinity(), most = -least;
   bool nan_seen = false;
   for (const T v : values) {
@@ -101,8 +103,8 @@ std::pair<T, T> host_range(const std::string& what, const std::vector<T>& values
 
 #define CLATOMICS_NUMPY_BINS(T)                                                            \
   template Axis even_axis<T>(const std::string&, std::size_t, T, T, EdgeRule);             \
-  template std::pair<T, T> data_range<T>(const std::string&, std::size_t, T, T, bool);     \
-  template std::pair<T, T> host_range<T>(const std::string&, const std::vector<T>&);
+  template FoundRange<T> data_range<T>(const std::string&, std::size_t, T, T, bool);       \
+  template FoundRange<T> host_range<T>(const std::string&, const std::vector<T>&);
 CLATOMICS_NUMPY_BINS(float)
 CLATOMICS_NUMPY_BINS(double)
 #undef CLATOMICS_NUMPY_BINS

@@ -17,19 +17,28 @@ namespace clatomics::detail {
   throw std::invalid_argument("clatomics: " + what + ": " + why);
 }
 
-// One axis of even bins: the range, scale = nbins / (hi - lo) for the first guess, and the
-// edges as the device compares them (values of the positions' type, held in double).
-struct Axis {
-  std::size_t nbins = 0;
-  double lo = 0, hi = 0, scale = 0;
-  std::vector<double> edges;
-};
-
 // Which of NumPy's edge computations an axis follows (the header says where each applies).
 enum class EdgeRule {
   given_range,  // np.histogram, range given (Python floats): linspace in double, then the data's type
   data_range,   // np.histogram, no range: linspace in the data's type
   two_d,        // np.histogram2d: linspace in double; float data compared with them exactly
+};
+
+// One axis of even bins: the range, scale = nbins / (hi - lo) for the first guess (0: none),
+// the rule and the edges as the device compares them (values of the positions' type, held in
+// double).
+struct Axis {
+  std::size_t nbins = 0;
+  double lo = 0, hi = 0, scale = 0;
+  EdgeRule rule = EdgeRule::given_range;
+  std::vector<double> edges;
+};
+
+// A range found in the data, and the rule its edges follow.
+template <class T>
+struct FoundRange {
+  T lo, hi;
+  EdgeRule rule;
 };
 
 // One axis of even bins over [lo, hi] (nbins already checked), refused where NumPy refuses it
@@ -41,10 +50,10 @@ Axis even_axis(const std::string& what, std::size_t nbins, T lo, T hi, EdgeRule 
 // is not finite (a NaN makes both NaN), widened by 0.5 each way in T when equal; [0, 1] for no
 // data.
 template <class T>
-std::pair<T, T> data_range(const std::string& what, std::size_t count, T least, T most, bool nan_seen);
+FoundRange<T> data_range(const std::string& what, std::size_t count, T least, T most, bool nan_seen);
 
 // data_range of host values.
 template <class T>
-std::pair<T, T> host_range(const std::string& what, const std::vector<T>& values);
+FoundRange<T> host_range(const std::string& what, const std::vector<T>& values);
 
 }  // namespace clatomics::detail

@@ -131,6 +131,8 @@ void merge_into(EvenHistogram& into, const EvenHistogram& from) {
   if (into.counts.size() != from.counts.size())
     refuse("merge_into", "even histograms of " + std::to_string(into.counts.size()) + " and " + std::to_string(from.counts.size()) + " bins");
   if (into.lo != from.lo || into.hi != from.hi) refuse("merge_into", "even histograms over different ranges");
+  if (into.edges != from.edges)
+    refuse("merge_into", "even histograms whose edges were computed differently (positions' type, or the range given or found)");
   if (into.sums.size() != from.sums.size()) refuse("merge_into", "even histograms with different weight channels");
   merge_into(into.counts, from.counts);
   into.below += from.below, into.above += from.above, into.nan += from.nan;

@@ -455,6 +455,65 @@ TEST_CASE("no range: equal values widen by 0.5, no data is [0, 1], NaN and infin
   }
 }
 
+TEST_CASE("no range over a spread of a few ulps of zero: NumPy 2's bins, though nbins / (hi - lo) overflows") {
+  auto& rt = test::runtime();
+  const float tiny = std::numeric_limits<float>::min();  // 2^-126
+  // NumPy 2.4: np.histogram(np.float32([0, tiny / 2, tiny]), 4) -> [1 0 1 1]; np.float32([0, 1e-45]), 1 -> [2].
+  const std::vector<float> x{0.0f, tiny / 2, tiny};
+  CHECK(clatomics::histogram_even(rt, x, 4).counts == std::vector<std::uint64_t>{1, 0, 1, 1});
+  CHECK(clatomics::histogram_even<float>(rt, device(x), 0, x.size(), 4).counts == std::vector<std::uint64_t>{1, 0, 1, 1});
+  CHECK(clatomics::histogram_even(rt, std::vector<float>{0.0f, 1e-45f}, 1).counts == std::vector<std::uint64_t>{2});
+  for (const HistogramStrategy s : strategies) {
+    INFO(name_of(s));
+    const auto h = clatomics::histogram_even(rt, x, EvenBins<float>{4, 0.0f, tiny}, {}, HistogramOptions{s});
+    CHECK(h.counts == std::vector<std::uint64_t>{1, 0, 1, 1});
+  }
+  if (rt.supports_double())  // np.histogram(np.float64([0, 1e-310]), 2) -> [1 1]
+    CHECK(clatomics::histogram_even(rt, std::vector<double>{0.0, 1e-310}, 2).counts == std::vector<std::uint64_t>{1, 1});
+}
+
+TEST_CASE("which edges a histogram has: no data is [0, 1] as if given; merge_into refuses histograms of other edges") {
+  auto& rt = test::runtime();
+  using Edges = clatomics::EvenHistogram::Edges;
+  CHECK(clatomics::histogram_even(rt, std::vector<float>{}, 10).edges == Edges::double_linspace_to_float);
+  CHECK(clatomics::histogram_even<float>(rt, device(std::vector<float>{}), 0, 0, 10).edges == Edges::double_linspace_to_float);
+  const std::vector<float> part{0.1f, 0.279999971f, 0.7f};
+  auto found = clatomics::histogram_even(rt, part, 10);
+  const auto given = clatomics::histogram_even(rt, part, EvenBins<float>{10, 0.1f, 0.7f});
+  CHECK(found.edges == Edges::float_linspace);
+  CHECK(given.edges == Edges::double_linspace_to_float);
+  REQUIRE(found.lo == given.lo);
+  REQUIRE(found.hi == given.hi);
+  CHECK(found.counts != given.counts);  // edge 3 is 0.279999971 in float arithmetic, 0.280000001 from double
+  const auto before = found.counts;
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::merge_into(found, given); }), "edges"));
+  CHECK(found.counts == before);
+  if (rt.supports_double()) {
+    const auto wide = clatomics::histogram_even(rt, std::vector<double>(part.begin(), part.end()), EvenBins<double>{10, 0.1f, 0.7f});
+    CHECK(wide.edges == Edges::double_linspace);
+    auto narrow = given;
+    CHECK_THROWS_AS(clatomics::merge_into(narrow, wide), std::invalid_argument);
+  }
+}
+
+TEST_CASE("compensated sums of infinities, NaN and sums past float's range: as float sums, in every strategy") {
+  auto& rt = test::runtime();
+  if (!rt.device_info().caps.int64_base_atomics) return;
+  const float inf = std::numeric_limits<float>::infinity(), big = std::numeric_limits<float>::max();
+  // Bin 0: +inf and 1; bin 1: -inf; bin 2: max + max; bin 3: +inf and -inf.
+  const std::vector<float> x{0.5f, 0.5f, 1.5f, 2.5f, 2.5f, 3.5f, 3.5f};
+  const std::vector<float> w{inf, 1.0f, -inf, big, big, inf, -inf};
+  for (const HistogramStrategy s : strategies) {
+    INFO(name_of(s));
+    const auto h = clatomics::histogram_even(rt, x, EvenBins<float>{4, 0.0f, 4.0f}, {&w}, HistogramOptions{s, WeightAccumulation::compensated_float2});
+    REQUIRE(h.sums.size() == 1);
+    CHECK(h.sums[0][0] == double(inf));
+    CHECK(h.sums[0][1] == -double(inf));
+    CHECK(h.sums[0][2] == double(inf));
+    CHECK(std::isnan(h.sums[0][3]));
+  }
+}
+
 TEST_CASE("bad even-histogram input is refused before anything is enqueued") {
   auto& rt = test::runtime();
   const cl::Buffer floats = device(std::vector<float>(100, 1.0f));
@@ -483,6 +542,16 @@ TEST_CASE("bad even-histogram input is refused before anything is enqueued") {
   CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, host, host, EvenBins<float>{70000, 0.0f, 1.0f}, EvenBins<float>{70000, 0.0f, 1.0f}); }),
                        "bins exceed"));
   CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, floats, 0, floats, 1, 100, xb, xb); }), "y"));
+  CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, host, host, xb, EvenBins<float>{0, 0.0f, 1.0f}); }), "ybins.nbins"));
+  CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, host, host, EvenBins<float>{0, 0.0f, 1.0f}, xb); }), "xbins.nbins"));
+  // private_per_item where the counters fit but the weight sums do not: says so.
+  const std::vector<float> w(host.size(), 1.0f);
+  if (rt.supports_double())
+    CHECK(test::contains(message([&] {
+                           clatomics::histogram_even(rt, host, EvenBins<float>{3000, 0.0f, 1.0f}, {&w, &w, &w, &w},
+                                                     HistogramOptions{HistogramStrategy::private_per_item, WeightAccumulation::double_atomic});
+                         }),
+                         "weight sums"));
   CHECK(enqueued.commands() == 0);
 }
 

@@ -133,7 +133,10 @@ CLAT_FN float2 clat_fast_two_sum(float a, float b) { /* |a| >= |b| or a == 0 */
 CLAT_FN float2 clat_pair_add(float2 x, float2 y) {
   const float2 s = clat_two_sum(x.x, y.x), t = clat_two_sum(x.y, y.y);
   const float2 v = clat_fast_two_sum(s.x, s.y + t.x);
-  return clat_fast_two_sum(v.x, t.y + v.y);
+  const float2 r = clat_fast_two_sum(v.x, t.y + v.y);
+  /* An infinity, a NaN or a sum past float's range: the error terms would be inf - inf (NaN);
+   * the sum is then the his' plain float sum, as float_atomic gives it. */
+  return isfinite(r.x) ? r : (float2)(x.x + y.x, 0.0f);
 }
 CLAT_DEFINE_LOOP_OP(clat_hist_pair_add, float2, ulong, __global, atom_cmpxchg, CLAT_NO_PAUSE, v, clat_pair_add(old, v))
 CLAT_DEFINE_LOOP_OP(clat_hist_pair_add_local, float2, ulong, __local, atom_cmpxchg, CLAT_NO_PAUSE, v, clat_pair_add(old, v))
@@ -507,8 +510,8 @@ typedef double clat_pacc;
 #define CLAT_PACC_OF(w) ((double)(w))
 #define CLAT_PACC_MERGE(a, b) ((a) + (b))
 CLAT_FN float2 clat_pair_of(double d) {
-  const float hi = (float)d;
-  return (float2)(hi, (float)(d - (double)hi));
+  const float hi = (float)d; /* past float's range: an infinity, as a pair's add gives it */
+  return (float2)(hi, isfinite(hi) ? (float)(d - (double)hi) : 0.0f);
 }
 #define CLAT_PACC_OUT(a) clat_pair_of(a)
 #else

@@ -42,6 +42,7 @@ enum class WeightAccumulation {
                        // (1 - 4u), u = 2^-24), the pair read back as hi + lo in double. Needs
                        // cl_khr_int64_base_atomics. Sums of floats that share a grid of 2^-k
                        // (0.1f, for instance) stay exact while they span fewer than 48 bits.
+                       // Infinities, NaN and sums past float's range: as float_atomic's.
   double_atomic,       // (n_b - 1) * 2^-53 * S, to first order: double adds. Needs fp64 and
                        // cl_khr_int64_base_atomics.
 };
@@ -62,6 +63,13 @@ struct EvenHistogram {
   std::vector<float> weights;  // channel 0's per-bin sums rounded to float, when weights were given
   std::vector<std::vector<double>> sums;  // per weight channel, the nbins per-bin sums (empty: none)
   double lo = 0, hi = 0;  // the range used: the one given, or the one found in the data
+  // How the edges were computed from lo and hi (histogram_even's comments say when each applies);
+  // histograms merge only when these agree too.
+  enum class Edges {
+    double_linspace_to_float,  // float positions: np.linspace in double, each edge rounded to float
+    float_linspace,            // float positions without a range: np.linspace in float
+    double_linspace,           // double positions
+  } edges = Edges::double_linspace_to_float;
 };
 
 // Even bins over [lo, hi] on one axis; T is the positions' type (float or double): it says how
@@ -157,8 +165,9 @@ KeyHistogram histogram_keys(Runtime& rt, const std::vector<cl_uint>& keys, std::
 // atomic add, in float (their order of addition varies from run to run, and so may their last
 // bits); values outside the bins add no weight.
 // Throws std::invalid_argument for nbins == 0 or above 2^32 - 4, non-finite lo or hi, lo >= hi,
-// hi - lo or nbins / (hi - lo) not finite in float, float edges that are not strictly increasing
-// (too many bins for the range: NumPy refuses those too), a weights range beyond its buffer.
+// hi - lo not finite in float, float edges that are not strictly increasing (too many bins for
+// the range: NumPy refuses those too), a weights range beyond its buffer. (Where nbins / (hi -
+// lo) overflows, every value finds its bin by the binary search.)
 inline EvenHistogram histogram_even(Runtime& rt, const cl::Buffer& values, std::size_t offset, std::size_t count,
                                     std::size_t nbins, float lo, float hi, const cl::Buffer* weights = nullptr,
                                     std::size_t weights_offset = 0, HistogramOptions options = {}) {

@@ -5,8 +5,9 @@
 // exactly (64-bit); a deterministic float sum or product is gathered as its tile values and
 // finished by the same tree on every rank, so the bits equal one process over all the data
 // however the ranks split it (at multiples of clatomics::reduce_tile). Ranks whose parts do not
-// fit together (different bin counts, histogram ranges or weight channels, ops, or kinds) are
-// refused on every rank before anything is reduced: std::invalid_argument, the same on all ranks.
+// fit together (different bin counts, histogram ranges, edges or weight channels, ops, or
+// kinds) are refused on every rank before anything is reduced: std::invalid_argument, the same
+// on all ranks.
 #pragma once
 
 #include <mpi.h>
@@ -68,6 +69,7 @@ inline void allreduce(EvenHistogram& h, MPI_Comm comm) {
   require_same(h.sums.size(), "weight channels", comm);
   require_same_real(h.lo, "histogram ranges (lo)", comm);
   require_same_real(h.hi, "histogram ranges (hi)", comm);
+  require_same(std::uint64_t(h.edges), "histogram edge computations", comm);
   std::uint64_t tallies[3] = {h.below, h.above, h.nan};
   allreduce(h.counts, comm);
   MPI_Allreduce(MPI_IN_PLACE, tallies, 3, MPI_UINT64_T, MPI_SUM, comm);

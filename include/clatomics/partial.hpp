@@ -61,7 +61,7 @@ T merge_reduce(Runtime&, std::vector<ReducePartial<T>> parts) {
 
 // Histograms merge by adding: counts and tallies exactly (64-bit), weight sums in double (their
 // order of addition may change the last bits, as with atomics). into and from must have the same
-// bins (and, for even histograms, the same range and weight channels); else std::invalid_argument
+// bins (and, for even histograms, the same range, edges and weight channels); else std::invalid_argument
 // and into is unchanged.
 void merge_into(std::vector<std::uint64_t>& into, const std::vector<std::uint64_t>& from);
 void merge_into(KeyHistogram& into, const KeyHistogram& from);
