@@ -751,6 +751,50 @@ TEST_CASE("rows: widths 1, 3 and 32 with strides past the width, through buffers
 // float sums whose every row starts on 16 bytes take four columns per vector atomic, and sorted
 // indices combine runs across a warp's lanes (accumulators of one, two and four 32-bit words:
 // int, long/double, the deterministic 128 bits).
+TEST_CASE("one column with a value stride, from an aligned start: every strategy reads each element's own value") {
+  auto& rt = test::runtime();
+  const std::size_t n = 20011, bins = 7;
+  for (const std::size_t stride : {std::size_t(2), std::size_t(3)}) {
+    std::vector<cl_uint> indices(n);
+    std::vector<cl_int> values(n * stride);
+    for (std::size_t i = 0; i < n; ++i) indices[i] = cl_uint(test::mix(std::uint32_t(i)) % bins);
+    for (std::size_t j = 0; j < values.size(); ++j) values[j] = j % stride == 0 ? cl_int(j / stride % 13) - 6 : 1000000;  // padding
+    std::vector<cl_int> sums(bins, 0), mins(bins, std::numeric_limits<cl_int>::max());
+    for (std::size_t i = 0; i < n; ++i) sums[indices[i]] += values[i * stride], mins[indices[i]] = std::min(mins[indices[i]], values[i * stride]);
+    const cl::Buffer ib(rt.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, indices.data());
+    const cl::Buffer vb(rt.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, values.size() * 4, values.data());
+    for (const ScatterStrategy s : {ScatterStrategy::automatic, ScatterStrategy::global_atomics, ScatterStrategy::local_private,
+                                    ScatterStrategy::local_cache}) {
+      INFO("stride ", stride, " strategy ", clatomics::strategy_name(s));
+      for (const ScatterOp op : {ScatterOp::sum, ScatterOp::min}) {
+        std::vector<cl_int> zero(bins, op == ScatterOp::min ? std::numeric_limits<cl_int>::max() : 0);
+        const cl::Buffer ob(rt.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bins * 4, zero.data());
+        clatomics::scatter_reduce<cl_int, cl_uint>(rt, ob, 0, bins, ib, 0, vb, 0, n, op, options(true, s), Rows{1, stride, 0});
+        std::vector<cl_int> got(bins);
+        rt.queue().enqueueReadBuffer(ob, CL_TRUE, 0, bins * 4, got.data());
+        CHECK(got == (op == ScatterOp::sum ? sums : mins));
+      }
+    }
+  }
+}
+
+TEST_CASE("deterministic sums with include_self: a bin no value reached, or whose values cancel, keeps its own value") {
+  auto& rt = test::runtime();
+  if (!rt.supports_double()) return;
+  ScatterOptions o;
+  o.deterministic = true;
+  std::vector<float> out{0.0f, 1e-30f, 3e-30f, -0.0f};
+  // Bin 0 takes 1e30 (the grid's scale), bin 2 takes +1 and -1 (exactly 0), bins 1 and 3 nothing.
+  clatomics::scatter_reduce<float, cl_uint>(rt, out, {0, 2, 2}, {1e30f, 1.0f, -1.0f}, ScatterOp::sum, o);
+  CHECK(out[0] == 1e30f);
+  CHECK(out[1] == 1e-30f);
+  CHECK(out[2] == 3e-30f);
+  CHECK((out[3] == 0.0f && !std::signbit(out[3])));  // an exact 0 is +0 in this mode
+  std::vector<double> wide{0.0, 1e-200};
+  clatomics::scatter_reduce<double, cl_uint>(rt, wide, {0}, {1e200}, ScatterOp::sum, o);
+  CHECK(wide[1] == 1e-200);
+}
+
 TEST_CASE("global atomics: rows of four columns on 16 bytes and beside them; sorted runs combined across lanes") {
   for (const std::size_t width : {std::size_t(4), std::size_t(32)})
     for (const std::size_t pad : {std::size_t(0), std::size_t(4), std::size_t(1)})

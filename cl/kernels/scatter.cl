@@ -544,7 +544,7 @@ __kernel void clat_scatter(CLAT_SC_ARGS) {
    * host keeps a launch below 2^32 pairs: uint positions. Each step issues all of a work-item's
    * loads before any of its atomics (which would hold later loads back): enough bytes in flight
    * to keep memory busy.
-   *   vectors (one column, 16-byte aligned): a work-item takes CLAT_SC_K consecutive elements
+   *   vectors (one column of contiguous values, 16-byte aligned): a work-item takes CLAT_SC_K consecutive elements
    *     a step, in 16-byte loads;
    *   otherwise: 4 pairs a step, lsize apart, so that a warp reads neighbouring pairs (a row's
    *     columns side by side). */
@@ -553,7 +553,7 @@ __kernel void clat_scatter(CLAT_SC_ARGS) {
   const uint begin = (uint)min((ulong)get_group_id(0) * per_group, (ulong)total);
   const uint end = (uint)min((ulong)begin + per_group, (ulong)total);
 #if !CLAT_SC_SEGMENTS
-  const int vectors = width == 1u && CLAT_ALIGNED(ip + first + begin, 4) && CLAT_ALIGNED(vp + first + begin, 4);
+  const int vectors = width == 1u && vstride == 1u && CLAT_ALIGNED(ip + first + begin, 4) && CLAT_ALIGNED(vp + first + begin, 4);
 #else
   const int vectors = 0;
 #endif
@@ -721,7 +721,8 @@ __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong 
     __global CLAT_SC_T *o = out + out_off + bin * ostride + d;
 #if CLAT_SC_FIXED
     const uint flag = flags[j];
-    ulong2 sum = CLAT_SC_READ(acc + j * CLAT_SC_WORDS);
+    const ulong2 of_values = CLAT_SC_READ(acc + j * CLAT_SC_WORDS);
+    ulong2 sum = of_values;
     CLAT_SC_T self = (CLAT_SC_T)0, r;
     int self_apart = 0; /* out's value is added after rounding */
     if (include_self) {
@@ -733,6 +734,8 @@ __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong 
     if ((flag & 1u) || (flag & 6u) == 6u) r = (CLAT_SC_T)NAN;
     else if (flag & 2u) r = (CLAT_SC_T)INFINITY;
     else if (flag & 4u) r = -(CLAT_SC_T)INFINITY;
+    else if (include_self && self != (CLAT_SC_T)0 && !(of_values.x | of_values.y))
+      r = self, self_apart = 0; /* no value, or values adding to exactly 0: out's own value as it is, not on the grid */
     else r = clat_sc_round_fixed(sum, e_grid);
     if (self_apart) r = self + r;
 #else

@@ -57,7 +57,11 @@ struct ScatterOptions {
   // The values of a call are summed in 128-bit fixed point scaled to its largest magnitude
   // (integer adds: their order does not matter), then rounded to the output type: the exact sum
   // rounded about once, for values within 2^44 (double) or 2^73 (float) of the largest one;
-  // smaller ones are rounded to a step of the largest magnitude times 2^-100. NaN and infinities
+  // smaller ones are rounded to a step of the largest magnitude times 2^-100. With include_self,
+  // out's own value joins that exact sum when it is no larger than the grid allows; a larger
+  // one is added to the values' rounded sum (two roundings); a bin whose values add to exactly
+  // 0 (or that none reached) keeps a nonzero own value as it is. A sum of exactly 0 is +0 (the
+  // fast mode gives -0 where every addend was -0). NaN and infinities
   // give what IEEE sums give (NaN, or the infinity). Integer ops and min/max are deterministic in
   // every mode; prod of floating-point values has no deterministic mode (std::invalid_argument).
   // Needs cl_khr_fp64 and 64-bit atomics.
