@@ -76,20 +76,17 @@ ReducePartial<T> reduce_partial(Runtime& rt, const std::vector<T>& shard, Reduce
 template <class T>
 T merge_reduce(std::vector<ReducePartial<T>> parts) {
   if (parts.empty()) refuse("merge_reduce", "no parts (not even empty ones): no op to give the identity of");
-  const ReduceOp first_op = parts.front().op;
-  const bool first_tiled = parts.front().tiled;
-  if (first_op != ReduceOp::sum && first_op != ReduceOp::min && first_op != ReduceOp::max && first_op != ReduceOp::prod)
-    refuse("merge_reduce", "an unknown ReduceOp (" + std::to_string(int(first_op)) + ")");
-  if (first_tiled && !detail::tiled_merge<T>(first_op, ReduceOptions{true}))
+  const ReduceOp op = parts.front().op;
+  const bool tiled = parts.front().tiled;
+  detail::reduce_op_name(op);  // refuses a value that is no ReduceOp
+  if (tiled && !detail::tiled_merge<T>(op, ReduceOptions{true}))
     refuse("merge_reduce", "tiled parts are deterministic float or double sums or products only");
   for (const ReducePartial<T>& p : parts)  // empty parts too: they say which op the caller meant
-    if (p.op != first_op || p.tiled != first_tiled)
+    if (p.op != op || p.tiled != tiled)
       refuse("merge_reduce", "the part of elements " + std::to_string(p.first) + " .. has another op or kind than the first part");
   parts.erase(std::remove_if(parts.begin(), parts.end(), [](const ReducePartial<T>& p) { return p.count == 0; }), parts.end());
-  if (parts.empty()) return detail::reduce_identity<T>(first_op);
+  if (parts.empty()) return detail::reduce_identity<T>(op);
   std::sort(parts.begin(), parts.end(), [](const ReducePartial<T>& a, const ReducePartial<T>& b) { return a.first < b.first; });
-  const ReduceOp op = first_op;
-  const bool tiled = first_tiled;
   const auto tiles = [](std::uint64_t n) { return (n + reduce_tile - 1) / reduce_tile; };
   for (std::size_t k = 0; k < parts.size(); ++k) {
     const ReducePartial<T>& p = parts[k];

@@ -27,7 +27,9 @@ constexpr int type_code() {
   if constexpr (std::is_same_v<T, cl_ulong>) return 5;
 }
 
-const char* op_name(ReduceOp op) {
+}  // namespace
+
+const char* detail::reduce_op_name(ReduceOp op) {
   switch (op) {
     case ReduceOp::sum: return "sum";
     case ReduceOp::min: return "min";
@@ -36,6 +38,8 @@ const char* op_name(ReduceOp op) {
   }
   throw std::invalid_argument("clatomics::reduce: op is not a ReduceOp");
 }
+
+namespace {
 
 template <class T>
 T identity(ReduceOp op) {
@@ -100,8 +104,8 @@ void reduce_fast(Runtime& rt, detail::Commands& commands, cl_mem buffer, std::si
   const int vec = int((cpu ? 64 : 16) / sizeof(T));
   const std::string options = detail::define("CLAT_REDUCE_TYPE", type_code<T>()) + detail::define("CLAT_VEC", vec) +
                               detail::define("CLAT_CONTIGUOUS", cpu ? 1 : 0);
-  const detail::Kernel kernel =
-      detail::make_kernel(detail::build_library_file(rt, "kernels/reduce.cl", options), (std::string("clat_reduce_") + op_name(op)).c_str());
+  const std::string name = std::string("clat_reduce_") + detail::reduce_op_name(op);
+  const detail::Kernel kernel = detail::make_kernel(detail::build_library_file(rt, "kernels/reduce.cl", options), name.c_str());
   const std::size_t units = count / std::size_t(vec) + 1;
   const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
   const detail::Grid grid = cpu ? detail::make_grid(rt, kernel, units, 1, 4 * cu) : detail::make_grid(rt, kernel, units, 256, 8 * cu);
@@ -121,7 +125,7 @@ class Tree {
 
   Tree(Runtime& rt, ReduceOp op) : rt_(rt) {
     const auto& caps = rt.device_info().caps;
-    const std::string name = std::string("clat_reduce_") + op_name(op) + "_tiles";
+    const std::string name = std::string("clat_reduce_") + detail::reduce_op_name(op) + "_tiles";
     // 256 work-items a group (one per lane) where the device allows; fewer hold several lanes.
     std::size_t group = detail::floor_pow2(std::min<std::size_t>(256, caps.max_work_group_size));
     for (;;) {
@@ -196,7 +200,7 @@ bool needs_tree(const Runtime& rt, ReduceOptions options) {
 template <class T>
 detail::Pending<T> detail::reduce_buffer_later(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op,
                                                ReduceOptions options) {
-  op_name(op);
+  detail::reduce_op_name(op);
   check_type<T>(rt);
   check_range(rt, {"reduce: buffer", buffer, offset, count, sizeof(T), Access::read});
   const auto result = std::make_shared<T>(identity<T>(op));
@@ -215,7 +219,7 @@ T detail::reduce_buffer(Runtime& rt, cl_mem buffer, std::size_t offset, std::siz
 
 template <class T>
 T reduce(Runtime& rt, const std::vector<T>& data, ReduceOp op, ReduceOptions options) {
-  op_name(op);
+  detail::reduce_op_name(op);
   check_type<T>(rt);
   if (data.empty()) return identity<T>(op);
   detail::Commands commands(rt);

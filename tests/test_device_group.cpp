@@ -251,7 +251,7 @@ TEST_CASE("partial reductions merge to one pass's bits however the range is cut 
                        "tiled parts"));
   CHECK(test::contains(
       test::message_of<std::invalid_argument>([] { clatomics::merge_reduce<cl_int>({IntPart{ReduceOp(99), false, 0, 1, {5}}}); }),
-      "unknown ReduceOp"));
+      "not a ReduceOp"));
   CHECK(test::contains(test::message_of<std::invalid_argument>([&] {
                          clatomics::merge_reduce<cl_int>({p0, IntPart{ReduceOp::max, false, 12345, 0, {}}});
                        }),
