@@ -35,22 +35,14 @@ MPI_Datatype datatype() {
   }
 }
 
-// Refuses on every rank unless every rank passed the same value.
-inline void require_same(std::uint64_t value, const std::string& what, MPI_Comm comm) {
-  std::uint64_t least = 0, most = 0;
-  MPI_Allreduce(&value, &least, 1, MPI_UINT64_T, MPI_MIN, comm);
-  MPI_Allreduce(&value, &most, 1, MPI_UINT64_T, MPI_MAX, comm);
-  if (least != most)
-    throw std::invalid_argument("clatomics::mpi: the ranks' " + what + " differ (" + std::to_string(least) + " to " +
-                                std::to_string(most) + "): refused before reducing");
-}
-
-// The same for a real value: refused unless every rank passed the same one (NaN matches none).
-inline void require_same_real(double value, const std::string& what, MPI_Comm comm) {
-  double least = 0, most = 0;
-  MPI_Allreduce(&value, &least, 1, MPI_DOUBLE, MPI_MIN, comm);
-  MPI_Allreduce(&value, &most, 1, MPI_DOUBLE, MPI_MAX, comm);
-  int mismatched = least == most && value == least ? 0 : 1, any = 0;  // MIN/MAX may pass a NaN over
+// Refuses on every rank unless every rank passed the same value (a NaN matches none). V: a type
+// datatype() knows.
+template <class V>
+void require_same(V value, const std::string& what, MPI_Comm comm) {
+  V least{}, most{};
+  MPI_Allreduce(&value, &least, 1, datatype<V>(), MPI_MIN, comm);
+  MPI_Allreduce(&value, &most, 1, datatype<V>(), MPI_MAX, comm);
+  int mismatched = least == most && value == least ? 0 : 1, any = 0;  // MIN and MAX may pass a NaN over
   MPI_Allreduce(&mismatched, &any, 1, MPI_INT, MPI_MAX, comm);
   if (any)
     throw std::invalid_argument("clatomics::mpi: the ranks' " + what + " differ (" + std::to_string(least) + " to " +
@@ -59,16 +51,16 @@ inline void require_same_real(double value, const std::string& what, MPI_Comm co
 
 // Counts: added over the ranks, in place.
 inline void allreduce(std::vector<std::uint64_t>& counts, MPI_Comm comm) {
-  require_same(counts.size(), "bin counts", comm);
+  require_same(std::uint64_t(counts.size()), "bin counts", comm);
   MPI_Allreduce(MPI_IN_PLACE, counts.data(), int(counts.size()), MPI_UINT64_T, MPI_SUM, comm);
 }
 
 // An even histogram: counts and the below/above/NaN tallies exactly, weight sums in double.
 inline void allreduce(EvenHistogram& h, MPI_Comm comm) {
-  require_same(h.counts.size(), "bin counts", comm);
-  require_same(h.sums.size(), "weight channels", comm);
-  require_same_real(h.lo, "histogram ranges (lo)", comm);
-  require_same_real(h.hi, "histogram ranges (hi)", comm);
+  require_same(std::uint64_t(h.counts.size()), "bin counts", comm);
+  require_same(std::uint64_t(h.sums.size()), "weight channels", comm);
+  require_same(h.lo, "histogram ranges (lo)", comm);
+  require_same(h.hi, "histogram ranges (hi)", comm);
   require_same(std::uint64_t(h.edges), "histogram edge computations", comm);
   std::uint64_t tallies[3] = {h.below, h.above, h.nan};
   allreduce(h.counts, comm);
@@ -84,7 +76,7 @@ inline void allreduce(EvenHistogram& h, MPI_Comm comm) {
 template <class T>
 T allreduce(const ReducePartial<T>& mine, MPI_Comm comm) {
   require_same(std::uint64_t(mine.op), "reduce ops", comm);
-  require_same(mine.tiled ? 1 : 0, "reduction kinds (deterministic or not)", comm);
+  require_same(std::uint64_t(mine.tiled ? 1 : 0), "reduction kinds (deterministic or not)", comm);
   int ranks = 0;
   MPI_Comm_size(comm, &ranks);
   const std::uint64_t header[3] = {mine.first, mine.count, mine.values.size()};
