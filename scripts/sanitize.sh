@@ -16,7 +16,9 @@ ASAN_DIR="${ASAN_DIR:-$ROOT/build-asan}"
 TSAN_DIR="${TSAN_DIR:-$ROOT/build-tsan}"
 SUPP="$ROOT/tests/sanitizers"
 # Sanitized code is built with optimisation and debug info: readable stacks, tolerable speed.
-COMMON="-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLATOMICS_INSTALL=OFF -DCLATOMICS_BUILD_EXAMPLES=OFF"
+# PoCL only: the sanitizers watch the host code, the same whatever the implementation.
+COMMON="-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLATOMICS_INSTALL=OFF -DCLATOMICS_BUILD_EXAMPLES=OFF -DCLATOMICS_TEST_INTEL=OFF"
+export CLATOMICS_INTEL_OPENCL=0
 
 # The suite's PoCL kernel caches (scripts/test.sh's build, when it ran first): the same kernels,
 # compiled once.

@@ -4,7 +4,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
-PACKAGES=(cmake g++ make ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd doctest-dev clinfo libcli11-dev nlohmann-json3-dev python3-matplotlib pkg-config python3-pyopencl openmpi-bin libopenmpi-dev)
+PACKAGES=(cmake g++ make python3-pip ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd doctest-dev clinfo libcli11-dev nlohmann-json3-dev python3-matplotlib pkg-config python3-pyopencl openmpi-bin libopenmpi-dev)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
@@ -16,6 +16,39 @@ if ((${#missing[@]})); then
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -q
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# Intel's OpenCL CPU runtime, the tests' second OpenCL implementation: three pinned wheels from
+# PyPI, unpacked into the build tree (no system folder is touched; cmake/TestDevices.cmake writes
+# the ICD file that points at it). CLATOMICS_INTEL_OPENCL=0 skips it. Where it cannot be had, this
+# says so and the tests run on PoCL alone, their Intel half reported as skipped.
+INTEL_WHEELS=(intel-opencl-rt==2026.2.0 tbb==2023.2.0 intel-cmplr-lib-rt==2026.2.0)
+INTEL_DIR="$BUILD_DIR/intel-opencl"
+if [ "${CLATOMICS_INTEL_OPENCL:-1}" != 0 ] && [ ! -e "$INTEL_DIR/lib/libintelocl.so" ]; then
+  echo "== Intel's OpenCL CPU runtime (${INTEL_WHEELS[*]}) into $INTEL_DIR"
+  wheels="$(mktemp -d)"
+  if python3 -m pip download -q --no-deps --only-binary=:all: --platform manylinux_2_28_x86_64 -d "$wheels" "${INTEL_WHEELS[@]}" &&
+     python3 - "$wheels" "$INTEL_DIR/lib" <<'PY'
+import pathlib, sys, zipfile
+wheels, lib = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+lib.mkdir(parents=True, exist_ok=True)
+for wheel in sorted(wheels.glob("*.whl")):
+    with zipfile.ZipFile(wheel) as z:
+        for entry in z.infolist():
+            parts = entry.filename.split("/")
+            # */data/lib/<file>: the libraries; their own ICD loader (libOpenCL) stays out: Debian's is used.
+            if len(parts) == 4 and parts[1:3] == ["data", "lib"] and parts[3] and not parts[3].startswith("libOpenCL"):
+                target = lib / parts[3]
+                target.write_bytes(z.read(entry))
+                target.chmod(0o755)
+PY
+  then
+    echo "== Intel's OpenCL CPU runtime: $INTEL_DIR/lib"
+  else
+    echo "== WARNING: Intel's OpenCL CPU runtime could not be fetched: the tests will run on PoCL only" >&2
+    rm -rf "$INTEL_DIR/lib"
+  fi
+  rm -rf "$wheels"
 fi
 
 echo "== configuring and building in $BUILD_DIR"
