@@ -24,6 +24,9 @@ struct Place {
   std::uintptr_t host = 0;           // the root's host memory, 0 when the runtime owns it
 };
 
+// Everything is asked of the buffer itself, never of its parent: the user may have released the
+// parent's handle (its sub-buffers keep the memory alive), and then some implementations (Intel's
+// CPU runtime) answer CL_INVALID_MEM_OBJECT for it. The parent's handle serves only as a name.
 Place place_of(const BufferRange& r) {
   Place place;
   const cl_mem parent = mem_value<cl_mem>(r.buffer, CL_MEM_ASSOCIATED_MEMOBJECT);
@@ -31,8 +34,11 @@ Place place_of(const BufferRange& r) {
   const std::size_t origin = parent ? mem_value<std::size_t>(r.buffer, CL_MEM_OFFSET) : 0;
   place.begin = origin + r.offset * r.element_size;
   place.end = place.begin + r.count * r.element_size;
-  if (mem_value<cl_mem_flags>(place.root, CL_MEM_FLAGS) & CL_MEM_USE_HOST_PTR)
-    place.host = reinterpret_cast<std::uintptr_t>(mem_value<void*>(place.root, CL_MEM_HOST_PTR));
+  // A sub-buffer of CL_MEM_USE_HOST_PTR memory inherits the flag and reports host_ptr + origin.
+  if (mem_value<cl_mem_flags>(r.buffer, CL_MEM_FLAGS) & CL_MEM_USE_HOST_PTR) {
+    const auto host = reinterpret_cast<std::uintptr_t>(mem_value<void*>(r.buffer, CL_MEM_HOST_PTR));
+    place.host = host ? host - origin : 0;
+  }
   return place;
 }
 

@@ -206,6 +206,45 @@ TEST_CASE("every algorithm is exact on sub-buffers and at element offsets") {
   }
 }
 
+TEST_CASE("sub-buffers whose parent's handle the user released: every algorithm, and the host alignment rule") {
+  // The sub-buffer keeps its parent's memory alive; the parent's handle is gone (Intel's CPU
+  // runtime answers CL_INVALID_MEM_OBJECT when it is asked about).
+  auto& rt = test::runtime();
+  const std::size_t align = rt.device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;  // bytes
+  const auto a = exact_floats(n, 6), b = exact_floats(n, 7);
+  const Expected e = expected(a, b);
+  const cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, n * 4);
+  std::vector<float> pa(align / 4 + n, 99.0f), pb(align / 4 + n, -99.0f);
+  std::copy(a.begin(), a.end(), pa.begin() + std::ptrdiff_t(align / 4));
+  std::copy(b.begin(), b.end(), pb.begin() + std::ptrdiff_t(align / 4));
+  const cl_buffer_region region{align, n * 4};
+  const auto orphan = [&](cl::Buffer parent) {
+    return parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
+  };
+  SUBCASE("device memory") {
+    const cl::Buffer sa = orphan(test::to_device(rt, pa)), sb = orphan(test::to_device(rt, pb));
+    check_all(rt, sa, 0, sb, 0, out, e);
+  }
+  SUBCASE("the user's host memory (CL_MEM_USE_HOST_PTR)") {
+    HostMemory ma(pa.size() * 4), mb(pb.size() * 4);
+    const cl::Buffer sa = orphan(host_buffer(rt, ma, 0, pa)), sb = orphan(host_buffer(rt, mb, 0, pb));
+    check_all(rt, sa, 0, sb, 0, out, e);
+    // Host memory 4 bytes past an 8-byte boundary: doubles there are refused through the
+    // sub-buffer too, before anything is enqueued.
+    HostMemory md(align + 64 + 4);
+    std::vector<double> d(align / 8 + 8, 1.0);
+    const cl::Buffer sd = [&] {
+      cl::Buffer parent = host_buffer(rt, md, 4, d);
+      const cl_buffer_region head{align, 64};
+      return parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &head);
+    }();
+    clatomics::ProfileScope enqueued;
+    CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::reduce<double>(rt, sd, 0, 8, ReduceOp::sum); }),
+                         "not a multiple of its 8-byte elements"));
+    CHECK(enqueued.commands() == 0);
+  }
+}
+
 TEST_CASE("every algorithm is exact on an out-of-order queue without profiling, after the caller's own writes") {
   auto& rt = test::runtime();
   const auto out_of_order = test::out_of_order_queue(rt);
