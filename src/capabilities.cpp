@@ -32,7 +32,30 @@ int max_opencl_c(cl_device_id device, const std::string& c_version) {
   return major * 100 + minor * 10;
 }
 
+// cl_ext_float_atomics' queries (cl_ext.h of 2020 and later; Debian 12's headers predate them).
+constexpr cl_device_info single_fp_atomics = 0x4231, double_fp_atomics = 0x4232, half_fp_atomics = 0x4233;
+
+cl_bitfield fp_atomics(cl_device_id device, cl_device_info query) {
+  cl_bitfield bits = 0;
+  return clGetDeviceInfo(device, query, sizeof bits, &bits, nullptr) == CL_SUCCESS ? bits : 0;
+}
+
+std::vector<std::string> opencl_c_features(cl_device_id device) {
+  std::vector<std::string> names;
+  try {
+    for (const cl_name_version& v :
+         detail::info_array<cl_name_version>(clGetDeviceInfo, device, CL_DEVICE_OPENCL_C_FEATURES, "clGetDeviceInfo"))
+      names.emplace_back(v.name);
+  } catch (const Error&) {  // not an OpenCL 3.0 device
+  }
+  return names;
+}
+
 }  // namespace
+
+bool Capabilities::has_feature(const std::string& name) const {
+  return std::find(opencl_c_features.begin(), opencl_c_features.end(), name) != opencl_c_features.end();
+}
 
 bool Capabilities::has_extension(const std::string& name) const {
   return std::find(extensions.begin(), extensions.end(), name) != extensions.end();
@@ -57,7 +80,15 @@ Capabilities detect_capabilities(cl_device_id device) {
   caps.int64_base_atomics = caps.has_extension("cl_khr_int64_base_atomics");
   caps.int64_extended_atomics = caps.has_extension("cl_khr_int64_extended_atomics");
   caps.ext_float_atomics = caps.has_extension("cl_ext_float_atomics");
-  caps.subgroups = caps.has_extension("cl_khr_subgroups");
+  caps.opencl_c_features = opencl_c_features(device);
+  if (caps.ext_float_atomics) {
+    caps.fp32_atomics = fp_atomics(device, single_fp_atomics);
+    caps.fp64_atomics = fp_atomics(device, double_fp_atomics);
+    caps.fp16_atomics = fp_atomics(device, half_fp_atomics);
+  }
+  caps.subgroups = caps.has_extension("cl_khr_subgroups") || caps.has_feature("__opencl_c_subgroups");
+  caps.correctly_rounded_divide =
+      (device_value<cl_device_fp_config>(device, CL_DEVICE_SINGLE_FP_CONFIG) & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
   caps.subgroup_shuffle = caps.has_extension("cl_khr_subgroup_shuffle");
   caps.nvidia = contains(caps.platform_name, "NVIDIA") || contains(caps.platform_vendor, "NVIDIA") ||
                 contains(caps.device_vendor, "NVIDIA");

@@ -1,5 +1,6 @@
 // Trust, then verify: which native paths a device gets, and the build options that follow.
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -75,19 +76,47 @@ std::vector<int> probe_paths(const Context& context, cl_command_queue queue, con
   return codes;
 }
 
+// cl_ext_float_atomics as the device's queries report it, for compilers that announce the
+// extension without OpenCL C 3.0's feature macros (Intel's CPU runtime). config.cl takes either;
+// the native checks then prove each path as usual.
+std::string float_atomic_macros(const Capabilities& caps) {
+  constexpr cl_bitfield global_add = 1 << 1, local_add = 1 << 17;
+  std::string macros;
+  const auto add = [&](cl_bitfield bits, const char* type) {
+    if (bits & global_add) macros += std::string(" -DCLAT_EXT_") + type + "_GLOBAL_ADD";
+    if (bits & local_add) macros += std::string(" -DCLAT_EXT_") + type + "_LOCAL_ADD";
+  };
+  add(caps.fp32_atomics, "FP32");
+  add(caps.fp64_atomics, "FP64");
+  return macros;
+}
+
+// Implementations known to hang in sub-group aggregation, where a check cannot help (a kernel
+// that never returns, measured on PoCL 5.0's CPU device): the reason, or "" where none is known.
+std::string known_subgroup_hang(const Capabilities& caps) {
+  int major = 0, minor = 0;
+  const auto at = caps.platform_version.find("PoCL ");
+  if (at == std::string::npos || std::sscanf(caps.platform_version.c_str() + at, "PoCL %d.%d", &major, &minor) != 2) return {};
+  if (major >= 6) return {};
+  return "not tried: PoCL " + std::to_string(major) + "." + std::to_string(minor) +
+         " hangs in sub-group aggregation (measured on PoCL 5.0); the plain ops are used";
+}
+
 DeviceInfo compute_device_info(cl_device_id device, const Options& options, const std::vector<std::string>& failing) {
   DeviceInfo info;
   info.caps = detect_capabilities(device);
   const auto& caps = info.caps;
   info.doubles = caps.fp64 && caps.int64_base_atomics && !options.hide_fp64;
-  // Sub-group aggregation (opt-in, see Options) needs the shuffles; they need OpenCL C 2.0 or later.
-  const bool subgroups =
-      options.subgroup_aggregation && caps.subgroups && caps.subgroup_shuffle && caps.opencl_c_max >= 200;
+  // Sub-group aggregation needs the shuffles; they need OpenCL C 2.0 or later.
+  const std::string subgroup_quirk = known_subgroup_hang(caps);
+  const bool subgroups = options.subgroup_aggregation && caps.subgroups && caps.subgroup_shuffle &&
+                         caps.opencl_c_max >= 200 && subgroup_quirk.empty();
   std::string base;
   if (caps.opencl_c_max >= 300 && (caps.ext_float_atomics || subgroups))
     base += " -cl-std=CL3.0";
   else if (subgroups)
     base += " -cl-std=CL2.0";
+  if (caps.opencl_c_max >= 300) base += float_atomic_macros(caps);
   if (subgroups) base += " -DCLAT_SUBGROUPS";
   if (caps.nvidia) base += " -DCLAT_NVIDIA_PTX";
   if (!info.doubles) base += " -DCLAT_NO_FP64";
@@ -104,6 +133,8 @@ DeviceInfo compute_device_info(cl_device_id device, const Options& options, cons
   Probe probe;
   probe.codes.assign(slots().size(), 0);
   probe.forced = options.force_cas;
+  if (!subgroup_quirk.empty() && options.subgroup_aggregation && !options.force_cas)
+    probe.checks.push_back({"agg", Path::subgroup, false, subgroup_quirk});
   // Each round probes the chosen paths and checks the native ones not yet checked; a failure
   // disables that path, which may expose the next one (ptx -> ext -> cas, warp -> sub-group ->
   // plain, red -> plain), so the rounds go on until one round fails nothing: the codes are then

@@ -2,11 +2,13 @@
 #include "native_checks.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <thread>
 #include <vector>
 
 #include "launch.hpp"
@@ -56,12 +58,35 @@ class Run {
     check(clEnqueueNDRangeKernel(target_.queue, kernel_.get(), 1, nullptr, &n, &group, 0, nullptr, &ran),
           "clEnqueueNDRangeKernel");
     const Event done = Event::adopt(ran);
+    wait_bounded(ran);
     for (const auto& b : buffers_)
       check(clEnqueueReadBuffer(target_.queue, b.buffer.get(), CL_TRUE, 0, b.bytes, b.host, 1, &ran, nullptr),
             "clEnqueueReadBuffer");
   }
 
  private:
+  // A check kernel finishes in milliseconds; one that has not after a generous bound has hung
+  // (an implementation that never completes a sub-group loop, say): the path fails instead of
+  // the caller's program hanging. The hung kernel's queue and context are kept, never released,
+  // since releasing them could wait for it.
+  void wait_bounded(cl_event ran) {
+    constexpr auto bound = std::chrono::seconds(60);
+    check(clFlush(target_.queue), "clFlush");
+    const auto deadline = std::chrono::steady_clock::now() + bound;
+    for (auto pause = std::chrono::microseconds(50);; pause = std::min(pause * 2, std::chrono::microseconds(20000))) {
+      cl_int status = CL_QUEUED;
+      check(clGetEventInfo(ran, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr), "clGetEventInfo");
+      if (status < 0) throw Error(status, "the check kernel");
+      if (status == CL_COMPLETE) return;
+      if (std::chrono::steady_clock::now() > deadline) {
+        clRetainCommandQueue(target_.queue);
+        clRetainContext(target_.context);
+        throw Error(CL_OUT_OF_RESOURCES, "the check kernel (still running after " + std::to_string(bound.count()) + " s: hung)");
+      }
+      std::this_thread::sleep_for(pause);
+    }
+  }
+
   struct Data {
     Mem buffer;
     void* host;
@@ -231,6 +256,21 @@ std::string check_add16(const CheckTarget& target, const Slot& slot) {
   return {};
 }
 
+// check_subnormal_add_<half|bf16>_global: adds whose operands and results are subnormal in the
+// format; a path that flushes them (Intel's bfloat16 atomic add does) leaves zeros.
+bool flushes_subnormals16(const CheckTarget& target, const Slot& slot) {
+  const bool half = is(slot.type, "half");
+  const int shift = half ? 24 : 133;  // the format's smallest subnormal is 2^-shift
+  std::vector<std::uint16_t> h = {0x0001u, half ? std::uint16_t(0x0400u) : std::uint16_t(0x0080u), 0x0000u};
+  std::vector<float> vals = {std::ldexp(1.0f, -shift), -std::ldexp(1.0f, -shift), std::ldexp(1.0f, -shift)};
+  const std::vector<std::uint16_t> due = {0x0002u, half ? std::uint16_t(0x03ffu) : std::uint16_t(0x007fu), 0x0001u};
+  Run run(target, std::string("check_subnormal_") + slot.name);
+  run.data(h);
+  run.data(vals);
+  run.launch(h.size(), 1);
+  return h != due;
+}
+
 // No-return add/sub: exact sums on one contended cell and on seven shared ones.
 template <class T>
 std::string check_noret(const CheckTarget& target, const Slot& slot) {
@@ -264,7 +304,11 @@ CheckResult run_check(const CheckTarget& target, const Slot& slot) {
   const bool is_double = is(slot.type, "double");
   try {
     if (is(slot.check, "agg")) return {check_agg(target)};
-    if (is(slot.check, "add16")) return {check_add16(target, slot)};
+    if (is(slot.check, "add16")) {
+      CheckResult result{check_add16(target, slot)};
+      if (result.why.empty()) result.flushes_subnormals = flushes_subnormals16(target, slot);
+      return result;
+    }
     if (is(slot.check, "add") || is(slot.check, "noret"))
       return is_double ? check_float_add<double>(target, slot) : check_float_add<float>(target, slot);
     return {is_double ? check_minmax<double>(target, slot) : check_minmax<float>(target, slot)};

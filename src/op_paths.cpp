@@ -23,11 +23,13 @@ std::string needs(const Slot& slot, Path path) {
     case Path::ptx:
       return std::string("ptx needs NVIDIA's OpenCL") + (std::string(slot.check) == "noret" ? " and the returning add on ptx" : "");
     case Path::ext:
-      return "ext needs __opencl_c_ext_" + std::string(type == "double" ? "fp64" : "fp32") + "_" + space +
-             "_atomic_add (cl_ext_float_atomics, OpenCL C 3.0)";
+      if (type == "bf16") return "ext needs __opencl_c_intel_bfloat_global_atomic_add (Intel's bfloat16 atomics, OpenCL C 3.0)";
+      return "ext needs cl_ext_float_atomics with the " + type + " " + space +
+             " add (its device query or __opencl_c_ext_" + std::string(type == "double" ? "fp64" : "fp32") + "_" + space +
+             "_atomic_add) and OpenCL C 3.0";
     case Path::bits: return type == "double" ? "bits needs cl_khr_int64_extended_atomics" : "bits needs only core OpenCL";
     case Path::warp: return "warp needs NVIDIA's OpenCL";
-    case Path::subgroup: return "subgroup needs cl_khr_subgroups + cl_khr_subgroup_shuffle and Options::subgroup_aggregation";
+    case Path::subgroup: return "subgroup needs sub-groups (cl_khr_subgroups or __opencl_c_subgroups), cl_khr_subgroup_shuffle, OpenCL C 2.0 and Options::subgroup_aggregation";
     default: return path_name(path);
   }
 }

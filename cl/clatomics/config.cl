@@ -4,6 +4,9 @@
  *   CLAT_FORCE_CAS       every op on the portable compare-exchange loop (tests use it)
  *   CLAT_NVIDIA_PTX      the device is NVIDIA: inline PTX atomics may be used
  *   CLAT_NO_FP64         hide the double ops even where the device has fp64
+ *   CLAT_EXT_FP32_GLOBAL_ADD (and _LOCAL_, FP64_)  the device's cl_ext_float_atomics queries
+ *                        report that add, where the compiler defines no OpenCL C 3.0 feature macro
+ *                        for it (Intel's CPU runtime)
  *   CLAT_NO_<PATH>_<OP>  a native path whose check run on this device failed: the slots of
  *                        kernels/native_paths.def, e.g. CLAT_NO_PTX_ADD_FLOAT_GLOBAL
  * Without any -D the snippets still compile on any OpenCL C 1.2 device, using the native
@@ -49,10 +52,24 @@
 #define CLAT_HAS_INT64_MINMAX 1
 #endif
 
+/* ---- the cl_ext_float_atomics adds the compiler announces, or the host read from the device ---- */
+#if defined(__opencl_c_ext_fp32_global_atomic_add) || (defined(cl_ext_float_atomics) && defined(CLAT_EXT_FP32_GLOBAL_ADD))
+#define CLAT_EXT_ADD_FLOAT_GLOBAL 1
+#endif
+#if defined(__opencl_c_ext_fp32_local_atomic_add) || (defined(cl_ext_float_atomics) && defined(CLAT_EXT_FP32_LOCAL_ADD))
+#define CLAT_EXT_ADD_FLOAT_LOCAL 1
+#endif
+#if defined(__opencl_c_ext_fp64_global_atomic_add) || (defined(cl_ext_float_atomics) && defined(CLAT_EXT_FP64_GLOBAL_ADD))
+#define CLAT_EXT_ADD_DOUBLE_GLOBAL 1
+#endif
+#if defined(__opencl_c_ext_fp64_local_atomic_add) || (defined(cl_ext_float_atomics) && defined(CLAT_EXT_FP64_LOCAL_ADD))
+#define CLAT_EXT_ADD_DOUBLE_LOCAL 1
+#endif
+
 /* ---- float add: PTX on NVIDIA, else cl_ext_float_atomics, else CAS ---- */
 #if !defined(CLAT_FORCE_CAS) && defined(CLAT_NVIDIA_PTX) && !defined(CLAT_NO_PTX_ADD_FLOAT_GLOBAL)
 #define CLAT_PATH_ADD_FLOAT_GLOBAL CLAT_PATH_PTX
-#elif !defined(CLAT_FORCE_CAS) && defined(__opencl_c_ext_fp32_global_atomic_add) && !defined(CLAT_NO_EXT_ADD_FLOAT_GLOBAL)
+#elif !defined(CLAT_FORCE_CAS) && defined(CLAT_EXT_ADD_FLOAT_GLOBAL) && !defined(CLAT_NO_EXT_ADD_FLOAT_GLOBAL)
 #define CLAT_PATH_ADD_FLOAT_GLOBAL CLAT_PATH_EXT
 #else
 #define CLAT_PATH_ADD_FLOAT_GLOBAL CLAT_PATH_CAS
@@ -60,7 +77,7 @@
 
 #if !defined(CLAT_FORCE_CAS) && defined(CLAT_NVIDIA_PTX) && !defined(CLAT_NO_PTX_ADD_FLOAT_LOCAL)
 #define CLAT_PATH_ADD_FLOAT_LOCAL CLAT_PATH_PTX
-#elif !defined(CLAT_FORCE_CAS) && defined(__opencl_c_ext_fp32_local_atomic_add) && !defined(CLAT_NO_EXT_ADD_FLOAT_LOCAL)
+#elif !defined(CLAT_FORCE_CAS) && defined(CLAT_EXT_ADD_FLOAT_LOCAL) && !defined(CLAT_NO_EXT_ADD_FLOAT_LOCAL)
 #define CLAT_PATH_ADD_FLOAT_LOCAL CLAT_PATH_EXT
 #else
 #define CLAT_PATH_ADD_FLOAT_LOCAL CLAT_PATH_CAS
@@ -69,7 +86,7 @@
 /* ---- double add ---- */
 #if !defined(CLAT_FORCE_CAS) && defined(CLAT_NVIDIA_PTX) && !defined(CLAT_NO_PTX_ADD_DOUBLE_GLOBAL)
 #define CLAT_PATH_ADD_DOUBLE_GLOBAL CLAT_PATH_PTX
-#elif !defined(CLAT_FORCE_CAS) && defined(__opencl_c_ext_fp64_global_atomic_add) && !defined(CLAT_NO_EXT_ADD_DOUBLE_GLOBAL)
+#elif !defined(CLAT_FORCE_CAS) && defined(CLAT_EXT_ADD_DOUBLE_GLOBAL) && !defined(CLAT_NO_EXT_ADD_DOUBLE_GLOBAL)
 #define CLAT_PATH_ADD_DOUBLE_GLOBAL CLAT_PATH_EXT
 #else
 #define CLAT_PATH_ADD_DOUBLE_GLOBAL CLAT_PATH_CAS
@@ -77,7 +94,7 @@
 
 #if !defined(CLAT_FORCE_CAS) && defined(CLAT_NVIDIA_PTX) && !defined(CLAT_NO_PTX_ADD_DOUBLE_LOCAL)
 #define CLAT_PATH_ADD_DOUBLE_LOCAL CLAT_PATH_PTX
-#elif !defined(CLAT_FORCE_CAS) && defined(__opencl_c_ext_fp64_local_atomic_add) && !defined(CLAT_NO_EXT_ADD_DOUBLE_LOCAL)
+#elif !defined(CLAT_FORCE_CAS) && defined(CLAT_EXT_ADD_DOUBLE_LOCAL) && !defined(CLAT_NO_EXT_ADD_DOUBLE_LOCAL)
 #define CLAT_PATH_ADD_DOUBLE_LOCAL CLAT_PATH_EXT
 #else
 #define CLAT_PATH_ADD_DOUBLE_LOCAL CLAT_PATH_CAS
@@ -119,6 +136,7 @@
  *   CLAT_NO_WARP_AGG        no NVIDIA warp aggregation (the plain op instead)
  *   CLAT_NO_SUBGROUP_AGG    no sub-group aggregation
  *   CLAT_NO_PTX_ADD_HALF_GLOBAL, CLAT_NO_PTX_ADD_BF16_GLOBAL   no PTX f16/bf16 atom add
+ *   CLAT_NO_EXT_ADD_BF16_GLOBAL  no Intel bfloat16 atomic add
  *   CLAT_NO_PTX_NORET_ADD_FLOAT_GLOBAL, _DOUBLE_GLOBAL         no PTX red for the no-return add */
 #define CLAT_PATH_WARP 5     /* NVIDIA warp aggregation: match.any.sync + shfl.sync inline PTX */
 #define CLAT_PATH_SUBGROUP 6 /* sub-group aggregation: cl_khr_subgroups + cl_khr_subgroup_shuffle */
@@ -139,7 +157,8 @@
 #define CLAT_AGG_MAX_ROUNDS 4
 #endif
 
-/* half / bfloat16 add: packed PTX atom on the containing word (global only), else the CAS. */
+/* half / bfloat16 add: packed PTX atom on the containing word (global only), Intel's bfloat16
+ * atomic add, else the CAS. */
 #if !defined(CLAT_FORCE_CAS) && defined(CLAT_NVIDIA_PTX) && !defined(CLAT_NO_PTX_ADD_HALF_GLOBAL)
 #define CLAT_PATH_ADD_HALF_GLOBAL CLAT_PATH_PTX
 #else
@@ -148,6 +167,8 @@
 #define CLAT_PATH_ADD_HALF_LOCAL CLAT_PATH_CAS
 #if !defined(CLAT_FORCE_CAS) && defined(CLAT_NVIDIA_PTX) && !defined(CLAT_NO_PTX_ADD_BF16_GLOBAL)
 #define CLAT_PATH_ADD_BF16_GLOBAL CLAT_PATH_PTX
+#elif !defined(CLAT_FORCE_CAS) && defined(__opencl_c_intel_bfloat_global_atomic_add) && !defined(CLAT_NO_EXT_ADD_BF16_GLOBAL)
+#define CLAT_PATH_ADD_BF16_GLOBAL CLAT_PATH_EXT /* Intel's bfloat16 atomics (OpenCL C 3.0) */
 #else
 #define CLAT_PATH_ADD_BF16_GLOBAL CLAT_PATH_CAS
 #endif

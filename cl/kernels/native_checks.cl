@@ -135,6 +135,16 @@ kernel void check_agg_double(global double *cells, global double *olds) {
 CLAT_CHECK_ADD16(half)
 CLAT_CHECK_ADD16(bf16)
 
+/* check_subnormal_add_<NAME>_global: one add per element, operands and results subnormal in the
+ * format (the host knows the exact bits due; a path that flushes gives zeros there). */
+#define CLAT_CHECK_SUBNORMAL16(NAME)                                                          \
+  kernel void check_subnormal_add_##NAME##_global(global ushort *h, global const float *vals) { \
+    const size_t i = get_global_id(0);                                                        \
+    clat_atomic_add_##NAME(h + i, vals[i]);                                                   \
+  }
+CLAT_CHECK_SUBNORMAL16(half)
+CLAT_CHECK_SUBNORMAL16(bf16)
+
 /* ---- no-return add/sub (slots noret_add_<T>_global: PTX red) ----
  * cells[0] += 1 and cells[1] -= 1 (from n) by every item; cells[2 + i % 7] += 0.5. */
 #define CLAT_CHECK_NORET(T)                                                                   \

@@ -20,16 +20,25 @@ struct Capabilities {
   bool fp64 = false;
   bool int64_base_atomics = false, int64_extended_atomics = false;
   bool ext_float_atomics = false;  // cl_ext_float_atomics
-  bool subgroups = false;          // cl_khr_subgroups
+  // What cl_ext_float_atomics offers per type (CL_DEVICE_{SINGLE,DOUBLE,HALF}_FP_ATOMIC_CAPABILITIES_EXT
+  // bits: 1 global load/store, 2 global add, 4 global min/max, 1 << 16.. the same on local memory).
+  // Some implementations (Intel's CPU runtime) report them here and not as OpenCL C feature macros.
+  cl_bitfield fp32_atomics = 0, fp64_atomics = 0, fp16_atomics = 0;
+  bool subgroups = false;          // cl_khr_subgroups, or OpenCL C 3.0's __opencl_c_subgroups
   bool subgroup_shuffle = false;   // cl_khr_subgroup_shuffle (sub-group aggregation needs both)
   bool nvidia = false;             // by platform/vendor name: inline PTX may be tried
   int nv_compute_capability = 0;   // NVIDIA's major * 10 + minor (90: sm_90), where the driver says; else 0
+  // CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT in CL_DEVICE_SINGLE_FP_CONFIG: float division can be
+  // asked to round correctly (-cl-fp32-correctly-rounded-divide-sqrt); by default it may be 2.5 ulp off.
+  bool correctly_rounded_divide = false;
+  std::vector<std::string> opencl_c_features;  // CL_DEVICE_OPENCL_C_FEATURES (OpenCL 3.0 devices)
   cl_ulong local_mem_size = 0, global_mem_size = 0, max_mem_alloc_size = 0;
   std::size_t max_work_group_size = 0;
   cl_uint compute_units = 0;
   std::vector<std::string> extensions;
 
   bool has_extension(const std::string& name) const;
+  bool has_feature(const std::string& name) const;
   bool is_gpu() const { return (type & CL_DEVICE_TYPE_GPU) != 0; }
   bool is_cpu() const { return (type & CL_DEVICE_TYPE_CPU) != 0; }
 };

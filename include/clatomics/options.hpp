@@ -13,11 +13,11 @@ struct Options {
   bool force_cas = false;
   // Behave as a device without fp64: double ops are refused. Environment: CLATOMICS_HIDE_FP64.
   bool hide_fp64 = false;
-  // Try sub-group aggregation (the _agg ops) on devices with cl_khr_subgroups + shuffles. Off by
-  // default: no device we could test runs it (PoCL 5.0 crashes in the check, measured), and a
-  // compiler crash cannot be caught by a check. NVIDIA's warp path does not need it.
+  // Sub-group aggregation (the _agg ops) on devices with sub-groups and shuffles, where its
+  // check passes (Intel's CPU runtime). Implementations known to hang in it are not tried (PoCL
+  // before 6; device_info() says so). NVIDIA's warp path does not need it. false: the plain ops.
   // Environment: CLATOMICS_SUBGROUP_AGG.
-  bool subgroup_aggregation = false;
+  bool subgroup_aggregation = true;
   // Float and double adds keep subnormal operands and results exactly (IEEE), on every path:
   // a native add whose check shows it flushes subnormals to zero (NVIDIA's global float atom and
   // red, like CUDA's atomicAdd) is not used, and those adds take the next exact path (the CAS
