@@ -395,6 +395,7 @@ ScatterResult Scatter::run() {
     default: options += detail::define("CLAT_SC_MODE", 0); break;
   }
   options += detail::define("CLAT_SC_K", 16);
+  if (rt_.device_info().caps.correctly_rounded_divide) options += " -cl-fp32-correctly-rounded-divide-sqrt";  // means
   const detail::Program program = detail::build_library_file(rt_, "kernels/scatter.cl", options);
   // Fixed point: a grid from a sample's largest value with 2^8 to spare; a value above it sends
   // the call round again with the grid of the true largest (found by a pass over the values).

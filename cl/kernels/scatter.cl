@@ -705,6 +705,23 @@ CLAT_FN CLAT_SC_T clat_sc_round_fixed(ulong2 a, int e_grid) {
 }
 #endif
 
+#if CLAT_SC_REAL
+/* A bin's mean, correctly rounded on every device, so that deterministic means have the same bits
+ * everywhere: OpenCL lets float division be 2.5 ulp off (NVIDIA's and Intel's CPU runtime's are
+ * unless asked), while double division is correctly rounded on every device. A float quotient
+ * through double is rounded twice, harmlessly while count < 2^28: sum is a multiple of half an
+ * ulp of the quotient's float midpoints, so the exact quotient lies at least 2^-28 of such an ulp
+ * from any midpoint it is not on, farther than double's rounding moves it. Without double, the
+ * host asks for correctly rounded float division where the device offers it. */
+CLAT_FN CLAT_SC_T clat_sc_mean(CLAT_SC_T sum, ulong count) {
+#if CLAT_SC_TYPE != 1 && defined(CLAT_HAS_DOUBLE)
+  return (CLAT_SC_T)((double)sum / (double)count);
+#else
+  return sum / (CLAT_SC_T)count;
+#endif
+}
+#endif
+
 /* out = (out op acc) or acc, per slot of a bin that received elements (counts), mean divided.
  * Fixed point: out's own value joins the exact sum when it lies within the grid (e_top), so
  * that the result is rounded once; the flags' NaN and infinities decide where they are set. */
@@ -747,7 +764,7 @@ __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong 
 #endif
     if (mean) {
 #if CLAT_SC_REAL
-      r = r / (CLAT_SC_T)c;
+      r = clat_sc_mean(r, c);
 #elif CLAT_SC_TYPE == 3 || CLAT_SC_TYPE == 5
       r = (CLAT_SC_T)((ulong)r / c);
 #else
