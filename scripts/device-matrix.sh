@@ -12,6 +12,8 @@
 #   PATHS                  default "native cas"
 #   HUGE=1                 include test_huge (2^32 + 17 bytes, ~4.5 GiB of host memory)
 #   TEST_TIMEOUT           seconds per executable (default 600)
+#   JOBS                   runs at a time (default: half the cores, at least 2): suites of every
+#                          device and path run side by side, each in its own process
 #   LOG_DIR                where each run's output goes (default BUILD_DIR/device-matrix)
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,6 +21,7 @@ BUILD_DIR="$(cd "${1:-${BUILD_DIR:-$ROOT/build}}" && pwd)" || { echo "device-mat
 LOG_DIR="${LOG_DIR:-$BUILD_DIR/device-matrix}"
 PATHS="${PATHS:-native cas}"
 TEST_TIMEOUT="${TEST_TIMEOUT:-600}"
+JOBS="${JOBS:-$(( $(nproc) / 2 > 2 ? $(nproc) / 2 : 2 ))}"
 
 # Op family -> the test executables that cover it.
 FAMILIES=(float/double integer aggregated half/bf16 variants algorithms boundary runtime)
@@ -30,7 +33,7 @@ declare -A SUITES=(
   [variants]="variants backoff mutex kernel_api"
   [algorithms]="reduce dot histogram histogram_even compact predicate scatter"
   [boundary]="user_buffers hostile api_model"
-  [runtime]="runtime native_checks bad_input threads device_group"
+  [runtime]="runtime native_checks bad_input threads device_group same_bits"
 )
 if [ "${HUGE:-0}" = 1 ]; then
   FAMILIES+=(huge)
@@ -54,39 +57,68 @@ if ((${#DEVICE_LINES[@]} == 0)); then
 fi
 
 mkdir -p "$LOG_DIR"
-declare -A RESULT   # "dev|family|path" -> "pass" or "FAIL: suites"
+rm -f "$LOG_DIR"/*.rc
 declare -A NAME
-failed_logs=()
-any_fail=0
 start_all=$SECONDS
 
+# One job per (device, path, suite), JOBS at a time: each its own process and kernel cache (a
+# device fault poisons only its own process; PoCL's cache is not safe between processes).
+run_one() {
+  local dev="$1" path="$2" suite="$3"
+  local exe="$BUILD_DIR/tests/test_$suite" log="$LOG_DIR/dev$dev.$suite.$path.log" t0=$SECONDS rc
+  local force=()  # the native path: CLATOMICS_FORCE_CAS unset, as a user runs it
+  [ "$path" = cas ] && force=(CLATOMICS_FORCE_CAS=1)
+  env -u CLATOMICS_FORCE_CAS "${force[@]}" CLATOMICS_DEVICE="$dev" POCL_CACHE_DIR="$CACHE_ROOT/dev$dev.$suite.$path" \
+    timeout "$TEST_TIMEOUT" "$exe" > "$log" 2>&1
+  rc=$?
+  echo "$rc $((SECONDS - t0))" > "$LOG_DIR/dev$dev.$suite.$path.rc"
+  if [ $rc -eq 0 ]; then
+    printf '   [%s] %-6s %-26s pass  %4d s\n' "$dev" "$path" "$suite" $((SECONDS - t0))
+  else
+    printf '   [%s] %-6s %-26s FAIL  %4d s (rc %d%s) %s\n' "$dev" "$path" "$suite" $((SECONDS - t0)) $rc \
+      "$([ $rc -eq 124 ] && echo ', timed out')" "$log"
+  fi
+}
+export -f run_one
+CACHE_ROOT="$(mktemp -d)"
+export BUILD_DIR LOG_DIR TEST_TIMEOUT CACHE_ROOT
+
+jobs_list=()
 for line in "${DEVICE_LINES[@]}"; do
   dev="${line%%$'\t'*}"
   NAME[$dev]="${line#*$'\t'}"
   if [ -n "${DEVICES:-}" ] && [[ " $DEVICES " != *" $dev "* ]]; then continue; fi
   echo "== device $dev: ${NAME[$dev]}"
-  cache="$(mktemp -d)"
+  for path in $PATHS; do
+    for family in "${FAMILIES[@]}"; do
+      for suite in ${SUITES[$family]}; do
+        [ -x "$BUILD_DIR/tests/test_$suite" ] && jobs_list+=("$dev $path $suite")
+      done
+    done
+  done
+done
+echo "== ${#jobs_list[@]} runs, $JOBS at a time"
+printf '%s\n' "${jobs_list[@]}" | xargs -P "$JOBS" -L 1 bash -c 'run_one "$0" "$1" "$2"'
+rm -rf "$CACHE_ROOT"
+
+declare -A RESULT   # "dev|family|path" -> "pass (n)" or "FAIL: suites"
+failed_logs=()
+any_fail=0
+for line in "${DEVICE_LINES[@]}"; do
+  dev="${line%%$'\t'*}"
+  if [ -n "${DEVICES:-}" ] && [[ " $DEVICES " != *" $dev "* ]]; then continue; fi
   for path in $PATHS; do
     for family in "${FAMILIES[@]}"; do
       passed=0 fails=""
       for suite in ${SUITES[$family]}; do
-        exe="$BUILD_DIR/tests/test_$suite"
-        [ -x "$exe" ] || continue
-        log="$LOG_DIR/dev$dev.$suite.$path.log"
-        t0=$SECONDS
-        force=()  # the native path: CLATOMICS_FORCE_CAS unset, as a user runs it
-        [ "$path" = cas ] && force=(CLATOMICS_FORCE_CAS=1)
-        env -u CLATOMICS_FORCE_CAS "${force[@]}" CLATOMICS_DEVICE="$dev" POCL_CACHE_DIR="$cache/$suite" \
-          timeout "$TEST_TIMEOUT" "$exe" > "$log" 2>&1
-        rc=$?
-        if [ $rc -eq 0 ]; then
+        rcfile="$LOG_DIR/dev$dev.$suite.$path.rc"
+        [ -f "$rcfile" ] || continue
+        read -r rc _ < "$rcfile"
+        if [ "$rc" -eq 0 ]; then
           passed=$((passed + 1))
-          printf '   %-6s %-15s pass  %4d s\n' "$path" "$suite" $((SECONDS - t0))
         else
           fails+="${fails:+,}$suite"
-          failed_logs+=("$log")
-          printf '   %-6s %-15s FAIL  %4d s (rc %d%s) %s\n' "$path" "$suite" $((SECONDS - t0)) $rc \
-            "$([ $rc -eq 124 ] && echo ', timed out')" "$log"
+          failed_logs+=("$LOG_DIR/dev$dev.$suite.$path.log")
         fi
       done
       if [ -n "$fails" ]; then
@@ -99,7 +131,6 @@ for line in "${DEVICE_LINES[@]}"; do
       fi
     done
   done
-  rm -rf "$cache"
 done
 
 echo
