@@ -129,6 +129,7 @@ DeviceInfo compute_device_info(cl_device_id device, const Options& options, cons
   check(status, "clCreateCommandQueue");
   const std::string check_source = embedded_source("kernels/native_checks.cl");
   const std::size_t group = std::min<std::size_t>(64, caps.max_work_group_size);
+  if (options.atomic_first_read) base += " -DCLAT_ATOMIC_FIRST_READ";
   std::string disabled;
   Probe probe;
   probe.codes.assign(slots().size(), 0);
@@ -164,6 +165,8 @@ DeviceInfo compute_device_info(cl_device_id device, const Options& options, cons
       NativeCheck check{slot.name, path, false, {}};
       if (forced_to_fail(failing, slot)) {
         check.why = "failed on purpose (a test's failing check)";
+      } else if (!options.native_checks) {
+        check.why = "not checked (Options::native_checks is off), so not used";
       } else {
         const CheckResult result = run_check(target, slot);
         check.why = result.why;
@@ -196,7 +199,8 @@ const DeviceInfo& cached_device_info(cl_device_id device, const Options& options
   static std::mutex mutex;
   static std::map<std::pair<cl_device_id, std::string>, std::unique_ptr<DeviceInfo>> cache;
   std::string key = std::to_string(options.force_cas) + std::to_string(options.hide_fp64) +
-                    std::to_string(options.subgroup_aggregation) + std::to_string(options.exact_subnormals);
+                    std::to_string(options.subgroup_aggregation) + std::to_string(options.exact_subnormals) +
+                    std::to_string(options.native_checks) + std::to_string(options.atomic_first_read);
   for (const auto& name : failing) key += "," + name;
   std::lock_guard<std::mutex> lock(mutex);
   auto& entry = cache[{device, key}];

@@ -40,6 +40,8 @@ Options Options::from_env() {
   options.hide_fp64 = env_flag("CLATOMICS_HIDE_FP64", options.hide_fp64);
   options.subgroup_aggregation = env_flag("CLATOMICS_SUBGROUP_AGG", options.subgroup_aggregation);
   options.exact_subnormals = env_flag("CLATOMICS_EXACT_SUBNORMALS", options.exact_subnormals);
+  options.native_checks = env_flag("CLATOMICS_NATIVE_CHECKS", options.native_checks);
+  options.atomic_first_read = env_flag("CLATOMICS_ATOMIC_FIRST_READ", options.atomic_first_read);
   return options;
 }
 

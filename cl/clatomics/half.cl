@@ -81,7 +81,7 @@ CLAT_FN ushort clat_float_to_half(float f) {
   {                                                                                            \
     volatile AS uint *clat_w = CLAT_SLOT_WORD(AS, p);                                          \
     const uint clat_sh = CLAT_SLOT_SHIFT(p);                                                   \
-    uint clat_seen = *clat_w;                                                                  \
+    uint clat_seen = CLAT_FIRST_READ_uint(AS, clat_w);                                         \
     for (;;) {                                                                                 \
       const ushort clat_old = (ushort)(clat_seen >> clat_sh);                                  \
       const ushort clat_new = (NEW);                                                           \

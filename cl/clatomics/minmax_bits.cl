@@ -6,7 +6,8 @@
  * unsigned integer max. This orders -0.0 below +0.0, as order.cl does.
  * NaN operands change nothing and return early. A NaN already in memory is replaced by the
  * integer op when its sign bit says so; when it is not, the op falls back to the CAS loop, so the
- * result always equals the CAS path's. A load first skips the atomic when memory already wins.
+ * result always equals the CAS path's. A load first skips the atomic when memory already wins
+ * (CLAT_FIRST_READ, cas.cl: why a plain read is safe there where OpenCL C has no atomic load).
  */
 #ifndef CLATOMICS_MINMAX_BITS_CL
 #define CLATOMICS_MINMAX_BITS_CL
@@ -18,7 +19,7 @@
  * old WINS v. took: v won, and memory holds it now. */
 #define CLAT_DEFINE_BITS_OP(T, U, S, AS, SFX, OP, WINS, NEG_ATOMIC, POS_ATOMIC)                \
   CLAT_FN T clat_bits_##OP##_##T##SFX(volatile AS T *p, T v) {                                 \
-    T cur = *p;                                                                                \
+    T cur = as_##T(CLAT_FIRST_READ_##U(AS, (volatile AS U *)p));                                \
     if (as_##U(clat_##OP##_##T(cur, v)) == as_##U(cur)) return cur;                          \
     U old;                                                                                     \
     int took;                                                                                  \

@@ -438,7 +438,9 @@ CLAT_FN void clat_sc_flush(ulong key, CLAT_SC_A a, uint nelem, uint width, __glo
 #endif
 #elif CLAT_SC_MODE == 2
   const uint at = (uint)key & (CLAT_SC_SLOTS - 1u);
-  uint tag = ltag[at];
+  /* A tag goes from empty to a key once; a stale empty only costs the compare-exchange, which
+   * returns the real tag (CLAT_FIRST_READ, cas.cl). */
+  uint tag = CLAT_FIRST_READ_uint(__local, ltag + at);
   if (tag == CLAT_SC_EMPTY) {
 #if CLAT_SC_SOLO
     ltag[at] = tag = (uint)key;

@@ -23,6 +23,18 @@ struct Options {
   // red, like CUDA's atomicAdd) is not used, and those adds take the next exact path (the CAS
   // loop there). Environment: CLATOMICS_EXACT_SUBNORMALS.
   bool exact_subnormals = false;
+  // Run the native checks (small kernels, once per device and Options) before trusting a native
+  // path. Off: no check kernel runs, which a simulator such as Oclgrind needs to start in seconds
+  // rather than minutes; the native paths the build options would choose are reported as not
+  // checked and turned off (nothing unproven is used), so every op takes its portable path (the
+  // CAS loop, or the plain op). Environment: CLATOMICS_NATIVE_CHECKS.
+  bool native_checks = true;
+  // Where OpenCL C has no atomic load (1.2), make the first read of the CAS loops and the bits
+  // min/max an atomic (a compare-exchange that changes nothing) instead of a plain volatile read,
+  // so race checkers (Oclgrind) see no race. It costs one more atomic per call; the plain read is
+  // safe on the devices (cl/clatomics/cas.cl, CLAT_FIRST_READ, says why). OpenCL C 2.0+ compilers
+  // use a relaxed atomic load either way. Environment: CLATOMICS_ATOMIC_FIRST_READ.
+  bool atomic_first_read = false;
   // The Runtime's cache of built programs keeps at most this many programs and this many bytes
   // (their source and binaries); the least recently used go first. 0: no limit.
   std::size_t program_cache_entries = 64;
