@@ -22,7 +22,8 @@
  * OpenCL C 2.0 and later: a relaxed atomic load (atomic_load_explicit on the atomic type of the
  * same size), so no data race under that memory model; it compiles to the same plain load on
  * CPUs and GPUs. It needs device scope (__opencl_c_atomic_scope_device under 3.0) and, for
- * ulong, both int64 atomics extensions (atomic_ulong exists only with them).
+ * ulong, both int64 atomics extensions (atomic_ulong exists only with them). Not on NVIDIA's
+ * compiler, which accepts -cl-std=CL2.0 but announces none of 2.0's atomics features.
  *
  * OpenCL C 1.2 has no atomic load (NVIDIA's OpenCL, Oclgrind): a plain volatile read, which is
  * safe here because
@@ -40,7 +41,7 @@
  * atomic_cmpxchg(p, 0, 0), which returns the current value and leaves memory as it was. It costs
  * one more atomic per call instead of a plain load (on GPUs the atomic unit's throughput is what
  * spread CAS loops run at), which is why it is not the default. */
-#if defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 200 && \
+#if defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 200 && !defined(__NV_CL_C_VERSION) && \
     (__OPENCL_C_VERSION__ < 300 || defined(__opencl_c_atomic_scope_device))
 #define CLAT_FIRST_READ_uint(AS, p) atomic_load_explicit((volatile AS atomic_uint *)(p), memory_order_relaxed)
 #if defined(cl_khr_int64_base_atomics) && defined(cl_khr_int64_extended_atomics)
