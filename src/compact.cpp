@@ -72,10 +72,11 @@ class Compactor {
     values_ = detail::make_buffer(rt, values.size() * sizeof(T), CL_MEM_READ_ONLY, values.data());
   }
 
-  // Ranges already checked; returns the number kept, written to out from its start.
-  std::size_t run(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, bool stable) {
-    if (one_pass_) return run_tiles(commands, in, offset, count, out, stable);
-    return stable ? run_stable(commands, in, offset, count, out) : run_unstable(commands, in, offset, count, out);
+  // Ranges already checked; returns the number kept, written to out from element out_offset.
+  std::size_t run(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, std::size_t out_offset,
+                  bool stable) {
+    if (one_pass_) return run_tiles(commands, in, offset, count, out, out_offset, stable);
+    return stable ? run_stable(commands, in, offset, count, out, out_offset) : run_unstable(commands, in, offset, count, out, out_offset);
   }
 
  private:
@@ -104,7 +105,8 @@ class Compactor {
 
   // Launches of fewer than 2^30 elements (the kernel's status words hold 30-bit counts), each a
   // whole number of tiles but the last.
-  std::size_t run_tiles(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, bool stable) {
+  std::size_t run_tiles(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, std::size_t out_offset,
+                        bool stable) {
     const std::size_t tile = group_ * k_;
     std::uint64_t per_launch = std::min<std::uint64_t>(detail::launch_elements(), (std::uint64_t(1) << 30) - 1);
     if (per_launch >= tile) per_launch -= per_launch % tile;
@@ -117,7 +119,7 @@ class Compactor {
       const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, count - done)), ntiles = tiles_of(n);
       const detail::Grid grid = detail::make_grid(rt_, tiles_, std::uint64_t(ntiles) * group_, group_, groups());
       commands.fill_zero(scratch.get(), (1 + (stable ? ntiles : 1)) * sizeof(cl_uint));
-      detail::set_args(tiles_, in, cl_ulong(offset + done), cl_ulong(n), values_, out, cl_ulong(kept), scratch, cl_uint(stable));
+      detail::set_args(tiles_, in, cl_ulong(offset + done), cl_ulong(n), values_, out, cl_ulong(out_offset + kept), scratch, cl_uint(stable));
       commands.launch(tiles_, grid);
       cl_uint word = 0;  // the last tile's prefix, or the kept counter
       commands.read(scratch.get(), (stable ? ntiles : 1) * sizeof(cl_uint), sizeof word, &word);
@@ -127,7 +129,8 @@ class Compactor {
     return kept;
   }
 
-  std::size_t run_unstable(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out) {
+  std::size_t run_unstable(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out,
+                           std::size_t out_offset) {
     const detail::Kernel kernel = detail::make_kernel(program_, "clat_compact_unstable");
     const detail::Mem counter = detail::make_buffer(rt_, sizeof(cl_uint));
     std::size_t kept = 0;
@@ -136,7 +139,7 @@ class Compactor {
       const std::size_t n = std::size_t(std::min<std::uint64_t>(detail::launch_elements(), count - done));
       const detail::Grid grid = detail::make_grid(rt_, kernel, blocks(n, group_), group_, groups());
       commands.fill_zero(counter.get(), sizeof(cl_uint));
-      detail::set_args(kernel, in, cl_ulong(offset + done), cl_ulong(n), values_, out, cl_ulong(kept), counter,
+      detail::set_args(kernel, in, cl_ulong(offset + done), cl_ulong(n), values_, out, cl_ulong(out_offset + kept), counter,
                        detail::LocalBytes{grid.group * sizeof(cl_uint)});
       commands.launch(kernel, grid);
       cl_uint launch_kept = 0;
@@ -147,7 +150,8 @@ class Compactor {
     return kept;
   }
 
-  std::size_t run_stable(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out) {
+  std::size_t run_stable(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out,
+                         std::size_t out_offset) {
     const detail::Kernel count_kernel = detail::make_kernel(program_, "clat_compact_count");
     const detail::Kernel scan_kernel = detail::make_kernel(program_, "clat_compact_scan");
     const detail::Kernel scatter_kernel = detail::make_kernel(program_, "clat_compact_scatter");
@@ -162,7 +166,7 @@ class Compactor {
     detail::set_args(count_kernel, in, cl_ulong(offset), cl_ulong(count), values_, block_counts,
                      detail::LocalBytes{grid.group * sizeof(cl_uint)});
     detail::set_args(scan_kernel, block_counts, cl_ulong(nblocks), block_offsets, detail::LocalBytes{one.group * sizeof(cl_uint)});
-    detail::set_args(scatter_kernel, in, cl_ulong(offset), cl_ulong(count), values_, out, cl_ulong(0), block_offsets,
+    detail::set_args(scatter_kernel, in, cl_ulong(offset), cl_ulong(count), values_, out, cl_ulong(out_offset), block_offsets,
                      detail::LocalBytes{grid.group * sizeof(cl_uint)});
     commands.launch(count_kernel, grid);
     commands.launch(scan_kernel, one);
@@ -185,11 +189,11 @@ class Compactor {
 };
 
 template <class T, class P>
-std::size_t compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, const P& predicate,
-                            CompactOptions options) {
+std::size_t compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, std::size_t out_offset,
+                            const P& predicate, CompactOptions options) {
   using namespace detail;
   const BufferRange input{"compact: in", in, offset, count, sizeof(T), Access::read};
-  const BufferRange output{"compact: out (must hold count elements)", out, 0, count, sizeof(T), Access::write};
+  const BufferRange output{"compact: out (must hold count elements)", out, out_offset, count, sizeof(T), Access::write};
   check_range(rt, input);
   check_range(rt, output);
   // Other work-groups would overwrite elements before they were read.
@@ -197,7 +201,7 @@ std::size_t compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::siz
   Compactor<T> compactor(rt, keep_of<T>(predicate));  // a bad predicate throws here
   if (count == 0) return 0;
   Commands commands(rt);
-  return compactor.run(commands, in, offset, count, out, options.stable);
+  return compactor.run(commands, in, offset, count, out, out_offset, options.stable);
 }
 
 template <class T, class P>
@@ -212,7 +216,7 @@ std::vector<T> compact_host(Runtime& rt, const std::vector<T>& in, const P& pred
   for (std::size_t first = 0; first < in.size(); first += chunk) {
     const std::size_t n = std::min(chunk, in.size() - first);
     commands.write(din.get(), 0, n * sizeof(T), in.data() + first);
-    const std::size_t m = compactor.run(commands, din.get(), 0, n, dout.get(), options.stable);
+    const std::size_t m = compactor.run(commands, din.get(), 0, n, dout.get(), 0, options.stable);
     kept.resize(kept.size() + m);
     commands.read(dout.get(), 0, m * sizeof(T), kept.data() + kept.size() - m);
   }
@@ -222,31 +226,31 @@ std::vector<T> compact_host(Runtime& rt, const std::vector<T>& in, const P& pred
 }  // namespace
 
 template <class T>
-std::size_t detail::compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out,
+std::size_t detail::compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, std::size_t out_offset,
                                     const Predicate& predicate, CompactOptions options) {
-  return clatomics::compact_buffers<T>(rt, in, offset, count, out, predicate, options);
+  return clatomics::compact_buffers<T>(rt, in, offset, count, out, out_offset, predicate, options);
 }
 
 template <class T>
-std::size_t detail::compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out,
+std::size_t detail::compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, std::size_t out_offset,
                                     const std::string& expression, CompactOptions options) {
-  return clatomics::compact_buffers<T>(rt, in, offset, count, out, expression, options);
+  return clatomics::compact_buffers<T>(rt, in, offset, count, out, out_offset, expression, options);
 }
 
 template <class T>
-std::vector<T> compact(Runtime& rt, const std::vector<T>& in, const Predicate& predicate, CompactOptions options) {
+std::vector<T> detail::compact_vector(Runtime& rt, const std::vector<T>& in, const Predicate& predicate, CompactOptions options) {
   return compact_host(rt, in, predicate, options);
 }
 
 template <class T>
-std::vector<T> compact(Runtime& rt, const std::vector<T>& in, const std::string& expression, CompactOptions options) {
+std::vector<T> detail::compact_vector(Runtime& rt, const std::vector<T>& in, const std::string& expression, CompactOptions options) {
   return compact_host(rt, in, expression, options);
 }
 
-#define CLATOMICS_COMPACT_INSTANTIATE(T, P)                                                                          \
-  template std::size_t detail::compact_buffers<T>(Runtime&, cl_mem, std::size_t, std::size_t, cl_mem, const P&,     \
-                                                  CompactOptions);                                                  \
-  template std::vector<T> compact<T>(Runtime&, const std::vector<T>&, const P&, CompactOptions);
+#define CLATOMICS_COMPACT_INSTANTIATE(T, P)                                                                                  \
+  template std::size_t detail::compact_buffers<T>(Runtime&, cl_mem, std::size_t, std::size_t, cl_mem, std::size_t, const P&, \
+                                                  CompactOptions);                                                          \
+  template std::vector<T> detail::compact_vector<T>(Runtime&, const std::vector<T>&, const P&, CompactOptions);
 CLATOMICS_COMPACT_INSTANTIATE(float, Predicate)
 CLATOMICS_COMPACT_INSTANTIATE(cl_int, Predicate)
 CLATOMICS_COMPACT_INSTANTIATE(cl_uint, Predicate)

@@ -382,7 +382,7 @@ std::vector<T> compact(DeviceGroup& group, const std::vector<T>& in, const Predi
       group, in.size(), arrays, detail::group_chunk(group, in.size(), arrays, reduce_tile, sizeof(T)),
       [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) {
         const detail::Mem out = detail::make_buffer(rt, count * sizeof(T));
-        const std::size_t kept = detail::compact_buffers<T>(rt, buffer, 0, count, out.get(), predicate, options);
+        const std::size_t kept = detail::compact_buffers<T>(rt, buffer, 0, count, out.get(), 0, predicate, options);
         std::vector<T> host(kept);
         detail::Commands(rt).read(out.get(), 0, kept * sizeof(T), host.data());
         return host;

@@ -164,6 +164,22 @@ cl_program Runtime::build_handle(const std::string& user_source, const std::stri
       .release();
 }
 
+cl_kernel Runtime::kernel_handle(cl_program program, const std::string& name) {
+  if (!program) throw std::invalid_argument("clatomics: Runtime::kernel(\"" + name + "\"): a null program");
+  cl_int status = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, name.c_str(), &status);
+  if (status == CL_SUCCESS) return kernel;
+  std::string names;  // "a;b;c", or nothing where the program cannot say
+  std::size_t bytes = 0;
+  if (clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, 0, nullptr, &bytes) == CL_SUCCESS && bytes > 1) {
+    std::string text(bytes, '\0');
+    if (clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, bytes, text.data(), nullptr) == CL_SUCCESS) names = text.c_str();
+  }
+  for (auto& c : names)
+    if (c == ';') c = ',';
+  throw Error(status, "clCreateKernel(\"" + name + "\"): the program's kernels are " + (names.empty() ? "unknown" : names));
+}
+
 std::size_t Runtime::build_count() const { return state_->cache.builds(); }
 std::size_t Runtime::cache_entries() const { return state_->cache.entries(); }
 std::size_t Runtime::cache_bytes() const { return state_->cache.bytes(); }

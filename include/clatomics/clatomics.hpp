@@ -16,3 +16,4 @@
 #include "clatomics/reduce.hpp"
 #include "clatomics/runtime.hpp"
 #include "clatomics/source.hpp"
+#include "clatomics/view.hpp"

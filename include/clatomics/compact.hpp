@@ -3,12 +3,14 @@
 
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <CL/opencl.hpp>
 
 #include "clatomics/predicate.hpp"
 #include "clatomics/runtime.hpp"
+#include "clatomics/view.hpp"
 
 namespace clatomics {
 
@@ -24,11 +26,21 @@ struct CompactOptions {
 
 namespace detail {
 template <class T>
-std::size_t compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out,
+constexpr bool compact_type_v = std::is_same_v<T, float> || std::is_same_v<T, cl_int> || std::is_same_v<T, cl_uint>;
+template <class T>
+constexpr void require_compact_type() {
+  static_assert(compact_type_v<T>, "clatomics::compact: the element type must be float, cl_int or cl_uint");
+}
+template <class T>
+std::size_t compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, std::size_t out_offset,
                             const Predicate& predicate, CompactOptions options);
 template <class T>
-std::size_t compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out,
+std::size_t compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, std::size_t out_offset,
                             const std::string& expression, CompactOptions options);
+template <class T>
+std::vector<T> compact_vector(Runtime& rt, const std::vector<T>& in, const Predicate& predicate, CompactOptions options);
+template <class T>
+std::vector<T> compact_vector(Runtime& rt, const std::vector<T>& in, const std::string& expression, CompactOptions options);
 }  // namespace detail
 
 // Copies the elements x of in[offset, offset + count) for which the predicate holds to out[0, n)
@@ -46,25 +58,48 @@ std::size_t compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::siz
 template <class T>
 std::size_t compact(Runtime& rt, const cl::Buffer& in, std::size_t offset, std::size_t count, const cl::Buffer& out,
                     const Predicate& predicate, CompactOptions options = {}) {
-  return detail::compact_buffers<T>(rt, in(), offset, count, out(), predicate, options);
+  detail::require_compact_type<T>();
+  return detail::compact_buffers<T>(rt, in(), offset, count, out(), 0, predicate, options);
 }
 template <class T>
 std::size_t compact(Runtime& rt, const cl::Buffer& in, std::size_t offset, std::size_t count, const cl::Buffer& out,
                     const std::string& expression, CompactOptions options = {}) {
-  return detail::compact_buffers<T>(rt, in(), offset, count, out(), expression, options);
+  detail::require_compact_type<T>();
+  return detail::compact_buffers<T>(rt, in(), offset, count, out(), 0, expression, options);
+}
+
+// Views (clatomics/view.hpp): the element type comes with them; out must hold in.count()
+// elements (std::invalid_argument otherwise). compact(rt, view<float>(a), view<float>(b), x > 0.5f).
+template <class T>
+std::size_t compact(Runtime& rt, const View<T>& in, const View<T>& out, const Predicate& predicate, CompactOptions options = {}) {
+  detail::require_compact_type<T>();
+  detail::require_view_holds("compact: out", out, in.count());
+  return detail::compact_buffers<T>(rt, in.handle(), in.offset(), in.count(), out.handle(), out.offset(), predicate, options);
+}
+template <class T>
+std::size_t compact(Runtime& rt, const View<T>& in, const View<T>& out, const std::string& expression, CompactOptions options = {}) {
+  detail::require_compact_type<T>();
+  detail::require_view_holds("compact: out", out, in.count());
+  return detail::compact_buffers<T>(rt, in.handle(), in.offset(), in.count(), out.handle(), out.offset(), expression, options);
 }
 
 // The same over host data, streamed through the device in chunks when larger than one buffer
 // may be; returns the kept elements.
 template <class T>
-std::vector<T> compact(Runtime& rt, const std::vector<T>& in, const Predicate& predicate, CompactOptions options = {});
+std::vector<T> compact(Runtime& rt, const std::vector<T>& in, const Predicate& predicate, CompactOptions options = {}) {
+  detail::require_compact_type<T>();
+  return detail::compact_vector<T>(rt, in, predicate, options);
+}
 template <class T>
-std::vector<T> compact(Runtime& rt, const std::vector<T>& in, const std::string& expression, CompactOptions options = {});
+std::vector<T> compact(Runtime& rt, const std::vector<T>& in, const std::string& expression, CompactOptions options = {}) {
+  detail::require_compact_type<T>();
+  return detail::compact_vector<T>(rt, in, expression, options);
+}
 
 #define CLATOMICS_COMPACT_EXTERN(T, P)                                                                                \
-  extern template std::size_t detail::compact_buffers<T>(Runtime&, cl_mem, std::size_t, std::size_t, cl_mem, const P&, \
-                                                         CompactOptions);                                             \
-  extern template std::vector<T> compact<T>(Runtime&, const std::vector<T>&, const P&, CompactOptions);
+  extern template std::size_t detail::compact_buffers<T>(Runtime&, cl_mem, std::size_t, std::size_t, cl_mem, std::size_t, \
+                                                         const P&, CompactOptions);                                   \
+  extern template std::vector<T> detail::compact_vector<T>(Runtime&, const std::vector<T>&, const P&, CompactOptions);
 CLATOMICS_COMPACT_EXTERN(float, Predicate)
 CLATOMICS_COMPACT_EXTERN(cl_int, Predicate)
 CLATOMICS_COMPACT_EXTERN(cl_uint, Predicate)

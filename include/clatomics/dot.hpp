@@ -2,15 +2,21 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 #include <CL/opencl.hpp>
 
 #include "clatomics/runtime.hpp"
+#include "clatomics/view.hpp"
 
 namespace clatomics {
 
 namespace detail {
+template <class T>
+constexpr void require_dot_type() {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "clatomics::dot: the element type must be float or double");
+}
 template <class T>
 T dot_buffers(Runtime& rt, cl_mem a, std::size_t a_offset, cl_mem b, std::size_t b_offset, std::size_t count);
 }
@@ -23,7 +29,15 @@ T dot_buffers(Runtime& rt, cl_mem a, std::size_t a_offset, cl_mem b, std::size_t
 // cannot read, a range beyond its buffer or overflowing size_t, double on a device without fp64.
 template <class T>
 T dot(Runtime& rt, const cl::Buffer& a, std::size_t a_offset, const cl::Buffer& b, std::size_t b_offset, std::size_t count) {
+  detail::require_dot_type<T>();
   return detail::dot_buffers<T>(rt, a(), a_offset, b(), b_offset, count);
+}
+// Views of the same length (std::invalid_argument otherwise): dot(rt, view<float>(a), view<float>(b)).
+template <class T>
+T dot(Runtime& rt, const View<T>& a, const View<T>& b) {
+  detail::require_dot_type<T>();
+  detail::require_same_count("dot: a and b", a, b);
+  return detail::dot_buffers<T>(rt, a.handle(), a.offset(), b.handle(), b.offset(), a.count());
 }
 
 // The same over host data (a.size() == b.size(), else std::invalid_argument), streamed through

@@ -3,12 +3,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include <CL/opencl.hpp>
 
 #include "clatomics/runtime.hpp"
+#include "clatomics/view.hpp"
 
 namespace clatomics {
 
@@ -122,6 +125,17 @@ struct WeightRange {
   std::size_t offset;
 };
 std::vector<WeightRange> weight_ranges(const std::vector<WeightBuffer>& weights);
+// Weight views as weight channels, each as long as the positions (std::invalid_argument otherwise).
+inline std::vector<WeightBuffer> weight_buffers(std::size_t count, const std::vector<View<float>>& weights) {
+  std::vector<WeightBuffer> buffers;
+  for (const View<float>& w : weights) {
+    if (w.count() != count)
+      throw std::invalid_argument("clatomics: histogram weights: a view of " + std::to_string(w.count()) + " weights for " +
+                                  std::to_string(count) + " positions; they must be of the same length");
+    buffers.push_back({w.buffer(), w.offset()});
+  }
+  return buffers;
+}
 template <class T>
 EvenHistogram even_histogram_buffer(Runtime& rt, PositionRange values, std::size_t count, std::size_t nbins, const T* range,
                                     const std::vector<WeightRange>& weights, HistogramOptions options);
@@ -145,6 +159,10 @@ inline std::vector<std::uint64_t> histogram(Runtime& rt, const cl::Buffer& bytes
 }
 // The same over host data, streamed through the device in chunks when larger than one buffer.
 std::vector<std::uint64_t> histogram(Runtime& rt, const std::vector<std::uint8_t>& bytes, HistogramOptions options = {});
+// A view of bytes: histogram(rt, view<cl_uchar>(buffer)).
+inline std::vector<std::uint64_t> histogram(Runtime& rt, const View<cl_uchar>& bytes, HistogramOptions options = {}) {
+  return detail::histogram_buffer(rt, bytes.handle(), bytes.offset(), bytes.count(), options);
+}
 
 // keys: cl_uint. nbins in 1 .. 2^32 - 4 (else std::invalid_argument naming nbins).
 inline KeyHistogram histogram_keys(Runtime& rt, const cl::Buffer& keys, std::size_t offset, std::size_t count,
@@ -152,6 +170,9 @@ inline KeyHistogram histogram_keys(Runtime& rt, const cl::Buffer& keys, std::siz
   return detail::histogram_keys_buffer(rt, keys(), offset, count, nbins, options);
 }
 KeyHistogram histogram_keys(Runtime& rt, const std::vector<cl_uint>& keys, std::size_t nbins, HistogramOptions options = {});
+inline KeyHistogram histogram_keys(Runtime& rt, const View<cl_uint>& keys, std::size_t nbins, HistogramOptions options = {}) {
+  return detail::histogram_keys_buffer(rt, keys.handle(), keys.offset(), keys.count(), nbins, options);
+}
 
 // nbins even bins over [lo, hi] for float values, NumPy's rule (np.histogram(values, nbins,
 // (lo, hi)) on float32 data): the edges are np.linspace(lo, hi, nbins + 1) computed in double
@@ -195,6 +216,15 @@ EvenHistogram histogram_even(Runtime& rt, const cl::Buffer& values, std::size_t 
 template <class T>
 EvenHistogram histogram_even(Runtime& rt, const std::vector<T>& values, const EvenBins<T>& bins, const HostWeights& weights = {},
                              HistogramOptions options = {});
+// Views: the positions' type comes with them, weights are views of floats as long as the
+// positions: histogram_even(rt, view<double>(x), EvenBins<double>{100, 0, 1}, {view<float>(w)}).
+template <class T>
+EvenHistogram histogram_even(Runtime& rt, const View<T>& values, const EvenBins<T>& bins, const std::vector<View<float>>& weights = {},
+                             HistogramOptions options = {}) {
+  const T range[2] = {bins.lo, bins.hi};
+  return detail::even_histogram_buffer<T>(rt, {values.handle(), values.offset()}, values.count(), bins.nbins, range,
+                                          detail::weight_ranges(detail::weight_buffers(values.count(), weights)), options);
+}
 
 // Without a range, as np.histogram(values, nbins) in NumPy 2.x (numpy/lib/_histograms_impl.py,
 // _get_outer_edges and _get_bin_edges; NEP 50 promotion): lo, hi = the data's minimum and maximum
@@ -220,6 +250,13 @@ EvenHistogram histogram_even(Runtime& rt, const cl::Buffer& values, std::size_t 
 template <class T>
 EvenHistogram histogram_even(Runtime& rt, const std::vector<T>& values, std::size_t nbins, const HostWeights& weights = {},
                              HistogramOptions options = {});
+template <class T>
+EvenHistogram histogram_even(Runtime& rt, const View<T>& values, std::size_t nbins, const std::vector<View<float>>& weights = {},
+                             HistogramOptions options = {}) {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "clatomics::histogram_even: float or double positions");
+  return detail::even_histogram_buffer<T>(rt, {values.handle(), values.offset()}, values.count(), nbins, nullptr,
+                                          detail::weight_ranges(detail::weight_buffers(values.count(), weights)), options);
+}
 
 // 2-D even bins over points (x[i], y[i]), as numpy.histogram2d(x, y, [nx, ny], [[xlo, xhi], [ylo,
 // yhi]]) (histogramdd): each axis' edges np.linspace(lo, hi, n + 1) in double, whatever T (float
@@ -239,5 +276,13 @@ EvenHistogram2D histogram2d_even(Runtime& rt, const cl::Buffer& x, std::size_t x
 template <class T>
 EvenHistogram2D histogram2d_even(Runtime& rt, const std::vector<T>& x, const std::vector<T>& y, const EvenBins<T>& xbins,
                                  const EvenBins<T>& ybins, const HostWeights& weights = {}, HistogramOptions options = {});
+// Views of the same length (std::invalid_argument otherwise).
+template <class T>
+EvenHistogram2D histogram2d_even(Runtime& rt, const View<T>& x, const View<T>& y, const EvenBins<T>& xbins, const EvenBins<T>& ybins,
+                                 const std::vector<View<float>>& weights = {}, HistogramOptions options = {}) {
+  detail::require_same_count("histogram2d_even: x and y", x, y);
+  return detail::even_histogram2d_buffer<T>(rt, {x.handle(), x.offset()}, {y.handle(), y.offset()}, x.count(), xbins, ybins,
+                                            detail::weight_ranges(detail::weight_buffers(x.count(), weights)), options);
+}
 
 }  // namespace clatomics

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 #include <CL/opencl.hpp>
 
 #include "clatomics/runtime.hpp"
+#include "clatomics/view.hpp"
 
 namespace clatomics {
 
@@ -24,6 +26,12 @@ struct ReduceOptions {
 
 namespace detail {
 template <class T>
+constexpr void require_reduce_type() {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, cl_int> || std::is_same_v<T, cl_uint> ||
+                    std::is_same_v<T, cl_long> || std::is_same_v<T, cl_ulong>,
+                "clatomics::reduce: the element type must be float, double, cl_int, cl_uint, cl_long or cl_ulong");
+}
+template <class T>
 T reduce_buffer(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op, ReduceOptions options);
 }
 
@@ -39,7 +47,14 @@ T reduce_buffer(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t coun
 // an op outside ReduceOp, double on a device without fp64.
 template <class T>
 T reduce(Runtime& rt, const cl::Buffer& buffer, std::size_t offset, std::size_t count, ReduceOp op, ReduceOptions options = {}) {
+  detail::require_reduce_type<T>();
   return detail::reduce_buffer<T>(rt, buffer(), offset, count, op, options);
+}
+// A view (clatomics/view.hpp) brings its type: reduce(rt, view<float>(buffer, offset, count), op).
+template <class T>
+T reduce(Runtime& rt, const View<T>& in, ReduceOp op, ReduceOptions options = {}) {
+  detail::require_reduce_type<T>();
+  return detail::reduce_buffer<T>(rt, in.handle(), in.offset(), in.count(), op, options);
 }
 
 // The same over host data, streamed through the device in chunks when it is larger than one

@@ -61,6 +61,15 @@ class Runtime {
   // The same, returning a new reference to the cl_program (the caller releases it).
   cl_program build_handle(const std::string& user_source, const std::string& extra_options = {}) const;
 
+  // A kernel of a built program, by name: clatomics::Error (CL_INVALID_KERNEL_NAME, listing the
+  // program's kernels) when it has none of that name, whatever your CLHPP exception setting; a
+  // cl::Kernel made directly from a wrong name is an invalid handle that fails later, or crashes.
+  static cl::Kernel kernel(const cl::Program& program, const std::string& name) {
+    return cl::Kernel(kernel_handle(program(), name), false);
+  }
+  // The same, returning a new cl_kernel (the caller releases it).
+  static cl_kernel kernel_handle(cl_program program, const std::string& name);
+
   // How many programs this runtime has compiled (cache misses), how many it holds and their
   // bytes (see Options::program_cache_entries / _bytes); clear_cache() drops them all.
   std::size_t build_count() const;

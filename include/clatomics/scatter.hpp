@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -11,6 +13,7 @@
 #include <CL/opencl.hpp>
 
 #include "clatomics/runtime.hpp"
+#include "clatomics/view.hpp"
 
 namespace clatomics {
 
@@ -205,6 +208,47 @@ ScatterResult scatter_reduce(Runtime& rt, std::vector<scatter_output_t<V>>& out,
   return detail::scatter_host(rt, call, out.data(), out.size(), indices.data(), indices.size(), values.data(), values.size(), nullptr);
 }
 
+namespace detail {
+// A call over views: out holds rows of `width` (its count a multiple of width), values hold
+// `rows` rows; the output type must be the values' own (float for half_t and bfloat16_t).
+template <class O, class I, class V>
+ScatterCall view_call(const char* what, ScatterOp op, const ScatterOptions& options, bool segments, const View<O>& out,
+                      const View<I>& indices, const View<V>& values, std::size_t width) {
+  static_assert(std::is_same_v<O, scatter_output_t<V>>,
+                "clatomics: scatter: out's elements must be of the values' type (float for half_t and bfloat16_t values)");
+  const auto refuse = [&](const std::string& why) { throw std::invalid_argument(std::string("clatomics: ") + what + ": " + why); };
+  if (width == 0) refuse("a row width of 0");
+  if (out.count() % width) refuse("out holds " + std::to_string(out.count()) + " elements, not whole rows of " + std::to_string(width));
+  if (values.count() % width) refuse("values hold " + std::to_string(values.count()) + " elements, not whole rows of " + std::to_string(width));
+  const std::size_t rows = values.count() / width, bins = out.count() / width;
+  if (!segments && indices.count() != rows)
+    refuse(std::to_string(indices.count()) + " indices for " + std::to_string(rows) + " rows of values; one index a row");
+  if (segments && indices.count() != bins + 1)
+    refuse(std::to_string(indices.count()) + " offsets for " + std::to_string(bins) + " segments; segments + 1 are needed");
+  ScatterCall call = scatter_call<V, I>(op, options, segments, out.handle(), out.offset(), bins, indices.handle(), indices.offset(),
+                                        values.handle(), values.offset(), rows);
+  call.rows.width = width;
+  return call;
+}
+}  // namespace detail
+
+// Views (clatomics/view.hpp): every type comes from the arguments, so an index buffer of
+// cl_ulong is read as cl_ulong, and an output of the wrong type does not compile.
+// out: bins rows of width outputs; indices: one a row of values (cl_uint or cl_ulong).
+//   scatter_reduce(rt, view<float>(out), view<cl_uint>(idx), view<float>(val), ScatterOp::sum)
+template <class O, class I, class V>
+ScatterResult scatter_reduce(Runtime& rt, const View<O>& out, const View<I>& indices, const View<V>& values, ScatterOp op,
+                             ScatterOptions options = {}, std::size_t width = 1) {
+  return detail::scatter_buffers(rt, detail::view_call("scatter_reduce", op, options, false, out, indices, values, width));
+}
+// Segments over views: offsets holds segments + 1 CSR offsets (cl_uint or cl_ulong), out
+// `segments` rows of width.
+template <class O, class I, class V>
+ScatterResult segment_reduce(Runtime& rt, const View<O>& out, const View<I>& offsets, const View<V>& values, ScatterOp op,
+                             ScatterOptions options = {}, std::size_t width = 1) {
+  return detail::scatter_buffers(rt, detail::view_call("segment_reduce", op, options, true, out, offsets, values, width));
+}
+
 // argmin / argmax (op ScatterOp::min or max, one value per element): out as scatter_reduce
 // gives it, and arg[b] = the lowest position i (relative to values_offset) whose value is out[b]
 // afterwards, or count when no element reached it (no values, or out's own value won with
@@ -268,6 +312,19 @@ std::size_t reduce_by_key(Runtime& rt, const cl::Buffer& keys, std::size_t keys_
                           std::size_t reductions_offset, ScatterOp op, ScatterOptions options = {}) {
   return detail::reduce_by_key_buffers(rt, detail::scatter_type_of<V>(), detail::scatter_index64<K>(), keys(), keys_offset, values(),
                                        values_offset, count, unique_keys(), unique_offset, reductions(), reductions_offset, op, options);
+}
+// Views: unique_keys and reductions must hold keys.count() elements.
+template <class K, class V, class O>
+std::size_t reduce_by_key(Runtime& rt, const View<K>& keys, const View<V>& values, const View<K>& unique_keys, const View<O>& reductions,
+                          ScatterOp op, ScatterOptions options = {}) {
+  static_assert(std::is_same_v<O, scatter_output_t<V>>,
+                "clatomics::reduce_by_key: the reductions must be of the values' type (float for half_t and bfloat16_t values)");
+  detail::require_same_count("reduce_by_key: keys and values", keys, values);
+  detail::require_view_holds("reduce_by_key: unique_keys", unique_keys, keys.count());
+  detail::require_view_holds("reduce_by_key: reductions", reductions, keys.count());
+  return detail::reduce_by_key_buffers(rt, detail::scatter_type_of<V>(), detail::scatter_index64<K>(), keys.handle(), keys.offset(),
+                                       values.handle(), values.offset(), keys.count(), unique_keys.handle(), unique_keys.offset(),
+                                       reductions.handle(), reductions.offset(), op, options);
 }
 template <class K, class V>
 std::pair<std::vector<K>, std::vector<scatter_output_t<V>>> reduce_by_key(Runtime& rt, const std::vector<K>& keys, const std::vector<V>& values,
