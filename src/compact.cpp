@@ -57,7 +57,7 @@ class Compactor {
     const std::string name = type_name<T>();
     source_ = "#define CLAT_COMPACT_T " + name + "\n#define CLAT_COMPACT_USER_PREDICATE 1\n" +
               "static inline bool clat_compact_keep(" + name + " x, __global const " + name + " *clat_p) {\n" + keep.body +
-              "\n}\n#line 1 \"kernels/compact.cl\"\n" + detail::embedded_source("kernels/compact.cl");
+              "\n}\n" + detail::embedded_source("kernels/compact.cl");  // which starts with its own #line
     if (plan.path == testing::CompactPath::one_pass || (plan.path == testing::CompactPath::automatic && !cpu_))
       one_pass_ = build_one_pass(caps, plan);
     if (!one_pass_) {

@@ -159,8 +159,10 @@ const std::string& Runtime::build_options() const { return state_->info->build_o
 bool Runtime::supports_double() const { return state_->info->doubles; }
 
 cl_program Runtime::build_handle(const std::string& user_source, const std::string& extra_options) const {
-  // #line makes the compiler count the user's lines from 1, so its log points into user code.
-  return detail::build_cached(*state_, source() + "#line 1\n" + detail::blank_library_includes(user_source), extra_options)
+  // #line makes the compiler count the user's lines from 1 in a file it names "<user source>", so
+  // its log points into user code.
+  return detail::build_cached(*state_, source() + "#line 1 \"<user source>\"\n" + detail::blank_library_includes(user_source),
+                              extra_options)
       .release();
 }
 

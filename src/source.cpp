@@ -30,14 +30,24 @@ bool find_include(const std::string& line, std::size_t& hash, std::size_t& end, 
   return true;
 }
 
-void expand_into(std::ostringstream& out, std::string_view text, std::set<std::string>& seen) {
+// Each file's text comes after a #line naming it, and the including file's text resumes with a
+// #line at its own next line: compilers' messages point to "clatomics/cas.cl:42", not to a line
+// of one long expansion (NVIDIA's compiler ignores #line).
+void expand_into(std::ostringstream& out, const std::string& name, std::string_view text, std::set<std::string>& seen) {
   std::istringstream in{std::string(text)};
   std::string line, path;
-  std::size_t hash = 0, end = 0;
+  std::size_t hash = 0, end = 0, number = 0;
+  out << "#line 1 \"" << name << "\"\n";
   while (std::getline(in, line)) {
+    ++number;
     if (find_include(line, hash, end, path)) {
       if (const auto* file = embedded_file(path)) {
-        if (seen.insert(path).second) expand_into(out, *file, seen);
+        if (seen.insert(path).second) {
+          expand_into(out, path, *file, seen);
+          out << "#line " << number + 1 << " \"" << name << "\"\n";
+        } else {
+          out << '\n';  // already included: an empty line keeps the numbering
+        }
         continue;
       }
     }
@@ -57,7 +67,7 @@ const std::string& embedded_source(const std::string& path) {
   if (!file) throw std::invalid_argument("clatomics: no embedded OpenCL file '" + path + "'");
   std::ostringstream out;
   std::set<std::string> seen{path};
-  expand_into(out, *file, seen);
+  expand_into(out, path, *file, seen);
   return expanded.emplace(path, out.str()).first->second;
 }
 

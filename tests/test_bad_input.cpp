@@ -15,6 +15,7 @@
 #include <limits>
 #include <sstream>
 
+#include "source_text.hpp"
 #include "support.hpp"
 
 namespace {
@@ -104,11 +105,28 @@ TEST_CASE("a user kernel that does not compile: Error with the code, whole log, 
     // source), not its line in the snippet library + user text. NVIDIA's compiler does not honour
     // #line (measured on the H200: line 1235 of its own count): there only a line is required.
     const auto line = line_of_error(e.build_log(), "no_such_variable_in_opencl");
-    if (rt.device_info().caps.nvidia)
+    if (rt.device_info().caps.nvidia) {
       CHECK(line > 0);
-    else
+    } else {
       CHECK(line == 6);
+      CHECK(test::contains(e.build_log(), "<user source>:6:"));  // not the compiler's temporary file
+    }
   }
+}
+
+TEST_CASE("the expanded sources name each file and line of the snippet library") {
+  // A compiler's message about library code names the .cl file and its own line (#line).
+  const std::string& text = clatomics::source();
+  CHECK(text.rfind("#line 1 \"clatomics/atomics.cl\"\n", 0) == 0);
+  CHECK(test::contains(text, "#line 1 \"clatomics/cas.cl\"\n"));
+  // After an included file, the includer resumes at its own next line: the line after
+  // atomics.cl's #include "clatomics/cas.cl" (its line `number`) is line number + 1.
+  const std::string atomics(*clatomics::detail::embedded_file("clatomics/atomics.cl"));
+  const std::size_t include_at = atomics.find("#include \"clatomics/cas.cl\"");
+  REQUIRE(include_at != std::string::npos);
+  const std::size_t number = 1 + std::size_t(std::count(atomics.begin(), atomics.begin() + std::ptrdiff_t(include_at), '\n'));
+  const auto after_cas = text.find("\n", text.find("#line 1 \"clatomics/cas.cl\""));
+  CHECK(test::contains(text.substr(after_cas), "#line " + std::to_string(number + 1) + " \"clatomics/atomics.cl\"\n"));
 }
 
 TEST_CASE("the build cache: a source builds once, a failed build is never cached") {
