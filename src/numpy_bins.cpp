@@ -57,7 +57,10 @@ template <class T>
 Axis even_axis(const std::string& what, std::size_t nbins, T lo, T hi, EdgeRule rule) {
   if (!std::isfinite(lo)) refuse(what, "lo is not finite");
   if (!std::isfinite(hi)) refuse(what, "hi is not finite");
-  if (!(lo < hi)) refuse(what, "lo must be below hi");
+  if (lo > hi) refuse(what, "lo (" + text_of(lo) + ") is above hi (" + text_of(hi) + ")");
+  // An empty range widens by half a unit on each side, as NumPy's np.histogram and histogram2d
+  // do (here in T); the range used is the result's lo and hi.
+  if (lo == hi) lo = T(lo - T(0.5)), hi = T(hi + T(0.5));
   if (!std::isfinite(T(hi - lo))) refuse(what, std::string("hi - lo overflows ") + (std::is_same_v<T, float> ? "float" : "double"));
   Axis axis;
   axis.nbins = nbins;

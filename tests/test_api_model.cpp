@@ -226,7 +226,8 @@ TEST_CASE("generated calls: the model's exact result, or refused before anything
       const float ranges[][2] = {{-4.0f, 4.0f}, {-2.5f, 3.0f}, {0.0f, 0.0f}, {3.0f, -3.0f}, {NAN, 1.0f}, {-INFINITY, 0.0f}};
       const auto& r = ranges[g.pick(6)];
       const bool weighted = g.chance(50);
-      const bool range_ok = nbins > 0 && std::isfinite(r[0]) && std::isfinite(r[1]) && r[0] < r[1];
+      const bool range_ok = nbins > 0 && std::isfinite(r[0]) && std::isfinite(r[1]) && r[0] <= r[1];
+      const bool widened = r[0] == r[1];  // NumPy's empty range: half a unit on each side
       CAPTURE(nbins);
       CAPTURE(r[0]);
       CAPTURE(r[1]);
@@ -239,7 +240,8 @@ TEST_CASE("generated calls: the model's exact result, or refused before anything
       }
       Counts tallies;
       std::vector<float> sums;
-      const Counts want = even_bins(values, offset, count, nbins, r[0], r[1], &other, offset, weighted ? &sums : nullptr, tallies);
+      const float lo = widened ? r[0] - 0.5f : r[0], hi = widened ? r[1] + 0.5f : r[1];
+      const Counts want = even_bins(values, offset, count, nbins, lo, hi, &other, offset, weighted ? &sums : nullptr, tallies);
       const auto got = clatomics::histogram_even(on, a.buffer, offset, count, nbins, r[0], r[1], weighted ? &b.buffer : nullptr, offset);
       CHECK(got.counts == want);
       CHECK(got.below == tallies[0]);

@@ -533,7 +533,7 @@ TEST_CASE("bad even-histogram input is refused before anything is enqueued") {
   CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, EvenBins<float>{0, 0.0f, 1.0f}); }), "nbins"));
   CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, std::size_t(0)); }), "nbins"));
   CHECK(test::contains(message([&] { clatomics::histogram_even<float>(rt, floats, 0, 101, 4); }), "values"));
-  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, EvenBins<float>{4, 1.0f, 1.0f}); }), "lo"));
+  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, EvenBins<float>{4, 2.0f, 1.0f}); }), "lo (2) is above hi (1)"));
   CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, EvenBins<float>{100, 1.0f, 1.000001f}); }), "too many bins"));
   const auto xb = EvenBins<float>{4, 0.0f, 1.0f};
   CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, host, host, xb, EvenBins<float>{4, 2.0f, 1.0f}); }), "ybins"));
@@ -570,4 +570,17 @@ TEST_CASE("double positions and double sums on a device without fp64 (Options::h
   // Without weights, no accumulation is needed: nothing to refuse.
   CHECK(clatomics::histogram_even(rt, x, EvenBins<float>{4, 0.0f, 1.0f}, {}, HistogramOptions{{}, WeightAccumulation::double_atomic})
             .counts == std::vector<std::uint64_t>{0, 0, 10, 0});
+}
+
+TEST_CASE("lo == hi widens by half a unit on each side, as NumPy does") {
+  // np.histogram([1, 1, 1, 0.6, 1.4], 4, (1, 1)) == [1, 0, 3, 1] over edges [0.5, 0.75, 1, 1.25,
+  // 1.5]; histogram2d widens each axis alike.
+  auto& rt = test::runtime();
+  const std::vector<float> ones{1.0f, 1.0f, 1.0f, 0.6f, 1.4f};
+  const auto same = clatomics::histogram_even(rt, ones, EvenBins<float>{4, 1.0f, 1.0f});
+  CHECK(same.counts == std::vector<std::uint64_t>{1, 0, 3, 1});
+  CHECK(same.lo == 0.5);
+  CHECK(same.hi == 1.5);
+  const auto same2 = clatomics::histogram2d_even(rt, ones, ones, EvenBins<float>{4, 1.0f, 1.0f}, EvenBins<float>{1, 1.0f, 1.0f});
+  CHECK(same2.counts == std::vector<std::uint64_t>{1, 0, 3, 1});
 }

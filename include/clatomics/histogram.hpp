@@ -185,7 +185,8 @@ inline KeyHistogram histogram_keys(Runtime& rt, const View<cl_uint>& keys, std::
 // one per value from weights_offset): per-bin sums through the float
 // atomic add, in float (their order of addition varies from run to run, and so may their last
 // bits); values outside the bins add no weight.
-// Throws std::invalid_argument for nbins == 0 or above 2^32 - 4, non-finite lo or hi, lo >= hi,
+// lo == hi widens to [lo - 0.5, hi + 0.5] in float, as NumPy does (the result's lo and hi say so).
+// Throws std::invalid_argument for nbins == 0 or above 2^32 - 4, non-finite lo or hi, lo > hi,
 // hi - lo not finite in float, float edges that are not strictly increasing (too many bins for
 // the range: NumPy refuses those too), a weights range beyond its buffer. (Where nbins / (hi -
 // lo) overflows, every value finds its bin by the binary search.)
