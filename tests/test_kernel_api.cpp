@@ -340,7 +340,8 @@ TEST_CASE("bad use of the one-name API fails to compile and names the supported 
   auto& rt = test::runtime();
   const std::string forms = "takes a __global or __local pointer to float, double, int, uint, long or ulong";
   for (const char* body : {"constant float *c = k; clat_fetch_add(c, 1.0f);", "global uchar *c = (global uchar *)g; clat_fetch_max(c, (uchar)1);",
-                           "global ushort *c = (global ushort *)g; clat_exchange(c, (ushort)1);"}) {
+                           "global ushort *c = (global ushort *)g; clat_exchange(c, (ushort)1);",
+                           "float mine = 0.0f; clat_fetch_add(&mine, 1.0f); g[0] = mine;"}) {
     const std::string source = std::string("kernel void bad(global float *g, constant float *k) { ") + body + " }";
     const std::string message = test::message_of<clatomics::Error>([&] { rt.build(source); });
     INFO((std::string(body)));

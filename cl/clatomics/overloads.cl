@@ -19,8 +19,8 @@
  * integer semantics are integer.cl's (wrapping, division by zero changes nothing). All relaxed.
  *
  * Defined where CLAT_HAVE_OVERLOADS is (config.cl). Bad use fails to compile with a message
- * naming the supported forms: a __constant pointer, or a pointer to char, uchar, short or ushort
- * (half and bfloat16 live in ushort and have their own names: clat_atomic_add_half, ...). A
+ * naming the supported forms: a __constant or __private pointer, or a pointer to char, uchar,
+ * short or ushort (half and bfloat16 live in ushort and have their own names: clat_atomic_add_half, ...). A
  * pointer to another type (float4, a struct) is converted with clang's "incompatible pointer
  * types" warning, as any C call would be: build with -Werror=incompatible-pointer-types to refuse
  * it. Generic pointers (OpenCL C 2.0+, __opencl_c_generic_address_space) are accepted where the
@@ -161,6 +161,19 @@ CLAT_REFUSE_POINTER(__constant, double)
 CLAT_REFUSE_POINTER(__constant, long)
 CLAT_REFUSE_POINTER(__constant, ulong)
 CLAT_REFUSE_POINTER(__constant, float2)
+#endif
+/* A private variable has no other work-item to race with: no atomic is needed, and none exists. */
+CLAT_REFUSE_SMALL(__private)
+CLAT_REFUSE_POINTER(__private, float)
+CLAT_REFUSE_POINTER(__private, int)
+CLAT_REFUSE_POINTER(__private, uint)
+#ifdef CLAT_HAS_DOUBLE
+CLAT_REFUSE_POINTER(__private, double)
+#endif
+#ifdef CLAT_HAS_INT64_ATOMICS
+CLAT_REFUSE_POINTER(__private, long)
+CLAT_REFUSE_POINTER(__private, ulong)
+CLAT_REFUSE_POINTER(__private, float2)
 #endif
 
 #endif /* CLAT_HAVE_OVERLOADS */
