@@ -584,3 +584,19 @@ TEST_CASE("lo == hi widens by half a unit on each side, as NumPy does") {
   const auto same2 = clatomics::histogram2d_even(rt, ones, ones, EvenBins<float>{4, 1.0f, 1.0f}, EvenBins<float>{1, 1.0f, 1.0f});
   CHECK(same2.counts == std::vector<std::uint64_t>{1, 0, 3, 1});
 }
+
+TEST_CASE("the float form's call works for double values too") {
+  // histogram_even(rt, values, nbins, lo, hi[, weights]) with std::vector<double>: the
+  // EvenBins<double> form, the same bins and sums.
+  auto& rt = test::runtime();
+  if (!rt.supports_double()) return;
+  const std::vector<double> values{0.05, 0.15, 0.15, 0.95, 1.0, -1.0, 0.5};
+  const std::vector<float> weights{1, 2, 3, 4, 5, 6, 7};
+  const auto h = clatomics::histogram_even(rt, values, 10, 0.0, 1.0, weights);
+  const auto want = clatomics::histogram_even(rt, values, EvenBins<double>{10, 0.0, 1.0}, {&weights});
+  CHECK(h.counts == want.counts);
+  CHECK(h.counts == std::vector<std::uint64_t>{1, 2, 0, 0, 0, 1, 0, 0, 0, 2});
+  CHECK(h.sums == want.sums);
+  CHECK(h.below == 1);
+  CHECK(clatomics::histogram_even(rt, values, 10, 0.f, 1.f).counts == want.counts);  // float literals, as the README shows
+}

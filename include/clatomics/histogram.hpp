@@ -199,6 +199,10 @@ inline EvenHistogram histogram_even(Runtime& rt, const cl::Buffer& values, std::
 // weights empty: none; else weights.size() must equal values.size().
 EvenHistogram histogram_even(Runtime& rt, const std::vector<float>& values, std::size_t nbins, float lo, float hi,
                              const std::vector<float>& weights = {}, HistogramOptions options = {});
+// The same call for double values: the EvenBins<double> form below (edges in double, NumPy's
+// float64 rule).
+inline EvenHistogram histogram_even(Runtime& rt, const std::vector<double>& values, std::size_t nbins, double lo, double hi,
+                                    const std::vector<float>& weights = {}, HistogramOptions options = {});
 
 // The same for float or double positions with up to 4 weight channels summed in one pass
 // (options.accumulation says how; EvenHistogram::sums holds them, `weights` channel 0 in float).
@@ -217,6 +221,12 @@ EvenHistogram histogram_even(Runtime& rt, const cl::Buffer& values, std::size_t 
 template <class T>
 EvenHistogram histogram_even(Runtime& rt, const std::vector<T>& values, const EvenBins<T>& bins, const HostWeights& weights = {},
                              HistogramOptions options = {});
+inline EvenHistogram histogram_even(Runtime& rt, const std::vector<double>& values, std::size_t nbins, double lo, double hi,
+                                    const std::vector<float>& weights, HistogramOptions options) {
+  HostWeights channels;
+  if (!weights.empty()) channels.push_back(&weights);
+  return histogram_even(rt, values, EvenBins<double>{nbins, lo, hi}, channels, options);
+}
 // Views: the positions' type comes with them, weights are views of floats as long as the
 // positions: histogram_even(rt, view<double>(x), EvenBins<double>{100, 0, 1}, {view<float>(w)}).
 template <class T>
