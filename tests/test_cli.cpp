@@ -231,6 +231,37 @@ TEST_CASE("demo") {
   for (const char* name : {"race", "float", "reduce", "dot", "histogram"}) CHECK_MESSAGE(contains(listed.out, name), name);
 }
 
+// The race lesson shows what it teaches on the test device too (2-core PoCL, where `x += 1` on a
+// uint is folded into one read and one write per work-item): the read-work-write update loses
+// updates, the atomics lose none, and a plain row that lost nothing says so and why, never
+// "0 lost" marked as a race.
+TEST_CASE("demo race lesson") {
+  const auto r = cli("demo --lesson race");
+  REQUIRE_MESSAGE(r.code == 0, std::string(r.out + r.err));
+  std::istringstream lines(r.out);
+  bool work_row = false, atomic_work_row = false, none_lost = false;
+  for (std::string line; std::getline(lines, line);) {
+    CAPTURE(line);
+    CHECK_FALSE(contains(line, "(race)"));
+    if (contains(line, "plain  t = x; work; x = t + 1")) {
+      work_row = true;
+      CHECK(contains(line, "race: lost"));
+    }
+    if (contains(line, "t = atomic_inc(&x); work")) {
+      atomic_work_row = true;
+      CHECK(contains(line, " 0 "));
+      CHECK(contains(line, " ok "));
+    }
+    if (contains(line, "none lost this run")) {
+      none_lost = true;
+      CHECK(contains(line, " 0 "));
+    }
+  }
+  CHECK(work_row);
+  CHECK(atomic_work_row);
+  if (none_lost) CHECK((contains(r.out, "lost no update this run, yet it races") || contains(r.out, "No update was lost in this run")));
+}
+
 // CLATOMICS_DEMO_BREAK shifts a lesson's host reference: its checks must say FAILED, the demo
 // exits 1, and the other lessons still run and pass.
 TEST_CASE("demo failure") {
