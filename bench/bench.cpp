@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <stdexcept>
 #include <string_view>
@@ -74,6 +75,17 @@ double median(std::vector<double> v) {
 
 void progress(const Config& config, const std::string& what) {
   if (config.progress) *config.progress << "[bench] " << what << std::endl;
+}
+
+std::string format_bytes(std::uint64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = double(bytes);
+  int u = 0;
+  while (v >= 1023.5 && u < 4) v /= 1024, ++u;  // 1023.9 KiB prints as 1 MiB, not 1024 KiB
+  char buf[32];
+  // %.3g drops trailing zeros: 64 MiB less a few bytes is "64 MiB", never "64.0 MiB"
+  std::snprintf(buf, sizeof buf, v >= 1000 ? "%.0f %s" : "%.3g %s", v, units[u]);
+  return buf;
 }
 
 }  // namespace clatomics::bench

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -71,6 +72,10 @@ double read_only_gbps(Runtime& rt, const cl::Buffer& buffer, std::size_t bytes, 
 double host_parallel_ms(const Config& config, std::size_t n, const std::function<void(std::size_t, std::size_t)>& f);
 
 void progress(const Config& config, const std::string& what);
+
+// "64 MiB", "3.6 GiB", "1.5 KiB": powers of 1024, three significant digits at most, no trailing
+// zeros (the one formatter of sizes in the program's output).
+std::string format_bytes(std::uint64_t bytes);
 
 // A device buffer holding a copy of host (at least one byte).
 template <class T>
