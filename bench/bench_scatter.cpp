@@ -188,7 +188,7 @@ class ScatterBench {
   }
 
   void run(const Case& c, std::vector<Row>& rows) {
-    progress(config_, "scatter: " + c.label() + " (" + std::to_string(c.elements) + " elements)");
+    step(config_, "scatter: " + c.label() + " (" + std::to_string(c.elements) + " elements)");
     if (c.tag == "zipf" && !zipf_) zipf_ = std::make_unique<Zipf>();
     const std::size_t n_values = c.elements * c.width;
     if (values_.size() != n_values) {  // the same values for every case of one width
@@ -389,14 +389,14 @@ std::size_t fit(std::size_t elements, std::size_t width, std::size_t max_alloc) 
   return std::max<std::size_t>(1024, elements / 1024 * 1024);
 }
 
-}  // namespace
-
-std::vector<Row> run_scatter_benchmarks(Runtime& rt, const Config& config) {
+// The cases a run measures, fitted to the device's largest allocation; CLATOMICS_BENCH_SCATTER
+// narrows them (distributions: uniform, zipf, sorted, onebin, rows; and bin counts). `narrowed`:
+// whether the variable named anything.
+std::vector<Case> chosen_cases(const Runtime& rt, const Config& config, bool* narrowed = nullptr) {
   const std::size_t value_bytes = config.quick ? std::min<std::size_t>(config.bytes, std::size_t(1) << 20) : config.bytes;
   if (value_bytes < 4096) throw std::invalid_argument("scatter: --size must be at least 4096 bytes");
   const std::size_t max_alloc = std::size_t(rt.device_info().caps.max_mem_alloc_size);
   const std::size_t elements = fit(value_bytes / 4, 1, max_alloc);
-  // CLATOMICS_BENCH_SCATTER narrows a run: distributions (uniform, zipf, sorted, onebin, rows) and bins.
   const char* only = std::getenv("CLATOMICS_BENCH_SCATTER");
   std::set<std::string> tags, bins;
   if (only && *only) {
@@ -408,17 +408,30 @@ std::vector<Row> run_scatter_benchmarks(Runtime& rt, const Config& config) {
       start = end + 1;
     }
   }
-  ScatterBench bench(rt, config);
-  std::vector<Row> rows;
+  if (narrowed) *narrowed = !tags.empty() || !bins.empty();
+  std::vector<Case> cases;
   for (const auto& c : all_cases(elements, value_bytes / 64, config.quick)) {
     if (!tags.empty() && !tags.count(c.tag)) continue;
     if (!bins.empty() && !bins.count(std::to_string(c.bins))) continue;
     Case fitted = c;
     fitted.elements = fit(c.elements, c.width, max_alloc);
-    bench.run(fitted, rows);
+    cases.push_back(fitted);
   }
-  if (rows.empty() && (!tags.empty() || !bins.empty()))
-    throw std::invalid_argument("scatter: CLATOMICS_BENCH_SCATTER='" + std::string(only) +
+  return cases;
+}
+
+}  // namespace
+
+std::size_t scatter_steps(const Runtime& rt, const Config& config) { return chosen_cases(rt, config).size(); }
+
+std::vector<Row> run_scatter_benchmarks(Runtime& rt, const Config& config) {
+  bool narrowed = false;
+  const std::vector<Case> cases = chosen_cases(rt, config, &narrowed);
+  ScatterBench bench(rt, config);
+  std::vector<Row> rows;
+  for (const auto& c : cases) bench.run(c, rows);
+  if (rows.empty() && narrowed)
+    throw std::invalid_argument("scatter: CLATOMICS_BENCH_SCATTER='" + std::string(std::getenv("CLATOMICS_BENCH_SCATTER")) +
                                 "' names no case (uniform, zipf, sorted, onebin, rows; 1, 256, 65536, 16777216, 100000)");
   return rows;
 }

@@ -14,6 +14,9 @@ struct Suite {
   std::string name;         // what --suite takes
   std::string description;  // one line for --help and --list
   std::function<std::vector<Row>(Runtime&, const Config&)> run;
+  // How many benchmarks run() will start (each a step() of the progress line), for the count and
+  // the ETA; it may throw where run() would (a bad CLATOMICS_BENCH_* list).
+  std::function<std::size_t(const Runtime&, const Config&)> steps;
   // Optional: a few lines after the table about this suite's rows (targets, headline figures).
   std::function<void(const std::vector<Row>&, std::ostream&)> summary;
 };

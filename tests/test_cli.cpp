@@ -288,7 +288,8 @@ TEST_CASE("bench") {
   const auto r = cli("bench --quick --json " + json + " --plot " + svg);
   CHECK_MESSAGE(r.code == 0, r.err);
   CHECK(contains(r.err, "[bench] suite atomics"));  // progress on stderr: which suite...
-  CHECK(contains(r.err, "[bench] atomics: add float global, 1 address"));  // ... which benchmark, which size
+  CHECK(contains(r.err, "] atomics: add float global, 1 address ("));  // ... which benchmark, which size
+  CHECK(contains(r.err, "[1/"));
   CHECK(contains(r.err, "[bench] wrote " + json));
   CHECK(contains(r.out, "M ops/s"));
   CHECK(contains(r.out, "cas loop"));
@@ -363,6 +364,42 @@ TEST_CASE("bench") {
     CHECK_MESSAGE(contains(plot, part), part);
   std::remove(json.c_str());
   std::remove(svg.c_str());
+}
+
+// Progress: a line per benchmark with its count and an estimate of the time left; one line each
+// into a file or pipe, overwritten in place (carriage return) on a terminal.
+TEST_CASE("bench progress") {
+  const std::string env = "CLATOMICS_BENCH_ALGOS=reduce,compact CLATOMICS_BENCH_SCATTER=onebin";
+  const auto r = cli("bench --quick --suite algorithms --suite scatter", env);
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK_FALSE(contains(r.err, "\r"));
+  std::istringstream lines(r.err);
+  std::vector<std::string> steps;
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("[", 0) == 0 && line.rfind("[bench]", 0) != 0) steps.push_back(line);
+  // reduce float and int, compact and compact stable; scatter one bin at 1 and 256 bins
+  REQUIRE(steps.size() == 6);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    CAPTURE(steps[i]);
+    CHECK(steps[i].rfind("[" + std::to_string(i + 1) + "/6] ", 0) == 0);
+    CHECK(contains(steps[i], " ETA ") == (i > 0));  // from the second on: the rate so far
+  }
+  CHECK(contains(steps[0], "algorithms: reduce sum float"));
+  CHECK(contains(steps[5], "scatter: 256 bins, one bin"));
+  // On a terminal (script(1) gives it one): the same steps, each overwriting the last.
+  if (std::system("script -qec true /dev/null >/dev/null 2>&1") == 0) {
+    const char* program = std::getenv("CLATOMICS_CLI");
+    const std::string command = "script -qec \"" + env + " '" + program +
+                                "' bench --quick --suite algorithms --suite scatter >/dev/null\" /dev/null";
+    Result t;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) t.out.append(buf, n);
+    ::pclose(pipe);
+    CHECK(contains(t.out, "[6/6] "));
+    CHECK(contains(t.out, "\r\033[K[2/6] "));
+  }
 }
 
 // `clatomics options` prints what the library's build_options() returns for the same device and
