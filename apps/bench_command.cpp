@@ -114,9 +114,9 @@ int run_bench(BenchArgs& args) {
 
   std::cout << "clatomics bench on " << caps.device_name << " (" << caps.platform_name << "), " << run.date
             << (config.quick ? ", quick" : "") << "\n\n";
-  print_bench_table(std::cout, rows);
+  print_bench_table(std::cout, rows, caps.is_gpu());
   for (const auto* suite : chosen)
-    if (suite->summary) suite->summary(rows, std::cout);
+    if (suite->summary) suite->summary(rows, caps.is_gpu(), std::cout);
   if (rows.empty() && !run.errors.empty()) {  // e.g. a typo in CLATOMICS_BENCH_OPS: keep the old files
     if (json.wanted() || plot.wanted()) std::cerr << "[bench] nothing was measured: no output file written\n";
     return exit_failed;
@@ -132,10 +132,13 @@ Command add_bench_command(CLI::App& app) {
   std::string description =
       "benchmark suites with yardsticks from the same run: table, JSON, SVG plot.\n\n"
       "Runs benchmark suites on one device. Each figure is the median of N timed runs after a warm-up,\n"
-      "kernel time from OpenCL profiling events, printed beside a yardstick measured in the same run\n"
-      "(the CAS loop, a read-only pass over the same bytes, a plain multi-threaded C++ loop) and the\n"
-      "ratio. The table goes to stdout; progress to stderr, '[12/40] WHAT ... ETA 14 s', overwritten in\n"
-      "place on a terminal, a line per benchmark otherwise. Suites (all by default, in this order):\n";
+      "kernel time from OpenCL profiling events, printed beside yardsticks measured in the same run\n"
+      "(the CAS loop, a read-only pass over the same bytes, a plain multi-threaded C++ loop): one table\n"
+      "per suite, a line per benchmark, its yardsticks as columns and the ratio to the one that bounds\n"
+      "the device class (the algorithms: a read-only pass on a GPU, plain C++ on a CPU, where the\n"
+      "read-only pass is one more kernel through the runtime, no bound). The table goes to stdout;\n"
+      "progress to stderr, '[12/40] WHAT ... ETA 14 s', overwritten in place on a terminal, a line\n"
+      "per benchmark otherwise. Suites (all by default, in this order):\n";
   for (const auto& s : bench::suites()) description += named_line(s.name, s.description);
   CLI::App* sub = add_command(
       app, "bench", description,

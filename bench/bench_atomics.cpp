@@ -218,7 +218,7 @@ std::size_t atomics_steps(const Runtime& rt, const Config& config) {
   return n;
 }
 
-void print_atomics_summary(const std::vector<Row>& rows, std::ostream& out) {
+void print_atomics_summary(const std::vector<Row>& rows, bool, std::ostream& out) {
   // addresses -> row, for one op/type on global memory, the backoff rows or the others
   const auto find = [&](const std::string& op, const std::string& type, bool backoff, const std::string& yardstick = "cas loop") {
     std::map<std::size_t, const Row*> by_level;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "clatomics/device_group.hpp"
+#include "report.hpp"
 
 namespace clatomics::bench {
 namespace {
@@ -136,13 +137,13 @@ std::vector<Row> run_multi_benchmarks(Runtime&, const Config& config) {
 
 std::size_t multi_steps(const Runtime&, const Config&) { return 3; }  // resident, host data, scatter_reduce
 
-void print_multi_summary(const std::vector<Row>& rows, std::ostream& out) {
+void print_multi_summary(const std::vector<Row>& rows, bool, std::ostream& out) {
   out << "\nmulti summary (targets: resident >= 1.9x one device, host data >= 1.8x one device and >= 0.8x the copies, "
          "deterministic <= 1.2x the fast mode's time)\n";
   for (const Row& r : rows)
     if (r.suite == "multi")
-      out << "  " << r.op << " " << r.type << ", " << r.form << ", " << r.distribution << ": " << r.value << " GB/s, "
-          << r.ratio() << "x " << r.yardstick << "\n";
+      out << "  " << r.op << " " << r.type << ", " << r.form << ", " << r.distribution << ": " << format_number(r.value) << " GB/s, "
+          << format_number(r.ratio()) << "x " << r.yardstick << "\n";
 }
 
 }  // namespace clatomics::bench

@@ -436,7 +436,7 @@ std::vector<Row> run_scatter_benchmarks(Runtime& rt, const Config& config) {
   return rows;
 }
 
-void print_scatter_summary(const std::vector<Row>& rows, std::ostream& out) {
+void print_scatter_summary(const std::vector<Row>& rows, bool, std::ostream& out) {
   // The rows of one case, by form and yardstick.
   struct Line {
     std::string label;
@@ -472,10 +472,14 @@ void print_scatter_summary(const std::vector<Row>& rows, std::ostream& out) {
                      cell(get("", "C++"), true), cell(get("", torch_fast), true), cell(get("", cupy_fast), true),
                      cell(get(deterministic_form, torch_deterministic), true)});
   }
+  // Columns that no case filled (no torch figures, no deterministic mode, a GPU's absent C++) go.
+  for (std::size_t c = table[0].size(); c-- > 1;)
+    if (std::all_of(table.begin() + 1, table.end(), [&](const auto& t) { return t[c] == "-"; }))
+      for (auto& t : table) t.erase(t.begin() + std::ptrdiff_t(c));
   std::vector<std::size_t> widths(table[0].size());
   for (const auto& t : table)
     for (std::size_t i = 0; i < t.size(); ++i) widths[i] = std::max(widths[i], t[i].size());
-  out << "\nscatter summary (scatter_reduce sum float; GB/s of index + value bytes; /X: ratio to X in the same run; "
+  out << "\nscatter summary (scatter_reduce sum float; GB/s of index + value bytes; /X: ratio to X in the same run;\n"
          "det/fast time: how much longer the deterministic mode takes)\n";
   for (const auto& t : table) {
     out << " ";

@@ -42,6 +42,6 @@ std::size_t scatter_steps(const Runtime& rt, const Config& config);
 
 // One line per case: both modes' GB/s, their ratios to the read-only pass, the strategies, the
 // deterministic/fast time ratio, and the ratios to C++ and torch where measured.
-void print_scatter_summary(const std::vector<Row>& rows, std::ostream& out);
+void print_scatter_summary(const std::vector<Row>& rows, bool gpu, std::ostream& out);
 
 }  // namespace clatomics::bench

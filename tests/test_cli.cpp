@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -364,6 +365,50 @@ TEST_CASE("bench") {
     CHECK_MESSAGE(contains(plot, part), part);
   std::remove(json.c_str());
   std::remove(svg.c_str());
+}
+
+// The bench table: one line per benchmark with its yardsticks as columns (the JSON keeps a row
+// per yardstick), the ratio to the device class's yardstick, no path column where no row has
+// one, sizes from one formatter, about 100 columns.
+TEST_CASE("bench table") {
+  const TempDir dir;
+  const auto r = cli("bench --quick --suite algorithms --json " + dir / "a.json", "CLATOMICS_BENCH_ALGOS=reduce,histogram,even_forms");
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const auto doc = nlohmann::json::parse(read_file(dir / "a.json"));
+  const bool gpu = contains(doc.at("device").at("name").get<std::string>(), "GPU") ||
+                   clatomics::select_device("0").getInfo<CL_DEVICE_TYPE>() == CL_DEVICE_TYPE_GPU;
+  // The JSON: a row per (benchmark, yardstick), as bench/plot.py reads it.
+  std::map<std::string, std::set<std::string>> yardsticks;  // benchmark -> its yardsticks
+  for (const auto& row : doc.at("rows")) {
+    const std::string name = row.at("op").get<std::string>() + " " + row.at("type").get<std::string>() +
+                             (row.at("form").is_null() ? "" : " " + row.at("form").get<std::string>()) + "/" +
+                             (row.at("distribution").is_null() ? "" : row.at("distribution").get<std::string>()) + "/" +
+                             std::to_string(row.at("bins").is_null() ? 0 : row.at("bins").get<std::size_t>());
+    yardsticks[name].insert(row.at("yardstick").get<std::string>());
+  }
+  REQUIRE(yardsticks.size() >= 5);
+  for (const auto& [name, ys] : yardsticks) CHECK_MESSAGE(ys.size() == 2, name);  // read-only pass and C++
+  std::istringstream lines(r.out);
+  std::vector<std::string> table;  // the lines between the underline and the blank line after it
+  std::string heading, header;
+  bool in_table = false;
+  for (std::string line; std::getline(lines, line);) {
+    CHECK_MESSAGE(line.size() <= 110, line);
+    CHECK_FALSE(contains(line, ".0 MiB"));
+    if (line.rfind("algorithms: ", 0) == 0) heading = line;
+    if (line.rfind("benchmark ", 0) == 0) header = line;
+    if (in_table && line.empty()) break;
+    if (in_table) table.push_back(line);
+    if (!header.empty() && !line.empty() && line.find_first_not_of('-') == std::string::npos) in_table = true;
+  }
+  CHECK(table.size() == yardsticks.size());  // one line per benchmark
+  CHECK_FALSE(contains(r.out, " path "));  // ... and no path column: no algorithm row has a path
+  for (const char* column : {"GB/s", "read-only", "C++", "ratio"}) CHECK_MESSAGE(contains(r.out, column), column);
+  CHECK(contains(heading, gpu ? "ratio to read-only pass" : "ratio to C++ "));
+  for (const auto& line : table) CHECK_MESSAGE(contains(line, "1 MiB"), line);  // 4 weights: 1 MiB less 16 bytes, still "1 MiB"
+  // The summary states its target per device class, never a GPU's target for a CPU's ratio.
+  CHECK(contains(r.out, gpu ? "x the read-only pass (target" : "x plain C++ (target"));
+  CHECK_FALSE(contains(r.out, gpu ? "no target on a GPU" : "GPU target"));
 }
 
 // Progress: a line per benchmark with its count and an estimate of the time left; one line each
