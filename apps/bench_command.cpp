@@ -4,6 +4,8 @@
 #include <iostream>
 #include <memory>
 
+#include <unistd.h>
+
 #include "bench_table.hpp"
 #include "commands.hpp"
 #include "output_file.hpp"
@@ -84,10 +86,17 @@ int run_bench(BenchArgs& args) {
   const Plotter plotter = plot.wanted() ? find_plotter() : Plotter();
   auto rt = make_runtime("bench", args.choice.options());
 
-  config.progress = &std::cerr;
+  bench::Progress progress(std::cerr, ::isatty(STDERR_FILENO) == 1);
+  config.progress = &progress;
   bench::RunInfo run = run_info(*rt, config, chosen);
   const auto& caps = rt->device_info().caps;
   bench::progress(config, "device: " + caps.device_name + " (" + caps.platform_name + ")");
+  for (const auto* suite : chosen) {
+    try {
+      progress.add_steps(suite->steps(*rt, config));
+    } catch (const std::exception&) {  // the suite's run reports it
+    }
+  }
 
   std::vector<bench::Row> rows;
   for (const auto* suite : chosen) {
@@ -97,15 +106,17 @@ int run_bench(BenchArgs& args) {
       rows.insert(rows.end(), some.begin(), some.end());
     } catch (const std::exception& e) {  // report it, keep the other suites' figures
       run.errors.push_back(suite->name + ": " + e.what());
+      progress.finish();
       std::cerr << "clatomics bench: suite " << suite->name << " failed: " << e.what() << "\n";
     }
   }
+  progress.finish();
 
   std::cout << "clatomics bench on " << caps.device_name << " (" << caps.platform_name << "), " << run.date
             << (config.quick ? ", quick" : "") << "\n\n";
-  print_bench_table(std::cout, rows);
+  print_bench_table(std::cout, rows, caps.is_gpu());
   for (const auto* suite : chosen)
-    if (suite->summary) suite->summary(rows, std::cout);
+    if (suite->summary) suite->summary(rows, caps.is_gpu(), std::cout);
   if (rows.empty() && !run.errors.empty()) {  // e.g. a typo in CLATOMICS_BENCH_OPS: keep the old files
     if (json.wanted() || plot.wanted()) std::cerr << "[bench] nothing was measured: no output file written\n";
     return exit_failed;
@@ -121,9 +132,13 @@ Command add_bench_command(CLI::App& app) {
   std::string description =
       "benchmark suites with yardsticks from the same run: table, JSON, SVG plot.\n\n"
       "Runs benchmark suites on one device. Each figure is the median of N timed runs after a warm-up,\n"
-      "kernel time from OpenCL profiling events, printed beside a yardstick measured in the same run\n"
-      "(the CAS loop, a read-only pass over the same bytes, a plain multi-threaded C++ loop) and the\n"
-      "ratio. Progress goes to stderr, the table to stdout. Suites (all by default, in this order):\n";
+      "kernel time from OpenCL profiling events, printed beside yardsticks measured in the same run\n"
+      "(the CAS loop, a read-only pass over the same bytes, a plain multi-threaded C++ loop): one table\n"
+      "per suite, a line per benchmark, its yardsticks as columns and the ratio to the one that bounds\n"
+      "the device class (the algorithms: a read-only pass on a GPU, plain C++ on a CPU, where the\n"
+      "read-only pass is one more kernel through the runtime, no bound). The table goes to stdout;\n"
+      "progress to stderr, '[12/40] WHAT ... ETA 14 s', overwritten in place on a terminal, a line\n"
+      "per benchmark otherwise. Suites (all by default, in this order):\n";
   for (const auto& s : bench::suites()) description += named_line(s.name, s.description);
   CLI::App* sub = add_command(
       app, "bench", description,

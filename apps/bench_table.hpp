@@ -8,8 +8,10 @@
 
 namespace clatomics::cli {
 
-// Columns: suite, benchmark ("add float global agg"), case ("32 addr spread", "1 MiB uniform"),
-// path, figure, unit, yardstick, its figure, ratio.
-void print_bench_table(std::ostream& out, const std::vector<bench::Row>& rows);
+// One table per suite, a line per benchmark: benchmark ("add float global agg"), data ("32 addr
+// spread", "1 MiB uniform"), path (where the suite has one), the figure, then its yardsticks as
+// columns and the ratio to the one that bounds the device class (`gpu`: the read-only pass; a
+// CPU: plain C++); a suite with more than three yardsticks names one per line instead.
+void print_bench_table(std::ostream& out, const std::vector<bench::Row>& rows, bool gpu);
 
 }  // namespace clatomics::cli

@@ -1,6 +1,7 @@
 // clatomics options: the build options clatomics::build_options() gives for one device, for
 // programs that build the snippets themselves (PyOpenCL, a Makefile, another language).
 #include <iostream>
+#include <string>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
@@ -19,7 +20,12 @@ int run_options(const OptionsArgs& args) {
   const cl::Device chosen = pick_device("options", opts);
   const std::string text = build_options(chosen, opts);
   if (!args.json) {
+    // stdout stays the options alone (scripts pass it to a compiler: `$(clatomics options)`);
+    // the note for a person reading an empty line goes to stderr.
     std::cout << text << "\n";
+    if (text.find_first_not_of(' ') == std::string::npos)
+      std::cerr << "clatomics options: (none: the portable paths on " << detect_capabilities(chosen).device_name
+                << "; nothing to add to your build)\n";
     return exit_ok;
   }
   const Capabilities caps = detect_capabilities(chosen);
@@ -42,7 +48,8 @@ Command add_options_command(CLI::App& app) {
       "the OpenCL C build options for the snippets on one device (for your own builds).\n\n"
       "Prints, on one line, the OpenCL C build options for the snippet library on one device: exactly\n"
       "what clatomics::build_options(device, options) returns (-cl-std where native atomics need it,\n"
-      "-D macros for the native paths whose checks passed). An empty line when there are none.\n"
+      "-D macros for the native paths whose checks passed). Where there are none (the portable paths,\n"
+      "e.g. PoCL 3.1) an empty line, and on stderr a note saying so: stdout is only ever the options.\n"
       "Build your kernel, with the snippets prepended or included, with these options.",
       "The environment (CLATOMICS_FORCE_CAS, CLATOMICS_HIDE_FP64, CLATOMICS_EXACT_SUBNORMALS, ...)\n"
       "counts as it does for the library.\n");

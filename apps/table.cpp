@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "report.hpp"
+#include "bench.hpp"
 
 namespace clatomics::cli {
 
@@ -34,12 +34,6 @@ std::string named_line(const std::string& name, const std::string& text, std::si
   return std::string(indent, ' ') + name + std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') + text + "\n";
 }
 
-std::string bytes_name(std::uint64_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = double(bytes);
-  int u = 0;
-  while (v >= 1024 && u < 4) v /= 1024, ++u;
-  return bench::format_number(v) + " " + units[u];
-}
+std::string bytes_name(std::uint64_t bytes) { return bench::format_bytes(bytes); }
 
 }  // namespace clatomics::cli

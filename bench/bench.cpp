@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <stdexcept>
 #include <string_view>
@@ -73,7 +74,65 @@ double median(std::vector<double> v) {
 }
 
 void progress(const Config& config, const std::string& what) {
-  if (config.progress) *config.progress << "[bench] " << what << std::endl;
+  if (config.progress) config.progress->note(what);
+}
+
+void step(const Config& config, const std::string& what) {
+  if (config.progress) config.progress->step(what);
+}
+
+namespace {
+double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+std::string eta_text(double seconds) {
+  if (seconds < 1) return "< 1 s";
+  if (seconds < 60) return std::to_string(int(seconds + 0.5)) + " s";
+  const int s = int(seconds + 0.5);
+  return std::to_string(s / 60) + " min " + std::to_string(s % 60) + " s";
+}
+}  // namespace
+
+void Progress::clear_line() {
+  if (line_open_) out_ << "\r\033[K";
+  line_open_ = false;
+}
+
+void Progress::step(const std::string& what) {
+  const double t = now_s();
+  if (start_s_ < 0) start_s_ = t;
+  ++done_;
+  total_ = std::max(total_, done_);  // a suite that starts more than it announced still counts right
+  std::string line = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + what;
+  // The rate so far over the steps finished: rough (steps differ), but it moves the right way.
+  if (done_ > 1) line += " ... ETA " + eta_text((t - start_s_) / double(done_ - 1) * double(total_ - done_ + 1));
+  clear_line();
+  if (terminal_) {
+    out_ << line << std::flush;
+    line_open_ = true;
+  } else {
+    out_ << line << std::endl;
+  }
+}
+
+void Progress::note(const std::string& what) {
+  clear_line();
+  out_ << "[bench] " << what << std::endl;
+}
+
+void Progress::finish() {
+  if (line_open_) out_ << std::endl;
+  line_open_ = false;
+}
+
+std::string format_bytes(std::uint64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = double(bytes);
+  int u = 0;
+  while (v >= 1023.5 && u < 4) v /= 1024, ++u;  // 1023.9 KiB prints as 1 MiB, not 1024 KiB
+  char buf[32];
+  // %.3g drops trailing zeros: 64 MiB less a few bytes is "64 MiB", never "64.0 MiB"
+  std::snprintf(buf, sizeof buf, v >= 1000 ? "%.0f %s" : "%.3g %s", v, units[u]);
+  return buf;
 }
 
 }  // namespace clatomics::bench

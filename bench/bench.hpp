@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -25,12 +26,34 @@ decltype(auto) checked(const char* call, F&& f) {
 // Builds one of bench/cl's kernel files (embedded in this program) with the snippet library.
 cl::Program build_bench_kernel(const Runtime& rt, const std::string& file, const std::string& options = {});
 
+// Where a run says what it is doing (stderr): a line per measured benchmark with the count and
+// an estimate of the time left ("[12/40] algorithms: histogram_even 1000 bins ... ETA 14 s"), and
+// notes. On a terminal the step line is overwritten in place; elsewhere (a log) each is a line.
+class Progress {
+ public:
+  Progress(std::ostream& out, bool terminal) : out_(out), terminal_(terminal) {}
+  void add_steps(std::size_t n) { total_ += n; }
+  void step(const std::string& what);  // the next benchmark starts
+  void note(const std::string& what);  // a line of its own ("[bench] what")
+  void finish();                       // ends an overwritten line
+  std::size_t done() const { return done_; }
+  std::size_t total() const { return total_; }
+
+ private:
+  void clear_line();
+  std::ostream& out_;
+  bool terminal_;
+  std::size_t total_ = 0, done_ = 0;
+  bool line_open_ = false;  // a step line waits to be overwritten (terminal)
+  double start_s_ = -1;
+};
+
 struct Config {
   std::size_t bytes = std::size_t(256) << 20;  // data size for the algorithm suites
   int warmup = 2;
   int repeats = 7;
   bool quick = false;              // tiny sizes, one repeat: for tests of the CLI
-  std::ostream* progress = nullptr;  // where "which benchmark, which size" goes (stderr)
+  Progress* progress = nullptr;  // where "which benchmark, which size" goes (stderr)
 };
 
 // One measured figure beside its yardstick from the same run, described field by field (the
@@ -70,7 +93,14 @@ double read_only_gbps(Runtime& rt, const cl::Buffer& buffer, std::size_t bytes, 
 // Yardstick on the host: median ms of f(first, last) split over all hardware threads.
 double host_parallel_ms(const Config& config, std::size_t n, const std::function<void(std::size_t, std::size_t)>& f);
 
+// A note on the run's progress (a line of its own), and the start of the next measured benchmark
+// (counted: each suite's steps() says how many it will start).
 void progress(const Config& config, const std::string& what);
+void step(const Config& config, const std::string& what);
+
+// "64 MiB", "3.6 GiB", "1.5 KiB": powers of 1024, three significant digits at most, no trailing
+// zeros (the one formatter of sizes in the program's output).
+std::string format_bytes(std::uint64_t bytes);
 
 // A device buffer holding a copy of host (at least one byte).
 template <class T>

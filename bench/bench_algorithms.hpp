@@ -20,8 +20,11 @@ namespace clatomics::bench {
 // throws. Quick: 1 MiB of data. CLATOMICS_BENCH_ALGOS (a comma list of reduce, dot, histogram,
 // even, compact) narrows a run.
 std::vector<Row> run_algorithm_benchmarks(Runtime& rt, const Config& config);
+// How many benchmarks run_algorithm_benchmarks starts (its progress steps).
+std::size_t algorithm_steps(const Runtime& rt, const Config& config);
 
-// The ratios with targets: reduce and histogram against their yardsticks.
-void print_algorithm_summary(const std::vector<Row>& rows, std::ostream& out);
+// The ratios with targets: reduce and histogram against the yardstick of the device class (a
+// GPU: the read-only pass; a CPU: plain multi-threaded C++).
+void print_algorithm_summary(const std::vector<Row>& rows, bool gpu, std::ostream& out);
 
 }  // namespace clatomics::bench

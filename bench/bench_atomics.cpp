@@ -62,6 +62,9 @@ Plan make_plan(const Config& config, bool doubles) {
   return plan;
 }
 
+// Local cells beyond half the local memory are skipped: room for the runtime's own use.
+bool too_big_for_local(const Capabilities& caps, std::size_t bytes) { return bytes > caps.local_mem_size / 2; }
+
 std::string level_name(std::size_t naddr) { return std::to_string(naddr) + (naddr == 1 ? " address" : " addresses"); }
 
 // How much work one launch does. GPUs get enough work-items to fill every compute unit; a CPU
@@ -171,11 +174,11 @@ std::vector<Row> run_atomics_benchmarks(Runtime& rt, const Config& config) {
         for (std::size_t naddr : plan.levels) {
           const std::size_t bytes = naddr * (type == "double" ? 8 : 4);
           const std::string what = "atomics: " + op + " " + type + " " + space + ", " + level_name(naddr);
-          if (local && bytes > info.caps.local_mem_size / 2) {  // leave room for the runtime's own use
+          if (local && too_big_for_local(info.caps, bytes)) {
             progress(config, what + ": skipped, " + std::to_string(bytes) + " bytes of cells exceed half the local memory");
             continue;
           }
-          progress(config, what + " (" + path + " | cas" + (backoff ? " | cas+backoff)" : ")"));
+          step(config, what + " (" + path + " | cas" + (backoff ? " | cas+backoff)" : ")"));
           Row row;
           row.suite = "atomics";
           row.op = op;
@@ -205,7 +208,17 @@ std::vector<Row> run_atomics_benchmarks(Runtime& rt, const Config& config) {
   return rows;
 }
 
-void print_atomics_summary(const std::vector<Row>& rows, std::ostream& out) {
+std::size_t atomics_steps(const Runtime& rt, const Config& config) {
+  const Plan plan = make_plan(config, rt.supports_double());
+  std::size_t n = 0;
+  for (const auto& type : plan.types)
+    for (const auto& space : plan.spaces)
+      for (std::size_t naddr : plan.levels)
+        if (space != "local" || !too_big_for_local(rt.device_info().caps, naddr * (type == "double" ? 8 : 4))) n += plan.ops.size();
+  return n;
+}
+
+void print_atomics_summary(const std::vector<Row>& rows, bool, std::ostream& out) {
   // addresses -> row, for one op/type on global memory, the backoff rows or the others
   const auto find = [&](const std::string& op, const std::string& type, bool backoff, const std::string& yardstick = "cas loop") {
     std::map<std::size_t, const Row*> by_level;

@@ -17,6 +17,8 @@ namespace clatomics::bench {
 std::vector<Row> run_atomics_benchmarks(Runtime& rt, const Config& config);
 
 // The figures with targets: float add M ops/s per level; min/max and backoff ratios.
-void print_atomics_summary(const std::vector<Row>& rows, std::ostream& out);
+// How many benchmarks run_atomics_benchmarks starts (its progress steps).
+std::size_t atomics_steps(const Runtime& rt, const Config& config);
+void print_atomics_summary(const std::vector<Row>& rows, bool gpu, std::ostream& out);
 
 }  // namespace clatomics::bench

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "clatomics/device_group.hpp"
+#include "report.hpp"
 
 namespace clatomics::bench {
 namespace {
@@ -77,7 +78,7 @@ std::vector<Row> run_multi_benchmarks(Runtime&, const Config& config) {
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = float((i * 2654435761u) % 1000003u) * 1e-6f;
   std::vector<std::uint8_t> b(bytes);
   for (std::size_t i = 0; i < b.size(); ++i) b[i] = std::uint8_t((i * 2654435761u) >> 13);
-  progress(config, "multi: resident data on " + devices);
+  step(config, "multi: resident data on " + devices);
   {
     const auto xg = distribute(*group, x), x1 = distribute(one, x);
     const auto bg = distribute(*group, b), b1 = distribute(one, b);
@@ -103,7 +104,7 @@ std::vector<Row> run_multi_benchmarks(Runtime&, const Config& config) {
   if (const char* env = std::getenv("CLATOMICS_BENCH_HOST_BYTES")) host_bytes = std::strtoull(env, nullptr, 10);
   std::vector<float> h(host_bytes / 4);
   for (std::size_t i = 0; i < h.size(); ++i) h[i] = float((i * 2654435761u) % 1000003u) * 1e-6f;
-  progress(config, "multi: host data, " + std::to_string(host_bytes >> 20) + " MiB");
+  step(config, "multi: host data, " + format_bytes(host_bytes));
   double copies = 0;
   double pinned_copies = 0;
   for (std::size_t d = 0; d < group->size(); ++d) {
@@ -125,7 +126,7 @@ std::vector<Row> run_multi_benchmarks(Runtime&, const Config& config) {
   std::vector<cl_uint> indices(pairs);
   std::vector<float> values(pairs);
   for (std::size_t i = 0; i < pairs; ++i) indices[i] = cl_uint((i * 2654435761u) >> 16), values[i] = float(i % 1000) * 1e-3f;
-  progress(config, "multi: scatter_reduce over host data, " + std::to_string(host_bytes >> 20) + " MiB");
+  step(config, "multi: scatter_reduce over host data, " + format_bytes(host_bytes));
   std::vector<float> out(65536, 0.0f);
   const double scatter_g = time([&] { scatter_reduce<float, cl_uint>(*group, out, indices, values, ScatterOp::sum); });
   const double scatter_1 = time([&] { scatter_reduce<float, cl_uint>(one, out, indices, values, ScatterOp::sum); });
@@ -134,13 +135,15 @@ std::vector<Row> run_multi_benchmarks(Runtime&, const Config& config) {
   return rows;
 }
 
-void print_multi_summary(const std::vector<Row>& rows, std::ostream& out) {
+std::size_t multi_steps(const Runtime&, const Config&) { return 3; }  // resident, host data, scatter_reduce
+
+void print_multi_summary(const std::vector<Row>& rows, bool, std::ostream& out) {
   out << "\nmulti summary (targets: resident >= 1.9x one device, host data >= 1.8x one device and >= 0.8x the copies, "
          "deterministic <= 1.2x the fast mode's time)\n";
   for (const Row& r : rows)
     if (r.suite == "multi")
-      out << "  " << r.op << " " << r.type << ", " << r.form << ", " << r.distribution << ": " << r.value << " GB/s, "
-          << r.ratio() << "x " << r.yardstick << "\n";
+      out << "  " << r.op << " " << r.type << ", " << r.form << ", " << r.distribution << ": " << format_number(r.value) << " GB/s, "
+          << format_number(r.ratio()) << "x " << r.yardstick << "\n";
 }
 
 }  // namespace clatomics::bench

@@ -22,6 +22,8 @@
 namespace clatomics::bench {
 
 std::vector<Row> run_multi_benchmarks(Runtime& rt, const Config& config);
-void print_multi_summary(const std::vector<Row>& rows, std::ostream& out);
+// How many benchmarks run_multi_benchmarks starts (its progress steps).
+std::size_t multi_steps(const Runtime& rt, const Config& config);
+void print_multi_summary(const std::vector<Row>& rows, bool gpu, std::ostream& out);
 
 }  // namespace clatomics::bench

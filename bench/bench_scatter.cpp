@@ -188,7 +188,7 @@ class ScatterBench {
   }
 
   void run(const Case& c, std::vector<Row>& rows) {
-    progress(config_, "scatter: " + c.label() + " (" + std::to_string(c.elements) + " elements)");
+    step(config_, "scatter: " + c.label() + " (" + std::to_string(c.elements) + " elements)");
     if (c.tag == "zipf" && !zipf_) zipf_ = std::make_unique<Zipf>();
     const std::size_t n_values = c.elements * c.width;
     if (values_.size() != n_values) {  // the same values for every case of one width
@@ -389,14 +389,14 @@ std::size_t fit(std::size_t elements, std::size_t width, std::size_t max_alloc) 
   return std::max<std::size_t>(1024, elements / 1024 * 1024);
 }
 
-}  // namespace
-
-std::vector<Row> run_scatter_benchmarks(Runtime& rt, const Config& config) {
+// The cases a run measures, fitted to the device's largest allocation; CLATOMICS_BENCH_SCATTER
+// narrows them (distributions: uniform, zipf, sorted, onebin, rows; and bin counts). `narrowed`:
+// whether the variable named anything.
+std::vector<Case> chosen_cases(const Runtime& rt, const Config& config, bool* narrowed = nullptr) {
   const std::size_t value_bytes = config.quick ? std::min<std::size_t>(config.bytes, std::size_t(1) << 20) : config.bytes;
   if (value_bytes < 4096) throw std::invalid_argument("scatter: --size must be at least 4096 bytes");
   const std::size_t max_alloc = std::size_t(rt.device_info().caps.max_mem_alloc_size);
   const std::size_t elements = fit(value_bytes / 4, 1, max_alloc);
-  // CLATOMICS_BENCH_SCATTER narrows a run: distributions (uniform, zipf, sorted, onebin, rows) and bins.
   const char* only = std::getenv("CLATOMICS_BENCH_SCATTER");
   std::set<std::string> tags, bins;
   if (only && *only) {
@@ -408,22 +408,35 @@ std::vector<Row> run_scatter_benchmarks(Runtime& rt, const Config& config) {
       start = end + 1;
     }
   }
-  ScatterBench bench(rt, config);
-  std::vector<Row> rows;
+  if (narrowed) *narrowed = !tags.empty() || !bins.empty();
+  std::vector<Case> cases;
   for (const auto& c : all_cases(elements, value_bytes / 64, config.quick)) {
     if (!tags.empty() && !tags.count(c.tag)) continue;
     if (!bins.empty() && !bins.count(std::to_string(c.bins))) continue;
     Case fitted = c;
     fitted.elements = fit(c.elements, c.width, max_alloc);
-    bench.run(fitted, rows);
+    cases.push_back(fitted);
   }
-  if (rows.empty() && (!tags.empty() || !bins.empty()))
-    throw std::invalid_argument("scatter: CLATOMICS_BENCH_SCATTER='" + std::string(only) +
+  return cases;
+}
+
+}  // namespace
+
+std::size_t scatter_steps(const Runtime& rt, const Config& config) { return chosen_cases(rt, config).size(); }
+
+std::vector<Row> run_scatter_benchmarks(Runtime& rt, const Config& config) {
+  bool narrowed = false;
+  const std::vector<Case> cases = chosen_cases(rt, config, &narrowed);
+  ScatterBench bench(rt, config);
+  std::vector<Row> rows;
+  for (const auto& c : cases) bench.run(c, rows);
+  if (rows.empty() && narrowed)
+    throw std::invalid_argument("scatter: CLATOMICS_BENCH_SCATTER='" + std::string(std::getenv("CLATOMICS_BENCH_SCATTER")) +
                                 "' names no case (uniform, zipf, sorted, onebin, rows; 1, 256, 65536, 16777216, 100000)");
   return rows;
 }
 
-void print_scatter_summary(const std::vector<Row>& rows, std::ostream& out) {
+void print_scatter_summary(const std::vector<Row>& rows, bool, std::ostream& out) {
   // The rows of one case, by form and yardstick.
   struct Line {
     std::string label;
@@ -459,10 +472,14 @@ void print_scatter_summary(const std::vector<Row>& rows, std::ostream& out) {
                      cell(get("", "C++"), true), cell(get("", torch_fast), true), cell(get("", cupy_fast), true),
                      cell(get(deterministic_form, torch_deterministic), true)});
   }
+  // Columns that no case filled (no torch figures, no deterministic mode, a GPU's absent C++) go.
+  for (std::size_t c = table[0].size(); c-- > 1;)
+    if (std::all_of(table.begin() + 1, table.end(), [&](const auto& t) { return t[c] == "-"; }))
+      for (auto& t : table) t.erase(t.begin() + std::ptrdiff_t(c));
   std::vector<std::size_t> widths(table[0].size());
   for (const auto& t : table)
     for (std::size_t i = 0; i < t.size(); ++i) widths[i] = std::max(widths[i], t[i].size());
-  out << "\nscatter summary (scatter_reduce sum float; GB/s of index + value bytes; /X: ratio to X in the same run; "
+  out << "\nscatter summary (scatter_reduce sum float; GB/s of index + value bytes; /X: ratio to X in the same run;\n"
          "det/fast time: how much longer the deterministic mode takes)\n";
   for (const auto& t : table) {
     out << " ";

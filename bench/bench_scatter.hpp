@@ -37,9 +37,11 @@ namespace clatomics::bench {
 // yardsticks "torch index_add_" and "cupyx scatter_add", the deterministic ones "torch index_add_
 // deterministic" (bench/scatter_compare.sh runs both on one device).
 std::vector<Row> run_scatter_benchmarks(Runtime& rt, const Config& config);
+// How many benchmarks run_scatter_benchmarks starts (its progress steps).
+std::size_t scatter_steps(const Runtime& rt, const Config& config);
 
 // One line per case: both modes' GB/s, their ratios to the read-only pass, the strategies, the
 // deterministic/fast time ratio, and the ratios to C++ and torch where measured.
-void print_scatter_summary(const std::vector<Row>& rows, std::ostream& out);
+void print_scatter_summary(const std::vector<Row>& rows, bool gpu, std::ostream& out);
 
 }  // namespace clatomics::bench

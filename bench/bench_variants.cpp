@@ -78,15 +78,29 @@ Row variant_row(const std::string& op, std::size_t naddr, const std::string& lay
   return row;
 }
 
+std::vector<std::size_t> variant_levels(const Config& config) {
+  return config.quick ? std::vector<std::size_t>{1, 1024} : std::vector<std::size_t>{1, 32, 1024, 65536};
+}
+
+std::vector<std::string> variant_ops(const Config& config) {
+  return config.quick ? std::vector<std::string>{"add", "mul"} : std::vector<std::string>{"add", "mul", "div"};
+}
+
 }  // namespace
+
+std::size_t variant_steps(const Runtime&, const Config& config) {
+  // per level and layout (1 address: spread only): each op, and for add also the hardware
+  // atomic, the no-return add, half and bf16
+  const std::size_t cases = variant_levels(config).size() * 2 - 1;
+  return cases * (variant_ops(config).size() + 4);
+}
 
 std::vector<Row> run_variant_benchmarks(Runtime& rt, const Config& config) {
   // build_options(device) already asks for sub-group aggregation where the device has it.
   progress(config, "variants: building the kernels");
   const cl::Program program = build_bench_kernel(rt, "bench_variants.cl");
-  const std::vector<std::size_t> levels =
-      config.quick ? std::vector<std::size_t>{1, 1024} : std::vector<std::size_t>{1, 32, 1024, 65536};
-  const std::vector<std::string> ops = config.quick ? std::vector<std::string>{"add", "mul"} : std::vector<std::string>{"add", "mul", "div"};
+  const std::vector<std::size_t> levels = variant_levels(config);
+  const std::vector<std::string> ops = variant_ops(config);
   const auto& info = rt.device_info();
   const auto variant_path = [&](const char* family, const std::string& op, const std::string& type) {
     return std::string(path_name(info.variant_path_of(family, op, type, "global")));
@@ -106,7 +120,7 @@ std::vector<Row> run_variant_benchmarks(Runtime& rt, const Config& config) {
       for (const auto& op : ops) {
         const std::string agg_path = variant_path("aggregated", op, "float");
         const std::string plain_path = path_name(info.path_of(op, "float", "global"));
-        progress(config, "variants: " + op + " float, " + where + " (agg " + agg_path + " | plain " + plain_path + ")");
+        step(config, "variants: " + op + " float, " + where + " (agg " + agg_path + " | plain " + plain_path + ")");
         const float init = op == "add" ? 0.0f : 1.0f;
         Row row = variant_row(op, naddr, layout, agg_path);
         row.form = "agg";
@@ -117,12 +131,12 @@ std::vector<Row> run_variant_benchmarks(Runtime& rt, const Config& config) {
         rows.push_back(row);
         if (op != "add") continue;
         // the device's own integer atomic_add, same layout: what one hardware atomic per call gives
-        progress(config, "variants: add uint hardware atomic, " + where);
+        step(config, "variants: add uint hardware atomic, " + where);
         Row hw = row;
         hw.yardstick = "hardware atomic_add uint";
         hw.yardstick_value = measure(rt, program, "bench_add_hw_" + layout, naddr, init, config, plain.items).mops;
         rows.push_back(hw);
-        progress(config, "variants: add float no-return, " + where + " (" + noret_path + ")");
+        step(config, "variants: add float no-return, " + where + " (" + noret_path + ")");
         Row noret = variant_row("add", naddr, layout, noret_path);
         noret.form = "noret";
         noret.yardstick = "returning add";
@@ -130,7 +144,7 @@ std::vector<Row> run_variant_benchmarks(Runtime& rt, const Config& config) {
         noret.value = measure(rt, program, "bench_add_noret_" + layout, naddr, init, config, plain.items).mops;
         rows.push_back(noret);
         for (const auto& [type, path] : {std::pair<std::string, std::string>{"half", half_path}, {"bf16", bf16_path}}) {
-          progress(config, "variants: add " + type + ", " + where + " (" + path + ")");
+          step(config, "variants: add " + type + ", " + where + " (" + path + ")");
           Row r = variant_row("add", naddr, layout, path);
           r.type = type;
           r.yardstick = "add float plain " + add_path;

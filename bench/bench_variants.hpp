@@ -22,5 +22,7 @@ namespace clatomics::bench {
 //     plain <path>"; on NVIDIA also path "ptx scalar (opt-in)".
 // Quick: fewer levels, short launches.
 std::vector<Row> run_variant_benchmarks(Runtime& rt, const Config& config);
+// How many benchmarks run_variant_benchmarks starts (its progress steps).
+std::size_t variant_steps(const Runtime& rt, const Config& config);
 
 }  // namespace clatomics::bench

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -231,6 +232,37 @@ TEST_CASE("demo") {
   for (const char* name : {"race", "float", "reduce", "dot", "histogram"}) CHECK_MESSAGE(contains(listed.out, name), name);
 }
 
+// The race lesson shows what it teaches on the test device too (2-core PoCL, where `x += 1` on a
+// uint is folded into one read and one write per work-item): the read-work-write update loses
+// updates, the atomics lose none, and a plain row that lost nothing says so and why, never
+// "0 lost" marked as a race.
+TEST_CASE("demo race lesson") {
+  const auto r = cli("demo --lesson race");
+  REQUIRE_MESSAGE(r.code == 0, std::string(r.out + r.err));
+  std::istringstream lines(r.out);
+  bool work_row = false, atomic_work_row = false, none_lost = false;
+  for (std::string line; std::getline(lines, line);) {
+    CAPTURE(line);
+    CHECK_FALSE(contains(line, "(race)"));
+    if (contains(line, "plain  t = x; work; x = t + 1")) {
+      work_row = true;
+      CHECK(contains(line, "race: lost"));
+    }
+    if (contains(line, "t = atomic_inc(&x); work")) {
+      atomic_work_row = true;
+      CHECK(contains(line, " 0 "));
+      CHECK(contains(line, " ok "));
+    }
+    if (contains(line, "none lost this run")) {
+      none_lost = true;
+      CHECK(contains(line, " 0 "));
+    }
+  }
+  CHECK(work_row);
+  CHECK(atomic_work_row);
+  if (none_lost) CHECK((contains(r.out, "lost no update this run, yet it races") || contains(r.out, "No update was lost in this run")));
+}
+
 // CLATOMICS_DEMO_BREAK shifts a lesson's host reference: its checks must say FAILED, the demo
 // exits 1, and the other lessons still run and pass.
 TEST_CASE("demo failure") {
@@ -257,7 +289,8 @@ TEST_CASE("bench") {
   const auto r = cli("bench --quick --json " + json + " --plot " + svg);
   CHECK_MESSAGE(r.code == 0, r.err);
   CHECK(contains(r.err, "[bench] suite atomics"));  // progress on stderr: which suite...
-  CHECK(contains(r.err, "[bench] atomics: add float global, 1 address"));  // ... which benchmark, which size
+  CHECK(contains(r.err, "] atomics: add float global, 1 address ("));  // ... which benchmark, which size
+  CHECK(contains(r.err, "[1/"));
   CHECK(contains(r.err, "[bench] wrote " + json));
   CHECK(contains(r.out, "M ops/s"));
   CHECK(contains(r.out, "cas loop"));
@@ -334,6 +367,86 @@ TEST_CASE("bench") {
   std::remove(svg.c_str());
 }
 
+// The bench table: one line per benchmark with its yardsticks as columns (the JSON keeps a row
+// per yardstick), the ratio to the device class's yardstick, no path column where no row has
+// one, sizes from one formatter, about 100 columns.
+TEST_CASE("bench table") {
+  const TempDir dir;
+  const auto r = cli("bench --quick --suite algorithms --json " + dir / "a.json", "CLATOMICS_BENCH_ALGOS=reduce,histogram,even_forms");
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const auto doc = nlohmann::json::parse(read_file(dir / "a.json"));
+  const bool gpu = contains(doc.at("device").at("name").get<std::string>(), "GPU") ||
+                   clatomics::select_device("0").getInfo<CL_DEVICE_TYPE>() == CL_DEVICE_TYPE_GPU;
+  // The JSON: a row per (benchmark, yardstick), as bench/plot.py reads it.
+  std::map<std::string, std::set<std::string>> yardsticks;  // benchmark -> its yardsticks
+  for (const auto& row : doc.at("rows")) {
+    const std::string name = row.at("op").get<std::string>() + " " + row.at("type").get<std::string>() +
+                             (row.at("form").is_null() ? "" : " " + row.at("form").get<std::string>()) + "/" +
+                             (row.at("distribution").is_null() ? "" : row.at("distribution").get<std::string>()) + "/" +
+                             std::to_string(row.at("bins").is_null() ? 0 : row.at("bins").get<std::size_t>());
+    yardsticks[name].insert(row.at("yardstick").get<std::string>());
+  }
+  REQUIRE(yardsticks.size() >= 5);
+  for (const auto& [name, ys] : yardsticks) CHECK_MESSAGE(ys.size() == 2, name);  // read-only pass and C++
+  std::istringstream lines(r.out);
+  std::vector<std::string> table;  // the lines between the underline and the blank line after it
+  std::string heading, header;
+  bool in_table = false;
+  for (std::string line; std::getline(lines, line);) {
+    CHECK_MESSAGE(line.size() <= 110, line);
+    CHECK_FALSE(contains(line, ".0 MiB"));
+    if (line.rfind("algorithms: ", 0) == 0) heading = line;
+    if (line.rfind("benchmark ", 0) == 0) header = line;
+    if (in_table && line.empty()) break;
+    if (in_table) table.push_back(line);
+    if (!header.empty() && !line.empty() && line.find_first_not_of('-') == std::string::npos) in_table = true;
+  }
+  CHECK(table.size() == yardsticks.size());  // one line per benchmark
+  CHECK_FALSE(contains(r.out, " path "));  // ... and no path column: no algorithm row has a path
+  for (const char* column : {"GB/s", "read-only", "C++", "ratio"}) CHECK_MESSAGE(contains(r.out, column), column);
+  CHECK(contains(heading, gpu ? "ratio to read-only pass" : "ratio to C++ "));
+  for (const auto& line : table) CHECK_MESSAGE(contains(line, "1 MiB"), line);  // 4 weights: 1 MiB less 16 bytes, still "1 MiB"
+  // The summary states its target per device class, never a GPU's target for a CPU's ratio.
+  CHECK(contains(r.out, gpu ? "x the read-only pass (target" : "x plain C++ (target"));
+  CHECK_FALSE(contains(r.out, gpu ? "no target on a GPU" : "GPU target"));
+}
+
+// Progress: a line per benchmark with its count and an estimate of the time left; one line each
+// into a file or pipe, overwritten in place (carriage return) on a terminal.
+TEST_CASE("bench progress") {
+  const std::string env = "CLATOMICS_BENCH_ALGOS=reduce,compact CLATOMICS_BENCH_SCATTER=onebin";
+  const auto r = cli("bench --quick --suite algorithms --suite scatter", env);
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK_FALSE(contains(r.err, "\r"));
+  std::istringstream lines(r.err);
+  std::vector<std::string> steps;
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("[", 0) == 0 && line.rfind("[bench]", 0) != 0) steps.push_back(line);
+  // reduce float and int, compact and compact stable; scatter one bin at 1 and 256 bins
+  REQUIRE(steps.size() == 6);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    CAPTURE(steps[i]);
+    CHECK(steps[i].rfind("[" + std::to_string(i + 1) + "/6] ", 0) == 0);
+    CHECK(contains(steps[i], " ETA ") == (i > 0));  // from the second on: the rate so far
+  }
+  CHECK(contains(steps[0], "algorithms: reduce sum float"));
+  CHECK(contains(steps[5], "scatter: 256 bins, one bin"));
+  // On a terminal (script(1) gives it one): the same steps, each overwriting the last.
+  if (std::system("script -qec true /dev/null >/dev/null 2>&1") == 0) {
+    const char* program = std::getenv("CLATOMICS_CLI");
+    const std::string command = "script -qec \"" + env + " '" + program +
+                                "' bench --quick --suite algorithms --suite scatter >/dev/null\" /dev/null";
+    Result t;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) t.out.append(buf, n);
+    ::pclose(pipe);
+    CHECK(contains(t.out, "[6/6] "));
+    CHECK(contains(t.out, "\r\033[K[2/6] "));
+  }
+}
+
 // `clatomics options` prints what the library's build_options() returns for the same device and
 // options, so that a program building the snippets itself builds them as the library would.
 TEST_CASE("options") {
@@ -348,7 +461,10 @@ TEST_CASE("options") {
     CAPTURE(env);
     const auto r = cli(args, env);
     REQUIRE_MESSAGE(r.code == 0, r.err);
-    CHECK(r.out == clatomics::build_options(device, expected) + "\n");
+    const std::string options = clatomics::build_options(device, expected);
+    CHECK(r.out == options + "\n");  // stdout: the options alone, for $(clatomics options)
+    // An empty line alone reads as broken: a note says why, on stderr, never on stdout.
+    CHECK(contains(r.err, "(none: the portable paths") == options.empty());
   }
   CHECK(cli("options --device 0 --force-cas").out != cli("options --device 0").out);
 

@@ -11,6 +11,29 @@ kernel void demo_atomic_increment(volatile global uint *counter, uint repeats) {
   for (uint r = 0u; r < repeats; ++r) atomic_inc(counter);
 }
 
+/* The same update with work between the read and the write, as a real update has (here: a few
+ * dozen arithmetic steps on the old value, their result kept in `work`). The window in which
+ * another work-item's write is overwritten is wider, so the race shows even where `x += 1` is
+ * compiled to one read and one write per work-item and work-groups seldom overlap (a CPU). */
+kernel void demo_plain_increment_work(volatile global uint *counter, uint repeats, global uint *work) {
+  for (uint r = 0u; r < repeats; ++r) {
+    const uint old = counter[0];
+    uint h = old;
+    for (uint k = 0u; k < 64u; ++k) h = h * 1664525u + 1013904223u;
+    work[get_global_id(0)] = h;
+    counter[0] = old + 1u;
+  }
+}
+
+/* The same work with the increment atomic: nothing is lost, however wide the window. */
+kernel void demo_atomic_increment_work(volatile global uint *counter, uint repeats, global uint *work) {
+  for (uint r = 0u; r < repeats; ++r) {
+    uint h = atomic_inc(counter);
+    for (uint k = 0u; k < 64u; ++k) h = h * 1664525u + 1013904223u;
+    work[get_global_id(0)] = h;
+  }
+}
+
 /* The float version: a plain += against clat_atomic_add_float. */
 kernel void demo_plain_add_float(volatile global float *sum, uint repeats) {
   for (uint r = 0u; r < repeats; ++r) sum[0] = sum[0] + 1.0f;
