@@ -94,9 +94,14 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
   // __local: the largest power-of-two number of copies (<= 32 and <= the group) that fits.
   const std::size_t local_group = detail::floor_pow2(std::min<std::size_t>(gpu ? 1024 : 16, caps.max_work_group_size));
   const std::size_t slot_bytes = 4 + setup.channels * setup.acc_bytes();
+  // Without weights the kernel's __local weight argument still takes 4 bytes (a __local argument
+  // cannot be empty): the launch needs them beside the counters, or a device with exactly the
+  // counters' bytes of __local memory (32 copies of 256 byte slots in 32 KiB) refuses it.
+  const std::size_t stand_in = setup.channels ? 0 : 4;
+  const std::size_t local_room = caps.local_mem_size > stand_in ? std::size_t(caps.local_mem_size) - stand_in : 0;
   std::size_t copies = 0;
   for (std::size_t c = std::min(max_copies, local_group); c >= 1 && !copies; c /= 2)
-    if (slots <= caps.local_mem_size / (c * slot_bytes)) copies = c;
+    if (slots <= local_room / (c * slot_bytes)) copies = c;
   // private: 4 copies for bytes (the four bytes of a word count into different copies).
   const std::size_t private_copies = setup.kind == Kind::bytes && !gpu ? 4 : 1;
   const std::size_t private_cap = std::max<std::size_t>(64, ceil_pow2(slots));

@@ -602,7 +602,7 @@ std::size_t detail::reduce_by_key_buffers(Runtime& rt, ScatterType type, bool ke
   Scatter(rt, call, what).check();
 
   // Heads (a key unlike the one before) counted per block, their offsets scanned on the host,
-  // then every block writes its runs' first positions and keys.
+  // then every block writes its runs' first positions and keys, and the block of the last key the end.
   const detail::Program program = detail::build_library_file(rt, "kernels/scatter_checks.cl", type_options(info, key64));
   const detail::Kernel count_kernel = detail::make_kernel(program, "clat_rbk_count");
   const detail::Kernel heads_kernel = detail::make_kernel(program, "clat_rbk_heads");
@@ -627,9 +627,7 @@ std::size_t detail::reduce_by_key_buffers(Runtime& rt, ScatterType type, bool ke
   const detail::Mem offsets = detail::make_buffer(rt, nblocks * sizeof(cl_ulong), CL_MEM_READ_ONLY, block_offsets.data());
   detail::set_args(heads_kernel, keys, cl_ulong(keys_offset), cl_ulong(count), offsets, seg, unique_keys, cl_ulong(unique_offset),
                    detail::LocalBytes{grid.group * sizeof(cl_uint)});
-  commands.launch(heads_kernel, grid);
-  const cl_ulong end = count;
-  commands.write(seg.get(), std::size_t(runs) * sizeof(cl_ulong), sizeof end, &end);
+  commands.launch(heads_kernel, grid);  // seg[runs] = count too
   call.bins = std::size_t(runs);
   Scatter scatter(rt, call, what);
   scatter.check();

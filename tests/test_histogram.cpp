@@ -181,6 +181,32 @@ TEST_CASE("bins that do not fit in __local memory") {
   }
 }
 
+TEST_CASE("bins that fill __local memory to the last word, without weights") {
+  // The local kernels' __local weight argument takes 4 bytes even without weights: counters that
+  // fill __local memory exactly leave no room for it (refused before anything runs, not failing at
+  // the launch), one slot fewer fits with it.
+  auto& rt = test::runtime();
+  const std::size_t words = std::size_t(rt.device_info().caps.local_mem_size / 4);
+  for (const std::size_t nbins : {words - 1, words - 2}) {  // nbins + 1 slots of 4 bytes
+    std::vector<cl_uint> keys(20011);
+    for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = cl_uint((i * 7919) % (nbins + 100));
+    std::vector<std::uint64_t> counts(nbins);
+    std::uint64_t out = 0;
+    for (const cl_uint k : keys) k < nbins ? ++counts[k] : ++out;
+    INFO("nbins=", nbins, " of ", words, " words of __local memory");
+    for (const HistogramStrategy s : {HistogramStrategy::automatic, HistogramStrategy::local_single}) {
+      INFO(name_of(s));
+      if (s == HistogramStrategy::local_single && nbins == words - 1) {
+        CHECK_THROWS_AS(clatomics::histogram_keys(rt, keys, nbins, HistogramOptions{s}), std::invalid_argument);
+        continue;
+      }
+      const auto h = clatomics::histogram_keys(rt, keys, nbins, HistogramOptions{s});
+      CHECK(h.counts == counts);
+      CHECK(h.out_of_range == out);
+    }
+  }
+}
+
 TEST_CASE("even bins follow NumPy's edge rule") {
   auto& rt = test::runtime();
   const float lo = -2.0f, hi = 6.0f;  // 4 bins of width 2: [-2,0) [0,2) [2,4) [4,6]

@@ -75,7 +75,7 @@ __kernel void clat_rbk_count(__global const CLAT_SC_IDX *keys, ulong off, ulong 
 }
 
 /* Run r (numbered in key order, block_offsets[b] runs before block b) starts at seg[r], with key
- * unique[unique_off + r]. */
+ * unique[unique_off + r]; seg[runs] = n ends the list. */
 __kernel void clat_rbk_heads(__global const CLAT_SC_IDX *keys, ulong off, ulong n, __global const ulong *block_offsets,
                              __global ulong *seg, __global CLAT_SC_IDX *unique, ulong unique_off, __local uint *scratch) {
   const __global CLAT_SC_IDX *k = keys + off;
@@ -88,6 +88,9 @@ __kernel void clat_rbk_heads(__global const CLAT_SC_IDX *keys, ulong off, ulong 
       unique[unique_off + at] = k[i];
       ++at;
     }
+  /* The work-item holding the last key has every run before its `at`: it writes the end itself,
+   * so the host needs no write (one that would wait for this kernel) between the launches. */
+  if (from < n && n <= from + CLAT_SC_RBK_K) seg[at] = n;
 }
 
 #endif /* CLATOMICS_KERNELS_SCATTER_CHECKS_CL */

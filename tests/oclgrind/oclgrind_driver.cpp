@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -17,6 +18,33 @@
 #include <vector>
 
 #include "clatomics/clatomics.hpp"
+
+// Oclgrind (21.10 and its later sources alike) loses clEnqueueFillBuffer in its uninitialized-value
+// tracking: the fill stores its pattern one copy at a time, and each host store re-allocates the
+// shadow of the whole buffer to the size of that one store (Uninitialized::hostMemoryStore ->
+// allocAndStoreShadowMemory -> ShadowMemory::allocate), so a zeroed buffer ends with a shadow of one
+// pattern's bytes and every later read of it counts as uninitialized. The library links statically
+// into this program, whose own definition comes first: each of its fills becomes here one blocking
+// write of the same bytes at the same place in the queue's order (the same wait list and event),
+// which Oclgrind tracks (the library's fills start at offset 0, as such a write must for Oclgrind).
+// A buffer the library forgot to fill is still reported.
+extern "C" CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue queue, cl_mem buffer, const void* pattern,
+                                                              size_t pattern_size, size_t offset, size_t size, cl_uint waits,
+                                                              const cl_event* wait_list, cl_event* event) {
+  if (!pattern || pattern_size == 0 || size % pattern_size || offset % pattern_size) return CL_INVALID_VALUE;
+  std::vector<unsigned char> bytes(size);
+  for (size_t at = 0; at < size; at += pattern_size) std::memcpy(bytes.data() + at, pattern, pattern_size);
+  return clEnqueueWriteBuffer(queue, buffer, CL_TRUE, offset, size, bytes.data(), waits, wait_list, event);
+}
+
+// The same tracking keeps a released buffer's shadow, and Oclgrind hands the released buffer's
+// number (the top bits of its addresses) to the next buffer created: that buffer then inherits
+// the old shadow, its size included (it has no memoryDeallocated handler, and a kernel argument
+// gets a fresh, all-uninitialized shadow only where none exists). Reads past the old size count as
+// uninitialized, stores there are dropped, and bytes the old buffer had initialized pass as
+// initialized in the new one. So this program never gives a buffer back: every buffer gets a
+// number of its own and a fresh shadow. The inputs are tiny; the process ends soon after.
+extern "C" CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem buffer) { return buffer ? CL_SUCCESS : CL_INVALID_MEM_OBJECT; }
 
 namespace {
 

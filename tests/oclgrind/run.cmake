@@ -2,9 +2,14 @@
 # Oclgrind's log (every Oclgrind report is an error or a warning: "Data race at ...",
 # "Uninitialized value ...", "Invalid read/write ...", "OpenCL error ...").
 # -DOCLGRIND=<oclgrind> -DDRIVER=<oclgrind_driver> -DFAMILY=<family> -DLOG=<log file>
+# [-DBUILD_OPTIONS=<options Oclgrind's compiler adds to every program build>]
 file(REMOVE "${LOG}")
+set(build_options "")
+if(BUILD_OPTIONS)
+  set(build_options --build-options "${BUILD_OPTIONS}")
+endif()
 execute_process(
-  COMMAND "${OCLGRIND}" --data-races --uninitialized --check-api --num-threads 1 --log "${LOG}" "${DRIVER}" "${FAMILY}"
+  COMMAND "${OCLGRIND}" --data-races --uninitialized --check-api --num-threads 1 ${build_options} --log "${LOG}" "${DRIVER}" "${FAMILY}"
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 set(log "")
