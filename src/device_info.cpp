@@ -102,6 +102,31 @@ std::string known_subgroup_hang(const Capabilities& caps) {
          " hangs in sub-group aggregation (measured on PoCL 5.0); the plain ops are used";
 }
 
+// The largest __local allocation (a multiple of 4 bytes, at least half the reported size) that
+// a one-item work-group launches with and runs: the reported size first (one launch where it
+// holds), else a binary search down. A refused launch is CL_OUT_OF_RESOURCES at the enqueue.
+cl_ulong usable_local_memory(const Context& context, cl_command_queue queue, const Program& program, cl_ulong reported) {
+  cl_int status = CL_SUCCESS;
+  Mem out = Mem::adopt(clCreateBuffer(context.get(), CL_MEM_READ_WRITE, sizeof(cl_uint), nullptr, &status));
+  check(status, "clCreateBuffer");
+  Kernel kernel = make_kernel(program, "clat_probe_local");
+  const auto launches = [&](cl_ulong bytes) {
+    if (clSetKernelArg(kernel.get(), 0, std::size_t(bytes), nullptr) != CL_SUCCESS) return false;
+    set_arg(kernel.get(), 1, out);
+    const std::size_t one = 1;
+    if (clEnqueueNDRangeKernel(queue, kernel.get(), 1, nullptr, &one, &one, 0, nullptr, nullptr) != CL_SUCCESS) return false;
+    return clFinish(queue) == CL_SUCCESS;
+  };
+  cl_ulong good = reported / 8 * 4, bad = reported / 4 * 4 + 4;  // in multiples of 4 bytes
+  if (launches(bad - 4)) return bad - 4;
+  bad -= 4;
+  while (bad - good > 4) {
+    const cl_ulong mid = (good + bad) / 8 * 4;
+    (launches(mid) ? good : bad) = mid;
+  }
+  return good;
+}
+
 DeviceInfo compute_device_info(cl_device_id device, const Options& options, const std::vector<std::string>& failing) {
   DeviceInfo info;
   info.caps = detect_capabilities(device);
@@ -153,6 +178,7 @@ DeviceInfo compute_device_info(cl_device_id device, const Options& options, cons
       continue;
     }
     probe.codes = probe_paths(context, queue.get(), program);
+    if (!info.local_mem_usable) info.local_mem_usable = usable_local_memory(context, queue.get(), program, caps.local_mem_size);
     const CheckTarget target{context.get(), queue.get(), program.get(), group, info.doubles};
     bool failed = false;
     for (std::size_t s = 0; s < slots().size(); ++s) {

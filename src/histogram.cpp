@@ -98,7 +98,8 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
   // cannot be empty): the launch needs them beside the counters, or a device with exactly the
   // counters' bytes of __local memory (32 copies of 256 byte slots in 32 KiB) refuses it.
   const std::size_t stand_in = setup.channels ? 0 : 4;
-  const std::size_t local_room = caps.local_mem_size > stand_in ? std::size_t(caps.local_mem_size) - stand_in : 0;
+  const cl_ulong usable = rt.device_info().local_mem_usable;
+  const std::size_t local_room = usable > stand_in ? std::size_t(usable) - stand_in : 0;
   std::size_t copies = 0;
   for (std::size_t c = std::min(max_copies, local_group); c >= 1 && !copies; c /= 2)
     if (slots <= local_room / (c * slot_bytes)) copies = c;
@@ -123,7 +124,7 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
     case HistogramStrategy::local_single: {
       if (!copies)
         throw std::invalid_argument("clatomics: histogram: options.strategy " + std::string(strategy_name(s)) + ": " +
-                                    std::to_string(slots) + " slots do not fit in " + std::to_string(caps.local_mem_size) +
+                                    std::to_string(slots) + " slots do not fit in " + std::to_string(usable) +
                                     " bytes of __local memory");
       if (s == HistogramStrategy::local_single) copies = 1;
       while ((std::size_t(1) << plan.shift) < copies) ++plan.shift;

@@ -85,14 +85,15 @@ struct Capacity {
   }
 };
 
-Capacity capacity_of(const Capabilities& caps, std::size_t slot_bytes) {
+Capacity capacity_of(const DeviceInfo& info, std::size_t slot_bytes) {
+  const Capabilities& caps = info.caps;
   Capacity c;
   c.solo = !caps.is_gpu();
   c.group = c.solo ? 1 : std::min<std::size_t>(256, caps.max_work_group_size);
   c.slot_bytes = slot_bytes;
   // What the device has, less room for the kernel's two other __local arguments when they are
   // not in use (and their alignment).
-  c.local = caps.local_mem_size > 256 ? std::size_t(caps.local_mem_size) - 256 : 0;
+  c.local = info.local_mem_usable > 256 ? std::size_t(info.local_mem_usable) - 256 : 0;
   // local_cache: a power of two of tagged slots filling at most half the __local memory.
   for (std::size_t n = 4096; n >= 64 && !c.cache_slots; n /= 2)
     if (n * (slot_bytes + 4) <= c.local / 2) c.cache_slots = n;
@@ -135,7 +136,7 @@ class Scatter {
   bool accumulate(const detail::Program& program, int e_grid, int e_top, ScatterResult& result);
   // __local memory's room for this call's slots (accumulator, and count when counting).
   Capacity room() const {
-    return capacity_of(rt_.device_info().caps, plan_.store_bytes * plan_.words + (plan_.counts ? 4 : 0));
+    return capacity_of(rt_.device_info(), plan_.store_bytes * plan_.words + (plan_.counts ? 4 : 0));
   }
   // The launch of the small kernels (checks, fills, finish): units work-items, a few groups per
   // compute unit.
@@ -508,8 +509,7 @@ const char* strategy_name(ScatterStrategy s) {
 }
 
 ScatterCapacity scatter_capacity(const Runtime& rt, std::size_t value_bytes, bool deterministic) {
-  const auto& caps = rt.device_info().caps;
-  const Capacity room = capacity_of(caps, deterministic ? 16 : std::max<std::size_t>(4, value_bytes));
+  const Capacity room = capacity_of(rt.device_info(), deterministic ? 16 : std::max<std::size_t>(4, value_bytes));
   ScatterCapacity c;
   c.copies = room.solo ? 1 : std::min<std::size_t>(32, room.group);
   c.private_slots = room.local / room.slot_bytes;

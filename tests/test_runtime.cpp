@@ -115,3 +115,20 @@ TEST_CASE("device_info lists a path for every op, type and space") {
   if (test::runtime().options().force_cas) CHECK(info.path_of("min", "float", "global") == clatomics::Path::cas);
   CHECK(info.describe().find("float global:") != std::string::npos);
 }
+
+TEST_CASE("the usable __local memory is measured: at most what the device reports, and a launch takes it") {
+  auto& rt = test::runtime();
+  const auto& info = rt.device_info();
+  CHECK(info.local_mem_usable > 0);
+  CHECK(info.local_mem_usable <= info.caps.local_mem_size);
+  CHECK(info.local_mem_usable >= info.caps.local_mem_size / 2);
+  MESSAGE(info.caps.device_name, ": __local memory ", info.caps.local_mem_size, " bytes reported, ", info.local_mem_usable, " launch");
+  // A kernel of the user's with that much __local memory launches and runs.
+  const cl::Program program = rt.build("kernel void fill(local uint *l, global uint *o) { l[0] = 7u; o[0] = l[0]; }\n");
+  cl::Kernel kernel = clatomics::Runtime::kernel(program, "fill");
+  const cl::Buffer out = test::to_device(rt, std::vector<cl_uint>{0});
+  kernel.setArg(0, cl::Local(std::size_t(info.local_mem_usable)));
+  kernel.setArg(1, out);
+  rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
+  CHECK(test::to_host<cl_uint>(rt, out, 1)[0] == 7u);
+}

@@ -15,6 +15,14 @@
 #define CLAT_PROBE_half(code) (code)
 #define CLAT_PROBE_bf16(code) (code)
 #define CLAT_PROBE_all(code) (code)
+/* The largest __local allocation a work-group launches with: the host tries sizes down from what
+ * the device reports (NVIDIA's launch refuses the last few hundred bytes of it, measured). */
+kernel void clat_probe_local(local uint *room, global uint *out) {
+  room[get_local_id(0)] = 1u;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0) out[0] = room[0];
+}
+
 kernel void clat_probe_paths(global int *out) {
   int k = 0;
 #define CLAT_NATIVE_SLOT(slot, MACRO, check, type, space, FALLBACK, FIRST, SECOND) out[k++] = CLAT_PROBE_##type(CLAT_PATH_##MACRO);

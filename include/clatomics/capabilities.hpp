@@ -88,6 +88,10 @@ struct DeviceInfo {
   std::vector<OpPath> variant_paths;  // aggregated, 16-bit, no-return, saturating, float2 ops
   std::string build_options;  // what every program for this device is built with
   bool doubles = false;       // double ops available (fp64 + 64-bit atomics, not hidden)
+  // The largest __local allocation one work-group was measured to launch with: at most
+  // caps.local_mem_size, less where the driver keeps part of it (NVIDIA's OpenCL refused the
+  // last bytes on an H200). The algorithms size their __local tables to this.
+  cl_ulong local_mem_usable = 0;
 
   // The path of one op ("add", "float", "global"); throws std::invalid_argument if unknown.
   Path path_of(const std::string& op, const std::string& type, const std::string& space) const;
