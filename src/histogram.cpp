@@ -97,9 +97,11 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
   // Without weights the kernel's __local weight argument still takes 4 bytes (a __local argument
   // cannot be empty): the launch needs them beside the counters, or a device with exactly the
   // counters' bytes of __local memory (32 copies of 256 byte slots in 32 KiB) refuses it.
-  const std::size_t stand_in = setup.channels ? 0 : 4;
+  // And a second __local argument may start at an aligned address: 16 bytes of slack (NVIDIA's
+  // launch refused counters of 4 bytes less than the usable room beside a 4-byte second argument).
+  const std::size_t stand_in = setup.channels ? 0 : 4, slack = 16 + stand_in;
   const cl_ulong usable = rt.device_info().local_mem_usable;
-  const std::size_t local_room = usable > stand_in ? std::size_t(usable) - stand_in : 0;
+  const std::size_t local_room = usable > slack ? std::size_t(usable) - slack : 0;
   std::size_t copies = 0;
   for (std::size_t c = std::min(max_copies, local_group); c >= 1 && !copies; c /= 2)
     if (slots <= local_room / (c * slot_bytes)) copies = c;
