@@ -90,16 +90,20 @@ std::string expect_olds_distinct(const std::vector<double>& olds) {
   return std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end() ? "" : "two work-items saw the same old value";
 }
 
-std::vector<OpCase> real_cases() {
-  auto fold = [](auto f, bool distinct_olds) {
-    return [f, distinct_olds](double init, const std::vector<long>& ids, double got, const std::vector<double>& olds) {
-      double want = init;
-      for (long i : ids) want = f(want, i);
-      std::string why = expect_final(want, got);
-      if (why.empty() && distinct_olds) why = expect_olds_distinct(olds);
-      return why;
-    };
+// The check of an op whose final value is init folded with every operand (f), and, where asked,
+// whose olds are all distinct.
+template <class F>
+auto fold(F f, bool distinct_olds) {
+  return [f, distinct_olds](double init, const std::vector<long>& ids, double got, const std::vector<double>& olds) {
+    double want = init;
+    for (long i : ids) want = f(want, i);
+    std::string why = expect_final(want, got);
+    if (why.empty() && distinct_olds) why = expect_olds_distinct(olds);
+    return why;
   };
+}
+
+std::vector<OpCase> real_cases() {
   auto exchange = [](double init, const std::vector<long>& ids, double got, const std::vector<double>& olds) -> std::string {
     // xchg: the old values and the final value are init and the operands, each once.
     std::vector<double> seen = olds, want{init};
@@ -134,15 +138,6 @@ std::vector<OpCase> real_cases() {
 }
 
 std::vector<OpCase> integer_cases() {
-  auto fold = [](auto f, bool distinct_olds) {
-    return [f, distinct_olds](double init, const std::vector<long>& ids, double got, const std::vector<double>& olds) {
-      double want = init;
-      for (long i : ids) want = f(want, i);
-      std::string why = expect_final(want, got);
-      if (why.empty() && distinct_olds) why = expect_olds_distinct(olds);
-      return why;
-    };
-  };
   return {
       {"inc", "clat_atomic_inc_T(P, (T)1000)", 5, fold([](double a, long) { return a + 1; }, true)},
       {"dec", "clat_atomic_dec_T(P, (T)1000)", 500, fold([](double a, long) { return a - 1; }, true)},
