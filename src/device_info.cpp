@@ -133,9 +133,9 @@ DeviceInfo compute_device_info(cl_device_id device, const Options& options, cons
   const auto& caps = info.caps;
   info.doubles = caps.fp64 && caps.int64_base_atomics && !options.hide_fp64;
   // Sub-group aggregation needs the shuffles; they need OpenCL C 2.0 or later.
-  const std::string subgroup_quirk = known_subgroup_hang(caps);
-  const bool subgroups = options.subgroup_aggregation && caps.subgroups && caps.subgroup_shuffle &&
-                         caps.opencl_c_max >= 200 && subgroup_quirk.empty();
+  const bool offers_subgroups = caps.subgroups && caps.subgroup_shuffle && caps.opencl_c_max >= 200;
+  const std::string subgroup_quirk = offers_subgroups ? known_subgroup_hang(caps) : std::string();
+  const bool subgroups = options.subgroup_aggregation && offers_subgroups && subgroup_quirk.empty();
   std::string base;
   if (caps.opencl_c_max >= 300 && (caps.ext_float_atomics || subgroups))
     base += " -cl-std=CL3.0";
