@@ -132,3 +132,24 @@ TEST_CASE("the usable __local memory is measured: at most what the device report
   rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
   CHECK(test::to_host<cl_uint>(rt, out, 1)[0] == 7u);
 }
+
+TEST_CASE("sub-group aggregation is tried by default wherever the device offers sub-groups and shuffles") {
+  // Intel's CPU runtime announces sub-groups as OpenCL C 3.0's __opencl_c_subgroups, not as
+  // cl_khr_subgroups; PoCL before 6 is known to hang in them and is not tried (its check says so).
+  auto& rt = test::runtime();
+  const auto& info = rt.device_info();
+  const auto& caps = info.caps;
+  const bool offered = (caps.has_extension("cl_khr_subgroups") || caps.has_feature("__opencl_c_subgroups")) &&
+                       caps.has_extension("cl_khr_subgroup_shuffle") && caps.opencl_c_max >= 200;
+  if (!offered || rt.options().force_cas || !rt.options().subgroup_aggregation || caps.nvidia) return;
+  const auto agg = std::find_if(info.checks.begin(), info.checks.end(),
+                                [](const clatomics::NativeCheck& c) { return c.slot == "agg" && c.path == clatomics::Path::subgroup; });
+  REQUIRE(agg != info.checks.end());
+  INFO(agg->why);
+  if (test::contains(agg->why, "not tried")) {
+    CHECK(test::contains(caps.platform_version, "PoCL"));
+  } else {
+    CHECK(agg->passed);  // the devices this suite runs on with sub-groups (Intel's runtime) pass it
+    CHECK(info.variant_path_of("aggregated", "add", "float", "global") == clatomics::Path::subgroup);
+  }
+}
