@@ -153,3 +153,21 @@ TEST_CASE("sub-group aggregation is tried by default wherever the device offers 
     CHECK(info.variant_path_of("aggregated", "add", "float", "global") == clatomics::Path::subgroup);
   }
 }
+
+TEST_CASE("cl_ext_float_atomics adds are found from the device's queries as well as the compiler's macros") {
+  // Intel's CPU runtime reports its float and double adds in CL_DEVICE_{SINGLE,DOUBLE}_FP_ATOMIC_
+  // CAPABILITIES_EXT and defines no __opencl_c_ext_fp32_* macro: the adds must still be native.
+  auto& rt = test::runtime();
+  const auto& info = rt.device_info();
+  if (!info.caps.ext_float_atomics || rt.options().force_cas || info.caps.nvidia) return;
+  constexpr cl_bitfield global_add = 1 << 1, local_add = 1 << 17;
+  // On the devices this suite runs on the checks pass, so the path is ext (describe() says why not).
+  const auto native = [&](const char* type, const char* space) {
+    INFO(type, " ", space, "\n", info.describe());
+    CHECK(info.path_of("add", type, space) == clatomics::Path::ext);
+  };
+  if (info.caps.fp32_atomics & global_add) native("float", "global");
+  if (info.caps.fp32_atomics & local_add) native("float", "local");
+  if (info.doubles && (info.caps.fp64_atomics & global_add)) native("double", "global");
+  if (info.doubles && (info.caps.fp64_atomics & local_add)) native("double", "local");
+}
