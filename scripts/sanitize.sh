@@ -2,7 +2,8 @@
 # The host library, the CLI and the tests under the sanitizers, on PoCL:
 #   1. build-asan (-DCLATOMICS_SANITIZE=ON): every CTest test under AddressSanitizer (with
 #      LeakSanitizer) and UndefinedBehaviorSanitizer, except the package tests (they build an
-#      unsanitized consumer against the sanitized library), the huge sizes, and the cas and cbs
+#      unsanitized consumer against the sanitized library), the oclgrind tests (Oclgrind preloads
+#      its runtime ahead of ASan's), the must-not-compile tests (no code runs), the huge sizes, and the cas and cbs
 #      variants (the sanitizers see host code only; those variants change only the kernels' build
 #      options and how PoCL runs them);
 #   2. build-tsan (-DCLATOMICS_TSAN=ON): test_threads (8 host threads on one Runtime) and
@@ -35,7 +36,7 @@ if [ "${SKIP_ASAN:-0}" != 1 ]; then
   export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
   export LSAN_OPTIONS="suppressions=$SUPP/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$SUPP/ubsan.supp"
-  (cd "$ASAN_DIR" && ctest --output-on-failure -j "$(nproc)" -LE 'package|huge|python' -E 'cbs|\.cas$' "$@")
+  (cd "$ASAN_DIR" && ctest --output-on-failure -j "$(nproc)" -LE 'package|huge|python|oclgrind|must_not_compile' -E 'cbs|\.cas$' "$@")
   echo "== ASan + UBSan: $((SECONDS - start)) s"
 fi
 
