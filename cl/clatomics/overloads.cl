@@ -20,7 +20,8 @@
  *
  * Defined where CLAT_HAVE_OVERLOADS is (config.cl). Bad use fails to compile with a message
  * naming the supported forms: a __constant or __private pointer, or a pointer to char, uchar,
- * short or ushort (half and bfloat16 live in ushort and have their own names: clat_atomic_add_half, ...). A
+ * short or ushort (half and bfloat16 live in ushort and have their own names:
+ * clat_atomic_add_half, ...). A
  * pointer to another type (float4, a struct) is converted with clang's "incompatible pointer
  * types" warning, as any C call would be: build with -Werror=incompatible-pointer-types to refuse
  * it. Generic pointers (OpenCL C 2.0+, __opencl_c_generic_address_space) are accepted where the
@@ -148,33 +149,29 @@ CLAT_OVERLOADS_GENERIC(ulong)
   CLAT_REFUSE_POINTER(Q, uchar)                                                                \
   CLAT_REFUSE_POINTER(Q, short)                                                                \
   CLAT_REFUSE_POINTER(Q, ushort)
+#ifdef CLAT_HAS_DOUBLE
+#define CLAT_REFUSE_DOUBLE(Q) CLAT_REFUSE_POINTER(Q, double)
+#else
+#define CLAT_REFUSE_DOUBLE(Q)
+#endif
+#ifdef CLAT_HAS_INT64_ATOMICS
+#define CLAT_REFUSE_WIDE(Q) CLAT_REFUSE_POINTER(Q, long) CLAT_REFUSE_POINTER(Q, ulong) CLAT_REFUSE_POINTER(Q, float2)
+#else
+#define CLAT_REFUSE_WIDE(Q)
+#endif
+/* Every type in an address space no atomic can serve. */
+#define CLAT_REFUSE_SPACE(Q)                                                                   \
+  CLAT_REFUSE_SMALL(Q)                                                                         \
+  CLAT_REFUSE_POINTER(Q, float)                                                                \
+  CLAT_REFUSE_POINTER(Q, int)                                                                  \
+  CLAT_REFUSE_POINTER(Q, uint)                                                                 \
+  CLAT_REFUSE_DOUBLE(Q)                                                                        \
+  CLAT_REFUSE_WIDE(Q)
 CLAT_REFUSE_SMALL(volatile __global)
 CLAT_REFUSE_SMALL(volatile __local)
-CLAT_REFUSE_SMALL(__constant)
-CLAT_REFUSE_POINTER(__constant, float)
-CLAT_REFUSE_POINTER(__constant, int)
-CLAT_REFUSE_POINTER(__constant, uint)
-#ifdef CLAT_HAS_DOUBLE
-CLAT_REFUSE_POINTER(__constant, double)
-#endif
-#ifdef CLAT_HAS_INT64_ATOMICS
-CLAT_REFUSE_POINTER(__constant, long)
-CLAT_REFUSE_POINTER(__constant, ulong)
-CLAT_REFUSE_POINTER(__constant, float2)
-#endif
+CLAT_REFUSE_SPACE(__constant)
 /* A private variable has no other work-item to race with: no atomic is needed, and none exists. */
-CLAT_REFUSE_SMALL(__private)
-CLAT_REFUSE_POINTER(__private, float)
-CLAT_REFUSE_POINTER(__private, int)
-CLAT_REFUSE_POINTER(__private, uint)
-#ifdef CLAT_HAS_DOUBLE
-CLAT_REFUSE_POINTER(__private, double)
-#endif
-#ifdef CLAT_HAS_INT64_ATOMICS
-CLAT_REFUSE_POINTER(__private, long)
-CLAT_REFUSE_POINTER(__private, ulong)
-CLAT_REFUSE_POINTER(__private, float2)
-#endif
+CLAT_REFUSE_SPACE(__private)
 
 #endif /* CLAT_HAVE_OVERLOADS */
 #endif /* CLATOMICS_OVERLOADS_CL */
