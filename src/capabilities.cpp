@@ -33,7 +33,7 @@ int max_opencl_c(cl_device_id device, const std::string& c_version) {
 }
 
 // cl_ext_float_atomics' queries (cl_ext.h of 2020 and later; Debian 12's headers predate them).
-constexpr cl_device_info single_fp_atomics = 0x4231, double_fp_atomics = 0x4232, half_fp_atomics = 0x4233;
+constexpr cl_device_info single_fp_atomics = 0x4231, double_fp_atomics = 0x4232;
 
 cl_bitfield fp_atomics(cl_device_id device, cl_device_info query) {
   cl_bitfield bits = 0;
@@ -84,7 +84,6 @@ Capabilities detect_capabilities(cl_device_id device) {
   if (caps.ext_float_atomics) {
     caps.fp32_atomics = fp_atomics(device, single_fp_atomics);
     caps.fp64_atomics = fp_atomics(device, double_fp_atomics);
-    caps.fp16_atomics = fp_atomics(device, half_fp_atomics);
   }
   caps.subgroups = caps.has_extension("cl_khr_subgroups") || caps.has_feature("__opencl_c_subgroups");
   caps.correctly_rounded_divide =

@@ -80,11 +80,10 @@ std::vector<int> probe_paths(const Context& context, cl_command_queue queue, con
 // extension without OpenCL C 3.0's feature macros (Intel's CPU runtime). config.cl takes either;
 // the native checks then prove each path as usual.
 std::string float_atomic_macros(const Capabilities& caps) {
-  constexpr cl_bitfield global_add = 1 << 1, local_add = 1 << 17;
   std::string macros;
   const auto add = [&](cl_bitfield bits, const char* type) {
-    if (bits & global_add) macros += std::string(" -DCLAT_EXT_") + type + "_GLOBAL_ADD";
-    if (bits & local_add) macros += std::string(" -DCLAT_EXT_") + type + "_LOCAL_ADD";
+    if (bits & Capabilities::fp_atomic_global_add) macros += std::string(" -DCLAT_EXT_") + type + "_GLOBAL_ADD";
+    if (bits & Capabilities::fp_atomic_local_add) macros += std::string(" -DCLAT_EXT_") + type + "_LOCAL_ADD";
   };
   add(caps.fp32_atomics, "FP32");
   add(caps.fp64_atomics, "FP64");

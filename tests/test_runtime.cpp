@@ -160,7 +160,7 @@ TEST_CASE("cl_ext_float_atomics adds are found from the device's queries as well
   auto& rt = test::runtime();
   const auto& info = rt.device_info();
   if (!info.caps.ext_float_atomics || rt.options().force_cas || info.caps.nvidia) return;
-  constexpr cl_bitfield global_add = 1 << 1, local_add = 1 << 17;
+  constexpr cl_bitfield global_add = clatomics::Capabilities::fp_atomic_global_add, local_add = clatomics::Capabilities::fp_atomic_local_add;
   // On the devices this suite runs on the checks pass, so the path is ext (describe() says why not).
   const auto native = [&](const char* type, const char* space) {
     INFO(type, " ", space, "\n", info.describe());

@@ -20,10 +20,11 @@ struct Capabilities {
   bool fp64 = false;
   bool int64_base_atomics = false, int64_extended_atomics = false;
   bool ext_float_atomics = false;  // cl_ext_float_atomics
-  // What cl_ext_float_atomics offers per type (CL_DEVICE_{SINGLE,DOUBLE,HALF}_FP_ATOMIC_CAPABILITIES_EXT
-  // bits: 1 global load/store, 2 global add, 4 global min/max, 1 << 16.. the same on local memory).
-  // Some implementations (Intel's CPU runtime) report them here and not as OpenCL C feature macros.
-  cl_bitfield fp32_atomics = 0, fp64_atomics = 0, fp16_atomics = 0;
+  // What cl_ext_float_atomics offers for float and double (CL_DEVICE_{SINGLE,DOUBLE}_FP_ATOMIC_
+  // CAPABILITIES_EXT). Some implementations (Intel's CPU runtime) report them here and not as
+  // OpenCL C feature macros. The bits the library reads:
+  static constexpr cl_bitfield fp_atomic_global_add = 1 << 1, fp_atomic_local_add = 1 << 17;
+  cl_bitfield fp32_atomics = 0, fp64_atomics = 0;
   bool subgroups = false;          // cl_khr_subgroups, or OpenCL C 3.0's __opencl_c_subgroups
   bool subgroup_shuffle = false;   // cl_khr_subgroup_shuffle (sub-group aggregation needs both)
   bool nvidia = false;             // by platform/vendor name: inline PTX may be tried
