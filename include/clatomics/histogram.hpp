@@ -126,15 +126,15 @@ struct WeightRange {
 };
 std::vector<WeightRange> weight_ranges(const std::vector<WeightBuffer>& weights);
 // Weight views as weight channels, each as long as the positions (std::invalid_argument otherwise).
-inline std::vector<WeightBuffer> weight_buffers(std::size_t count, const std::vector<View<float>>& weights) {
-  std::vector<WeightBuffer> buffers;
+inline std::vector<WeightRange> weight_ranges(std::size_t count, const std::vector<View<float>>& weights) {
+  std::vector<WeightRange> ranges;
   for (const View<float>& w : weights) {
     if (w.count() != count)
       throw std::invalid_argument("clatomics: histogram weights: a view of " + std::to_string(w.count()) + " weights for " +
                                   std::to_string(count) + " positions; they must be of the same length");
-    buffers.push_back({w.buffer(), w.offset()});
+    ranges.push_back({w.handle(), w.offset()});
   }
-  return buffers;
+  return ranges;
 }
 template <class T>
 EvenHistogram even_histogram_buffer(Runtime& rt, PositionRange values, std::size_t count, std::size_t nbins, const T* range,
@@ -234,7 +234,7 @@ EvenHistogram histogram_even(Runtime& rt, const View<T>& values, const EvenBins<
                              HistogramOptions options = {}) {
   const T range[2] = {bins.lo, bins.hi};
   return detail::even_histogram_buffer<T>(rt, {values.handle(), values.offset()}, values.count(), bins.nbins, range,
-                                          detail::weight_ranges(detail::weight_buffers(values.count(), weights)), options);
+                                          detail::weight_ranges(values.count(), weights), options);
 }
 
 // Without a range, as np.histogram(values, nbins) in NumPy 2.x (numpy/lib/_histograms_impl.py,
@@ -266,7 +266,7 @@ EvenHistogram histogram_even(Runtime& rt, const View<T>& values, std::size_t nbi
                              HistogramOptions options = {}) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "clatomics::histogram_even: float or double positions");
   return detail::even_histogram_buffer<T>(rt, {values.handle(), values.offset()}, values.count(), nbins, nullptr,
-                                          detail::weight_ranges(detail::weight_buffers(values.count(), weights)), options);
+                                          detail::weight_ranges(values.count(), weights), options);
 }
 
 // 2-D even bins over points (x[i], y[i]), as numpy.histogram2d(x, y, [nx, ny], [[xlo, xhi], [ylo,
@@ -293,7 +293,7 @@ EvenHistogram2D histogram2d_even(Runtime& rt, const View<T>& x, const View<T>& y
                                  const std::vector<View<float>>& weights = {}, HistogramOptions options = {}) {
   detail::require_same_count("histogram2d_even: x and y", x, y);
   return detail::even_histogram2d_buffer<T>(rt, {x.handle(), x.offset()}, {y.handle(), y.offset()}, x.count(), xbins, ybins,
-                                            detail::weight_ranges(detail::weight_buffers(x.count(), weights)), options);
+                                            detail::weight_ranges(x.count(), weights), options);
 }
 
 }  // namespace clatomics

@@ -67,7 +67,6 @@ View<T> view(const cl::Buffer& buffer, std::size_t offset, std::size_t count) {
 // one whose size is not a whole number of elements (a buffer of another type, most likely).
 template <class T>
 View<T> view(const cl::Buffer& buffer) {
-  static_assert(detail::is_view_element_v<T>, "clatomics::view<T>: see View<T>");
   std::size_t bytes = 0;
   if (!buffer() || clGetMemObjectInfo(buffer(), CL_MEM_SIZE, sizeof bytes, &bytes, nullptr) != CL_SUCCESS)
     throw std::invalid_argument("clatomics::view: a null or invalid buffer");
