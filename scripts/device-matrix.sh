@@ -32,7 +32,7 @@ declare -A SUITES=(
   [half/bf16]="half"
   [variants]="variants backoff mutex kernel_api"
   [algorithms]="reduce dot histogram histogram_even compact predicate scatter"
-  [boundary]="user_buffers hostile api_model"
+  [boundary]="user_buffers hostile api_model views"
   [runtime]="runtime native_checks bad_input threads device_group same_bits"
 )
 if [ "${HUGE:-0}" = 1 ]; then
