@@ -49,6 +49,14 @@ enum class OutOfRange {
            // before the output is touched (one more pass over the indices)
 };
 
+// NaN in floating-point min and max (float, double, half, bfloat16).
+enum class NanRule {
+  propagate,  // a NaN reaching a bin (a value, or out's own with include_self) makes it NaN, as
+              // torch.scatter_reduce_ amax/amin and np.maximum.at / np.minimum.at
+  missing,    // NaN is missing data: max(1, NaN) = 1, NaN only where every value is (np.fmax.at /
+              // np.fmin.at, clat_atomic_min/max and reduce)
+};
+
 struct ScatterOptions {
   // true: out's own values take part (out = out op values...); false: each bin that receives a
   // value gets the reduction of its values alone, bins that receive none keep their values
@@ -71,6 +79,12 @@ struct ScatterOptions {
   bool deterministic = false;
   OutOfRange out_of_range = OutOfRange::count;
   ScatterStrategy strategy = ScatterStrategy::automatic;
+  // min/max of floating-point values (every entry point: scatter_reduce, scatter_reduce_arg,
+  // segment_reduce, reduce_by_key, the DeviceGroup form; deterministic or not: min/max are exact
+  // either way). -0 orders below +0 under both rules. A NaN result is written as the positive
+  // quiet NaN (0x7fc00000 float, 0x7ff8000000000000 double: std::numeric_limits' quiet_NaN on
+  // common hosts); a bin no value reaches keeps out's value, its NaN's bits included.
+  NanRule nan = NanRule::propagate;
 };
 
 // "automatic", "global_atomics", "local_private", "local_cache"; std::invalid_argument for a
@@ -176,15 +190,21 @@ std::size_t reduce_by_key_host(Runtime& rt, ScatterType type, bool key64, const 
 
 // Contracts of every entry point below (README, "Contracts"): std::invalid_argument before
 // anything is enqueued, and the output untouched, for a null buffer or one whose flags forbid
-// its role, a range beyond its buffer or overflowing size_t, bins == 0, a width of 0 or a stride
-// below it, an output sharing memory with an input, an op outside ScatterOp, double values on a
-// device without fp64, an option the call cannot honour (named in the message). Any buffer
-// alignment and out-of-order queues are fine, as for every algorithm.
+// its role, a range beyond its buffer or overflowing size_t, a stride below the width, an output
+// sharing memory with an input, an op or option outside its enum, double values on a device
+// without fp64, an option the call cannot honour (the message quotes the offending values). Any
+// buffer alignment and out-of-order queues are fine, as for every algorithm.
+// Empty outputs are no error (NumPy and PyTorch give empty results): bins == 0 (no segments) or
+// rows of width 0 return at once, enqueueing nothing and touching no buffer (the buffers and
+// options are still checked). With bins == 0 every index is out of range: count of them are
+// counted in ScatterResult::out_of_range, or with OutOfRange::refuse (and count > 0) refused as
+// torch refuses an index out of range. Width 0: no values, nothing counted or refused.
 
 // out[out_offset + indices[i] * out_stride + d] op= values[values_offset + i * value_stride + d]
 // for i < count, d < rows.width. out: `bins` rows of scatter_output_t<V>; indices: cl_uint or
-// cl_ulong. float/double min and max treat NaN as missing data and order -0 below +0 (as
-// clat_atomic_min/max and reduce do); a bin of no values keeps its value.
+// cl_ulong. Floating-point min and max propagate NaN by default (options.nan) and order -0
+// below +0; a bin no index reaches keeps its value (PyTorch's scatter_reduce rule, include_self
+// either way).
 template <class V, class I>
 ScatterResult scatter_reduce(Runtime& rt, const cl::Buffer& out, std::size_t out_offset, std::size_t bins, const cl::Buffer& indices,
                              std::size_t indices_offset, const cl::Buffer& values, std::size_t values_offset, std::size_t count,
@@ -217,13 +237,17 @@ ScatterCall view_call(const char* what, ScatterOp op, const ScatterOptions& opti
   static_assert(std::is_same_v<O, scatter_output_t<V>>,
                 "clatomics: scatter: out's elements must be of the values' type (float for half_t and bfloat16_t values)");
   const auto refuse = [&](const std::string& why) { throw std::invalid_argument(std::string("clatomics: ") + what + ": " + why); };
-  if (width == 0) refuse("a row width of 0");
-  if (out.count() % width) refuse("out holds " + std::to_string(out.count()) + " elements, not whole rows of " + std::to_string(width));
-  if (values.count() % width) refuse("values hold " + std::to_string(values.count()) + " elements, not whole rows of " + std::to_string(width));
-  const std::size_t rows = values.count() / width, bins = out.count() / width;
+  // Rows of width 0 hold nothing: out and values must be empty, and the call does nothing.
+  if (width == 0 && (out.count() || values.count()))
+    refuse("width 0 with " + std::to_string(out.count()) + " out and " + std::to_string(values.count()) +
+           " value elements; rows of width 0 hold none");
+  if (width && out.count() % width) refuse("out holds " + std::to_string(out.count()) + " elements, not whole rows of " + std::to_string(width));
+  if (width && values.count() % width) refuse("values hold " + std::to_string(values.count()) + " elements, not whole rows of " + std::to_string(width));
+  const std::size_t rows = width ? values.count() / width : segments ? 0 : indices.count(), bins = width ? out.count() / width : 0;
   if (!segments && indices.count() != rows)
     refuse(std::to_string(indices.count()) + " indices for " + std::to_string(rows) + " rows of values; one index a row");
-  if (segments && indices.count() != bins + 1)
+  // No segments: an offsets view of 0 or 1 entries (none is read).
+  if (segments && width && indices.count() != bins + 1 && !(bins == 0 && indices.count() == 0))
     refuse(std::to_string(indices.count()) + " offsets for " + std::to_string(bins) + " segments; segments + 1 are needed");
   ScatterCall call = scatter_call<V, I>(op, options, segments, out.handle(), out.offset(), bins, indices.handle(), indices.offset(),
                                         values.handle(), values.offset(), rows);
@@ -251,8 +275,10 @@ ScatterResult segment_reduce(Runtime& rt, const View<O>& out, const View<I>& off
 
 // argmin / argmax (op ScatterOp::min or max, one value per element): out as scatter_reduce
 // gives it, and arg[b] = the lowest position i (relative to values_offset) whose value is out[b]
-// afterwards, or count when no element reached it (no values, or out's own value won with
-// include_self). Needs 64-bit atomics.
+// afterwards (the same bits), or count when no element reached it (no values, or out's own
+// value won with include_self). A NaN out[b] under NanRule::propagate: the lowest position
+// whose value is a NaN (a NaN value wins, as torch.argmax's NaN does), count when only out's
+// own value was NaN; under NanRule::missing NaN values never win. Needs 64-bit atomics.
 template <class V, class I>
 ScatterResult scatter_reduce_arg(Runtime& rt, const cl::Buffer& out, std::size_t out_offset, std::size_t bins, const cl::Buffer& arg,
                                  std::size_t arg_offset, const cl::Buffer& indices, std::size_t indices_offset, const cl::Buffer& values,
@@ -269,7 +295,8 @@ template <class V, class I>
 std::vector<cl_ulong> scatter_reduce_arg(Runtime& rt, std::vector<scatter_output_t<V>>& out, const std::vector<I>& indices,
                                          const std::vector<V>& values, ScatterOp op, ScatterOptions options = {},
                                          ScatterResult* result = nullptr) {
-  const detail::ScatterCall call = detail::scatter_call<V, I>(op, options);
+  detail::ScatterCall call = detail::scatter_call<V, I>(op, options);
+  call.with_arg = true;  // arg.data() may be null when out is empty
   std::vector<cl_ulong> arg(out.size());
   const ScatterResult r =
       detail::scatter_host(rt, call, out.data(), out.size(), indices.data(), indices.size(), values.data(), values.size(), arg.data());
@@ -282,8 +309,11 @@ std::vector<cl_ulong> scatter_reduce_arg(Runtime& rt, std::vector<scatter_output
 // values_offset, rows as in scatter_reduce), with out holding `segments` rows; values outside
 // [offsets[0], offsets[segments]) take no part. count: the values available; offsets that
 // decrease or pass count throw std::invalid_argument (checked on the device, before out is
-// touched). A segment with no values keeps out's value when include_self is false, as a bin
-// with no values does.
+// touched). A segment with no values (offsets[s] == offsets[s + 1]) gets the empty reduction
+// when include_self is false, as torch_scatter's segment_csr writes it: 0 for sum, mean, min and
+// max, 1 for prod (typed: +0.0 for floating point); with include_self it keeps out's value (out
+// op nothing). scatter_reduce's bins differ: a bin no index reaches keeps its value (PyTorch).
+// No segments: nothing is read (the offsets included) or written.
 template <class V, class O>
 ScatterResult segment_reduce(Runtime& rt, const cl::Buffer& out, std::size_t out_offset, std::size_t segments, const cl::Buffer& offsets,
                              std::size_t offsets_offset, const cl::Buffer& values, std::size_t values_offset, std::size_t count,
@@ -293,7 +323,7 @@ ScatterResult segment_reduce(Runtime& rt, const cl::Buffer& out, std::size_t out
   call.rows = rows;
   return detail::scatter_buffers(rt, call);
 }
-// Host data: offsets.size() = out.size() / width + 1.
+// Host data: offsets.size() = out.size() / width + 1 (or 0 when out is empty).
 template <class V, class O>
 ScatterResult segment_reduce(Runtime& rt, std::vector<scatter_output_t<V>>& out, const std::vector<O>& offsets, const std::vector<V>& values,
                              ScatterOp op, ScatterOptions options = {}, std::size_t width = 1) {
@@ -304,8 +334,9 @@ ScatterResult segment_reduce(Runtime& rt, std::vector<scatter_output_t<V>>& out,
 
 // Runs of equal consecutive keys (K: cl_uint or cl_ulong; sorted keys give unique keys), as
 // thrust::reduce_by_key: unique_keys[u] is the key of run u and reductions[u] the reduction of
-// its values (options.include_self is ignored: the outputs start empty). Returns the number of
-// runs. unique_keys and reductions must hold count elements from their offsets.
+// its values (options.include_self is ignored: the outputs start empty; options.nan applies).
+// Returns the number of runs (0 for count 0). unique_keys and reductions must hold count
+// elements from their offsets.
 template <class K, class V>
 std::size_t reduce_by_key(Runtime& rt, const cl::Buffer& keys, std::size_t keys_offset, const cl::Buffer& values, std::size_t values_offset,
                           std::size_t count, const cl::Buffer& unique_keys, std::size_t unique_offset, const cl::Buffer& reductions,
