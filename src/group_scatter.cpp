@@ -2,6 +2,7 @@
 // takes it into a copy of the output at the op's identity, the copies joined into out on the host
 // in chunk order.
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -28,11 +29,17 @@ ReduceOp reduce_op(ScatterOp op) {
   }
 }
 
-// The value a chunk's output copy starts from: a no-op under the op (float min/max: NaN, the
-// missing value their atomics skip; float sums: -0, which keeps a -0 of out).
+// Float min/max whose NaN propagates (ScatterOptions::nan).
+bool propagates(ScatterOp op, const ScatterOptions& options) {
+  return (op == ScatterOp::min || op == ScatterOp::max) && options.nan == NanRule::propagate;
+}
+
+// The value a chunk's output copy starts from: a no-op under the op (float min/max: -inf/+inf
+// where NaN propagates, else NaN, the missing value; float sums: -0, which keeps a -0 of out).
 template <class O>
-O identity(ScatterOp op) {
+O identity(ScatterOp op, const ScatterOptions& options) {
   if constexpr (std::is_floating_point_v<O>) {
+    if (propagates(op, options)) return op == ScatterOp::max ? -std::numeric_limits<O>::infinity() : std::numeric_limits<O>::infinity();
     if (op == ScatterOp::min || op == ScatterOp::max) return std::numeric_limits<O>::quiet_NaN();
     if (op == ScatterOp::sum || op == ScatterOp::mean) return O(-0.0);
   }
@@ -68,19 +75,27 @@ template <class V, class I>
 ScatterResult scatter_reduce(DeviceGroup& group, std::vector<scatter_output_t<V>>& out, const std::vector<I>& indices,
                              const std::vector<V>& values, ScatterOp op, ScatterOptions options, std::size_t width) {
   using O = scatter_output_t<V>;
-  if (width == 0) refuse("width must be at least 1");
-  if (out.size() % width) refuse("out has " + std::to_string(out.size()) + " elements, not a multiple of width " + std::to_string(width));
-  if (values.size() % width) refuse("values has " + std::to_string(values.size()) + " elements, not a multiple of width");
-  const std::size_t bins = out.size() / width, n = values.size() / width;
+  if (width == 0 && (!out.empty() || !values.empty()))
+    refuse("width 0 with " + std::to_string(out.size()) + " out and " + std::to_string(values.size()) +
+           " value elements; rows of width 0 hold none");
+  if (width && out.size() % width) refuse("out has " + std::to_string(out.size()) + " elements, not a multiple of width " + std::to_string(width));
+  if (width && values.size() % width)
+    refuse("values has " + std::to_string(values.size()) + " elements, not a multiple of width " + std::to_string(width));
+  const std::size_t bins = width ? out.size() / width : 0, n = width ? values.size() / width : indices.size();
   if (indices.size() != n) detail::scatter_size_mismatch("scatter_reduce", indices.size(), n);
-  if (bins == 0) refuse("bins must be at least 1 (out is empty)");
   // Every device refuses what it cannot run (op, type, options) on a call with no elements (its
   // probe is one row: no larger than out).
   for (std::size_t d = 0; d < group.size(); ++d) {
-    std::vector<O> probe(width);
+    std::vector<O> probe(bins ? width : 0);
     (void)scatter_reduce<V, I>(group.runtime(d), probe, std::vector<I>{}, std::vector<V>{}, op, options, width);
     if (out.size() * sizeof(O) > group.runtime(d).device_info().caps.max_mem_alloc_size)
       refuse("out (" + std::to_string(out.size() * sizeof(O)) + " bytes) is larger than one buffer of device " + std::to_string(d));
+  }
+  // An empty output (as one device gives it): nothing runs; with no bins every index is out of
+  // range (counted, or refused with OutOfRange::refuse).
+  if (bins == 0) {
+    std::vector<O> none;
+    return scatter_reduce<V, I>(group.runtime(0), none, indices, values, op, options, width);
   }
 
   const bool counted = op == ScatterOp::mean || !options.include_self;
@@ -89,7 +104,14 @@ ScatterResult scatter_reduce(DeviceGroup& group, std::vector<scatter_output_t<V>
   const std::size_t values_at = detail::staging_offset(arrays, 1, std::min(chunk, n)) / sizeof(V);
   ScatterOptions chunk_options = options;
   chunk_options.include_self = true;  // the copy starts at the identity: including it changes nothing
-  const O start = identity<O>(op);
+  const O start = identity<O>(op, options);
+  const bool prop = std::is_floating_point_v<O> && propagates(op, options);
+  // Float min/max where NaN propagates: any NaN wins (the host's quiet NaN, as the device writes
+  // it), else the op's order (-0 below +0).
+  const auto combine = [&](O a, O b) {
+    if (prop && (std::isnan(a) || std::isnan(b))) return std::numeric_limits<O>::quiet_NaN();
+    return detail::reduce_combine<O>(reduce_op(op), a, b);
+  };
   const auto part = [&](Runtime& rt, cl_mem staging, std::size_t, std::size_t count) {
     ChunkResult<O> r;
     const detail::Mem copy = detail::make_buffer(rt, out.size() * sizeof(O));
@@ -126,7 +148,7 @@ ScatterResult scatter_reduce(DeviceGroup& group, std::vector<scatter_output_t<V>
     if (c == 0) total.strategy = r.result.strategy;
     total.out_of_range += r.result.out_of_range;
     for (std::size_t j = 0; j < out.size(); ++j)
-      acc[j] = wide ? acc[j] + Acc(r.values[j]) : Acc(detail::reduce_combine<O>(reduce_op(op), O(acc[j]), r.values[j]));
+      acc[j] = wide ? acc[j] + Acc(r.values[j]) : Acc(combine(O(acc[j]), r.values[j]));
     for (std::size_t b = 0; b < reached.size(); ++b) reached[b] += r.counts[b];
   });
   if (n == 0) total.strategy = options.strategy == ScatterStrategy::automatic ? ScatterStrategy::global_atomics : options.strategy;
@@ -135,11 +157,15 @@ ScatterResult scatter_reduce(DeviceGroup& group, std::vector<scatter_output_t<V>
     if (counted && reached[b] == 0) continue;  // no values: the bin keeps its value
     for (std::size_t d = 0; d < width; ++d) {
       const std::size_t j = b * width + d;
+      // Nothing but the identity reached it: out op identity is out, its NaN's bits included
+      // (as on one device).
+      const O a = O(acc[j]);
+      if (prop && options.include_self && std::memcmp(&a, &start, sizeof(O)) == 0) continue;
       O r;
       if (wide)
         r = O(options.include_self ? double(out[j]) + acc[j] : acc[j]);
       else
-        r = options.include_self ? detail::reduce_combine<O>(reduce_op(op), out[j], O(acc[j])) : O(acc[j]);
+        r = options.include_self ? combine(out[j], O(acc[j])) : O(acc[j]);
       if (op == ScatterOp::mean) r = mean_of<O>(r, reached[b] + (options.include_self ? 1 : 0));
       out[j] = r;
     }

@@ -49,7 +49,8 @@ int op_code(const char* what, ScatterOp op) {
     case ScatterOp::min: return 2;
     case ScatterOp::max: return 3;
   }
-  throw std::invalid_argument(std::string("clatomics: ") + what + ": op is not a ScatterOp");
+  throw std::invalid_argument(std::string("clatomics: ") + what + ": op (" + std::to_string(static_cast<int>(op)) +
+                              ") is not a ScatterOp");
 }
 
 [[noreturn]] void refuse(const char* what, const std::string& why) {
@@ -104,6 +105,7 @@ Capacity capacity_of(const DeviceInfo& info, std::size_t slot_bytes) {
 struct Plan {
   ScatterStrategy strategy = ScatterStrategy::global_atomics;
   bool fixed = false;   // 128-bit fixed-point sums (deterministic floating-point sum/mean)
+  bool prop = false;    // floating-point min/max whose NaN propagates (never in place on out)
   bool counts = false;  // elements per bin: mean, or include_self false
   bool direct = false;  // accumulate straight into out (no scratch, no finish)
   bool agg = false, runs = false, solo = false;
@@ -123,9 +125,16 @@ class Scatter {
   Scatter(Runtime& rt, const ScatterCall& call, const char* what)
       : rt_(rt), call_(call), what_(what), info_(type_info(call.type)), commands_(rt) {}
 
+  // The checks of the op, options and types alone (no buffers): every call makes them, empty
+  // ones included.
+  void check_options();
   // Every check, before anything is enqueued.
   void check();
   ScatterResult run();
+  // A call with nothing to accumulate: no bins (or segments), or rows of width 0. Enqueues
+  // nothing.
+  static bool empty(const ScatterCall& call) { return call.bins == 0 || call.rows.width == 0; }
+  ScatterResult run_empty() const;
 
  private:
   std::string base_options() const;
@@ -154,27 +163,25 @@ class Scatter {
   std::size_t width_ = 1, vstride_ = 1, ostride_ = 1, index_size_ = 4, slots_ = 0;
 };
 
-void Scatter::check() {
+void Scatter::check_options() {
   const auto& caps = rt_.device_info().caps;
   const ScatterOptions& o = call_.options;
   strategy_name(o.strategy);
-  op_code(what_, call_.op);
+  const int op = op_code(what_, call_.op);
   if (o.out_of_range != OutOfRange::count && o.out_of_range != OutOfRange::refuse)
-    refuse(what_, "options.out_of_range is not an OutOfRange");
+    refuse(what_, "options.out_of_range (" + std::to_string(static_cast<int>(o.out_of_range)) + ") is not an OutOfRange");
+  if (o.nan != NanRule::propagate && o.nan != NanRule::missing)
+    refuse(what_, "options.nan (" + std::to_string(static_cast<int>(o.nan)) + ") is not a NanRule");
   if (call_.type == ScatterType::f64) detail::require_double(rt_, what_);
   const bool is_arg = call_.with_arg;
-  width_ = call_.rows.width;
-  if (width_ == 0) refuse(what_, "rows.width must be at least 1");
-  vstride_ = call_.rows.value_stride ? call_.rows.value_stride : width_;
-  ostride_ = call_.rows.out_stride ? call_.rows.out_stride : width_;
-  if (vstride_ < width_) refuse(what_, "rows.value_stride (" + std::to_string(vstride_) + ") is below rows.width");
-  if (ostride_ < width_) refuse(what_, "rows.out_stride (" + std::to_string(ostride_) + ") is below rows.width");
-  if (call_.bins == 0) refuse(what_, call_.segments ? "segments must be at least 1" : "bins must be at least 1");
-  if (is_arg && call_.op != ScatterOp::min && call_.op != ScatterOp::max) refuse(what_, "arg needs op min or max");
-  if (is_arg && width_ != 1) refuse(what_, "arg takes one value per element (rows.width 1)");
+  if (is_arg && call_.op != ScatterOp::min && call_.op != ScatterOp::max)
+    refuse(what_, "arg needs op min or max, not op " + std::to_string(static_cast<int>(call_.op)));
+  if (is_arg && call_.rows.width != 1)
+    refuse(what_, "arg takes one value per element (rows.width 1, not " + std::to_string(call_.rows.width) + ")");
   plan_.fixed = o.deterministic && info_.real && (call_.op == ScatterOp::sum || call_.op == ScatterOp::mean);
   if (o.deterministic && info_.real && call_.op == ScatterOp::prod)
     refuse(what_, "deterministic prod of floating-point values is not offered: a product's rounding depends on its order");
+  plan_.prop = info_.real && (op == 2 || op == 3) && o.nan == NanRule::propagate;
   plan_.counts = call_.op == ScatterOp::mean || !o.include_self;
   plan_.store_bytes = plan_.fixed ? 8 : info_.out_size;
   plan_.words = plan_.fixed ? 2 : 1;
@@ -183,17 +190,31 @@ void Scatter::check() {
     refuse(what_, "this call needs 64-bit atomics (cl_khr_int64_base_atomics), which the device lacks");
   if (plan_.fixed && !rt_.supports_double())
     refuse(what_, "deterministic sums need double ops on the device (cl_khr_fp64 and 64-bit atomics, not hidden by Options::hide_fp64)");
+}
 
-  // Sizes: bins rows of ostride (the last row only width) and count rows of vstride.
+void Scatter::check() {
+  const ScatterOptions& o = call_.options;
+  check_options();
+  const bool is_arg = call_.with_arg;
+  width_ = call_.rows.width;
+  vstride_ = call_.rows.value_stride ? call_.rows.value_stride : width_;
+  ostride_ = call_.rows.out_stride ? call_.rows.out_stride : width_;
+  if (vstride_ < width_)
+    refuse(what_, "rows.value_stride (" + std::to_string(vstride_) + ") is below rows.width (" + std::to_string(width_) + ")");
+  if (ostride_ < width_)
+    refuse(what_, "rows.out_stride (" + std::to_string(ostride_) + ") is below rows.width (" + std::to_string(width_) + ")");
+
+  // Sizes: bins rows of ostride (the last row only width) and count rows of vstride; rows of
+  // width 0 hold nothing.
   const auto rows_span = [&](std::size_t rows, std::size_t stride, const char* name) {
-    if (rows == 0) return std::size_t(0);
+    if (rows == 0 || width_ == 0) return std::size_t(0);
     if ((rows - 1) > (SIZE_MAX - width_) / stride) refuse(what_, std::string(name) + " rows overflow size_t");
     return (rows - 1) * stride + width_;
   };
   const std::size_t out_elements = rows_span(call_.bins, ostride_, "out");
   const std::size_t value_elements = rows_span(call_.count, vstride_, "values");
-  if (call_.count > SIZE_MAX / width_) refuse(what_, "count * width overflows size_t");
-  if (call_.bins > (SIZE_MAX - 1) / width_) refuse(what_, "bins * width overflows size_t");
+  if (width_ && call_.count > SIZE_MAX / width_) refuse(what_, "count * width overflows size_t");
+  if (width_ && call_.bins > (SIZE_MAX - 1) / width_) refuse(what_, "bins * width overflows size_t");
   slots_ = call_.bins * width_;
   // A strategy asked for that cannot hold this output.
   const Capacity room = this->room();
@@ -204,7 +225,8 @@ void Scatter::check() {
     refuse(what_, "options.strategy local_cache: no table fits in __local memory, or bins * width >= 2^32 - 1");
   index_size_ = call_.index64 ? 8 : 4;
   if (call_.segments && call_.bins == SIZE_MAX) refuse(what_, "segments + 1 overflows size_t");
-  const std::size_t index_elements = call_.segments ? call_.bins + 1 : call_.count;
+  // No segments: the one offset is never read (the view and std::vector forms may pass none).
+  const std::size_t index_elements = call_.segments ? (call_.bins ? call_.bins + 1 : 0) : call_.count;
   using detail::Access;
   const detail::BufferRange out_read{"out", call_.out, call_.out_offset, out_elements, info_.out_size, Access::read};
   const detail::BufferRange out{"out", call_.out, call_.out_offset, out_elements, info_.out_size, Access::write};
@@ -239,7 +261,21 @@ std::string type_options(const TypeInfo& info, bool index64) {
 
 std::string Scatter::base_options() const {
   return type_options(info_, call_.index64) + detail::define("CLAT_SC_OP", op_code(what_, call_.op)) +
-         detail::define("CLAT_SC_SEGMENTS", call_.segments ? 1 : 0);
+         detail::define("CLAT_SC_SEGMENTS", call_.segments ? 1 : 0) +
+         detail::define("CLAT_SC_NAN_PROP", call_.options.nan == NanRule::propagate ? 1 : 0);
+}
+
+ScatterResult Scatter::run_empty() const {
+  ScatterResult result;
+  result.strategy = call_.options.strategy == ScatterStrategy::automatic ? ScatterStrategy::global_atomics : call_.options.strategy;
+  // Rows of width 0 carry no value (torch: an index tensor of no elements); segments count
+  // nothing out of range; with no bins every index is out of range.
+  if (call_.rows.width == 0 || call_.segments || call_.count == 0) return result;
+  if (call_.options.out_of_range == OutOfRange::refuse)
+    refuse(what_, "bins is 0, so all " + std::to_string(call_.count) +
+                      " indices are out of range, and options.out_of_range is refuse");
+  result.out_of_range = call_.count;
+  return result;
 }
 
 // Indices at evenly spaced positions: sorted when they never decrease, hot when many of them
@@ -303,7 +339,9 @@ void Scatter::choose(const Sample& sample) {
   plan_.agg = s == ScatterStrategy::global_atomics && sample.hot && !sorted;
   // Sorted indices: runs that continue across neighbouring work-items combine in the warp.
   plan_.runs = s == ScatterStrategy::global_atomics && sorted;
-  plan_.direct = !plan_.fixed && !plan_.counts && o.include_self;
+  // Propagating min/max never run in place: out's own NaN may have bits that the ordered
+  // atomics do not order (clat_scatter_finish joins it).
+  plan_.direct = !plan_.fixed && !plan_.counts && !plan_.prop && o.include_self;
 }
 
 // The fixed-point grid's top: the largest biased double exponent of the values at `rows` evenly
@@ -337,22 +375,47 @@ int Scatter::fixed_grid(int top) const {
 }
 
 ScatterResult Scatter::run() {
+  if (empty(call_)) return run_empty();
   ScatterResult result;
   const std::string base = base_options();
   // Checks that read the device's data: the output is untouched until they pass.
   const detail::Program checks = detail::build_library_file(rt_, "kernels/scatter_checks.cl", type_options(info_, call_.index64));
   if (call_.segments) {
     const detail::Kernel k = detail::make_kernel(checks, "clat_scatter_check_offsets");
-    const cl_uint zero = 0;
-    const detail::Mem bad = detail::make_buffer(rt_, sizeof(cl_uint), CL_MEM_READ_WRITE, &zero);
+    const cl_uint none = 0xffffffffu;
+    const detail::Mem bad = detail::make_buffer(rt_, sizeof(cl_uint), CL_MEM_READ_WRITE, &none);
     detail::set_args(k, call_.indices, cl_ulong(call_.indices_offset), cl_ulong(call_.bins + 1), cl_ulong(call_.count), bad);
     commands_.launch(k, small_grid(k, call_.bins + 1));
-    cl_uint found = 0;
+    cl_uint found = none;
     commands_.read(bad.get(), 0, sizeof found, &found);
-    if (found) refuse(what_, "the offsets decrease somewhere, or pass count (" + std::to_string(call_.count) + ")");
+    if (found != none) {
+      // Quote the offending entry and its successor (the entries are below 2^32 - 2 but for
+      // the rarest calls).
+      const std::size_t k0 = found, pair = std::min<std::size_t>(2, call_.bins + 1 - k0);
+      cl_ulong at[2] = {0, 0};
+      if (call_.index64) {
+        commands_.read(call_.indices, (call_.indices_offset + k0) * 8, pair * 8, at);
+      } else {
+        cl_uint at32[2] = {0, 0};
+        commands_.read(call_.indices, (call_.indices_offset + k0) * 4, pair * 4, at32);
+        at[0] = at32[0], at[1] = at32[1];
+      }
+      std::string why = "offsets[" + std::to_string(k0) + "] = " + std::to_string(at[0]);
+      if (at[0] > call_.count) why += " passes count (" + std::to_string(call_.count) + ")";
+      else why += " is above offsets[" + std::to_string(k0 + 1) + "] = " + std::to_string(at[1]) + ": the offsets decrease";
+      refuse(what_, why);
+    }
   }
   if (call_.count == 0) {
     result.strategy = call_.options.strategy == ScatterStrategy::automatic ? ScatterStrategy::global_atomics : call_.options.strategy;
+    if (call_.segments && !call_.options.include_self) {  // every segment is empty
+      const detail::Kernel fill = detail::make_kernel(checks, "clat_scatter_fill_rows");
+      detail::set_args(fill, call_.out, cl_ulong(call_.out_offset), cl_ulong(ostride_), cl_uint(width_), cl_ulong(call_.bins),
+                       cl_uint(call_.op == ScatterOp::prod ? 1 : 0));
+      commands_.launch(fill, small_grid(fill, slots_));
+      cl_uint done = 0;  // the call returns with its commands done (an offset's first 4 bytes)
+      commands_.read(call_.indices, call_.indices_offset * index_size_, sizeof done, &done);
+    }
     if (call_.with_arg) {
       const detail::Kernel fill = detail::make_kernel(checks, "clat_scatter_fill_ulong");
       detail::set_args(fill, call_.arg, cl_ulong(call_.arg_offset), cl_ulong(call_.bins), cl_ulong(0));
@@ -364,18 +427,30 @@ ScatterResult Scatter::run() {
   }
   if (!call_.segments && call_.options.out_of_range == OutOfRange::refuse) {
     const detail::Kernel k = detail::make_kernel(checks, "clat_scatter_check_indices");
-    const cl_uint zero = 0;
-    const detail::Mem bad = detail::make_buffer(rt_, sizeof(cl_uint), CL_MEM_READ_WRITE, &zero);
+    const cl_uint start[2] = {0, 0xffffffffu};  // how many, the lowest position
+    const detail::Mem bad = detail::make_buffer(rt_, sizeof start, CL_MEM_READ_WRITE, start);
     const std::uint64_t per_launch = detail::launch_elements();
     for (std::size_t done = 0; done < call_.count;) {
       const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, call_.count - done));
       detail::set_args(k, call_.indices, cl_ulong(call_.indices_offset), cl_ulong(done), cl_ulong(n), cl_ulong(call_.bins), bad);
       commands_.launch(k, small_grid(k, n));
-      cl_uint found = 0;
-      commands_.read(bad.get(), 0, sizeof found, &found);
-      if (found)
-        refuse(what_, std::to_string(found) + " indices of " + std::to_string(n) + " from position " + std::to_string(done) +
-                          " are >= bins (" + std::to_string(call_.bins) + ") and options.out_of_range is refuse");
+      cl_uint found[2] = {0, 0};
+      commands_.read(bad.get(), 0, sizeof found, found);
+      if (found[0]) {
+        // Quote the first offending index.
+        const std::size_t at = done + found[1];
+        cl_ulong index = 0;
+        if (call_.index64) {
+          commands_.read(call_.indices, (call_.indices_offset + at) * 8, 8, &index);
+        } else {
+          cl_uint index32 = 0;
+          commands_.read(call_.indices, (call_.indices_offset + at) * 4, 4, &index32);
+          index = index32;
+        }
+        refuse(what_, "indices[" + std::to_string(at) + "] = " + std::to_string(index) + " is >= bins (" + std::to_string(call_.bins) +
+                          "), as are " + std::to_string(found[0] - 1) + " more of the " + std::to_string(n) + " from position " +
+                          std::to_string(done) + ", and options.out_of_range is refuse");
+      }
       done += n;
     }
   }
@@ -505,7 +580,8 @@ const char* strategy_name(ScatterStrategy s) {
     case ScatterStrategy::local_private: return "local_private";
     case ScatterStrategy::local_cache: return "local_cache";
   }
-  throw std::invalid_argument("clatomics: scatter: options.strategy is not a ScatterStrategy");
+  throw std::invalid_argument("clatomics: scatter: options.strategy (" + std::to_string(static_cast<int>(s)) +
+                              ") is not a ScatterStrategy");
 }
 
 ScatterCapacity scatter_capacity(const Runtime& rt, std::size_t value_bytes, bool deterministic) {
@@ -525,21 +601,37 @@ void detail::scatter_size_mismatch(const char* what, std::size_t keys, std::size
 ScatterResult detail::scatter_host(Runtime& rt, const ScatterCall& call_in, void* out, std::size_t out_elements, const void* indices,
                                    std::size_t index_elements, const void* values, std::size_t value_elements, cl_ulong* arg) {
   ScatterCall call = call_in;
-  const char* what = call.segments ? "segment_reduce" : arg ? "scatter_reduce_arg" : "scatter_reduce";
+  call.with_arg = call.with_arg || arg != nullptr;
+  const char* what = call.segments ? "segment_reduce" : call.with_arg ? "scatter_reduce_arg" : "scatter_reduce";
   const TypeInfo info = type_info(call.type);
   const std::size_t width = call.rows.width;
-  if (width == 0) refuse(what, "width must be at least 1");
-  if (out_elements % width) refuse(what, "out has " + std::to_string(out_elements) + " elements, not a multiple of width " + std::to_string(width));
-  call.bins = out_elements / width;
-  if (value_elements % width) refuse(what, "values has " + std::to_string(value_elements) + " elements, not a multiple of width");
-  call.count = value_elements / width;
+  if (width == 0) {
+    // Rows of no values: out and values are empty, any number of indices (or segments: out
+    // names none, so an offsets array of 0 or 1 entries).
+    if (out_elements || value_elements)
+      refuse(what, "width 0 with " + std::to_string(out_elements) + " out and " + std::to_string(value_elements) +
+                       " value elements; rows of width 0 hold none");
+    call.bins = 0;
+    call.count = call.segments ? 0 : index_elements;
+  } else {
+    if (out_elements % width)
+      refuse(what, "out has " + std::to_string(out_elements) + " elements, not a multiple of width " + std::to_string(width));
+    call.bins = out_elements / width;
+    if (value_elements % width)
+      refuse(what, "values has " + std::to_string(value_elements) + " elements, not a multiple of width " + std::to_string(width));
+    call.count = value_elements / width;
+  }
   if (call.segments) {
-    if (index_elements != call.bins + 1)
+    if (width && index_elements != call.bins + 1 && !(call.bins == 0 && index_elements == 0))
       refuse(what, "offsets has " + std::to_string(index_elements) + " elements, out.size() / width + 1 is " + std::to_string(call.bins + 1));
-  } else if (index_elements != call.count) {
+  } else if (width && index_elements != call.count) {
     scatter_size_mismatch(what, index_elements, call.count);
   }
-  if (call.bins == 0) refuse(what, call.segments ? "segments must be at least 1 (out is empty)" : "bins must be at least 1 (out is empty)");
+  if (Scatter::empty(call)) {  // nothing to copy or run: the options' checks alone
+    Scatter scatter(rt, call, what);
+    scatter.check_options();
+    return scatter.run_empty();
+  }
   const std::size_t index_size = call.index64 ? 8 : 4;
   check_fits(rt, what, "out", out_elements, info.out_size);
   check_fits(rt, what, call.segments ? "offsets" : "indices", index_elements, index_size);
@@ -551,7 +643,6 @@ ScatterResult detail::scatter_host(Runtime& rt, const ScatterCall& call_in, void
   const detail::Mem index_buffer = copy_of(indices, index_elements * index_size, CL_MEM_READ_ONLY);
   const detail::Mem value_buffer = copy_of(values, value_elements * info.in_size, CL_MEM_READ_ONLY);
   const detail::Mem arg_buffer = arg ? detail::make_buffer(rt, call.bins * sizeof(cl_ulong)) : detail::Mem();
-  call.with_arg = arg != nullptr;
   call.out = out_buffer.get();
   call.indices = index_buffer.get();
   call.values = value_buffer.get();

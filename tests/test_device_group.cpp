@@ -445,8 +445,8 @@ O wrapped(clatomics::ScatterOp op, O a, O b) {
   }
 }
 
-// scatter_reduce's result on the host: out op= values, as scatter.hpp defines it (float min/max:
-// NaN is missing data); counts of values per bin for mean and include_self = false.
+// scatter_reduce's result on the host: out op= values, as scatter.hpp defines it, for values
+// without NaN; counts of values per bin for mean and include_self = false.
 template <class O, class V>
 std::vector<O> scatter_reference(std::vector<O> out, const std::vector<cl_uint>& indices, const std::vector<V>& values,
                                  clatomics::ScatterOp op, bool include_self, std::size_t width, std::uint64_t& out_of_range) {
@@ -580,8 +580,8 @@ TEST_CASE("group scatter_reduce refuses bad input with out untouched; a failing 
   refuse.out_of_range = clatomics::OutOfRange::refuse;
   CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::scatter_reduce<float, cl_uint>(group, out, indices, values, ScatterOp::sum, refuse); }),
                        ">= bins"));
-  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::scatter_reduce<float, cl_uint>(group, empty, indices, values, ScatterOp::sum); }),
-                       "bins must be at least 1"));
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::scatter_reduce<float, cl_uint>(group, empty, indices, values, ScatterOp::sum, refuse); }),
+                       "bins is 0"));
   CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::scatter_reduce<float, cl_uint>(group, out, indices, values, ScatterOp::sum, {}, 0); }),
                        "width"));
   CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::scatter_reduce<float, cl_uint>(group, out, {0, 1}, values, ScatterOp::sum); }),
@@ -743,4 +743,91 @@ TEST_CASE("a group of the caller's own out-of-order queue: host data and residen
     CHECK(enqueued.commands() == 0);
   }
   CHECK(clatomics::reduce<float>(adopted, resident, ReduceOp::sum) == sum);
+}
+
+TEST_CASE("group scatter_reduce: float min/max propagate NaN by default and treat it as missing with NanRule::missing, as one device") {
+  using clatomics::NanRule;
+  using clatomics::ScatterOp;
+  DeviceGroup& group = group_of_all();
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  float odd;
+  const std::uint32_t odd_bits = 0xffc00123u;  // out's own NaN, negative with a payload
+  std::memcpy(&odd, &odd_bits, 4);
+  // Many chunks; bin 0 meets one NaN in the middle, bin 1 only finite values, bin 2 only NaN (of
+  // both signs), bin 3 none (out's odd NaN, kept bit for bit), bin 4 finite values into out's NaN.
+  const std::size_t n = 60000;
+  std::vector<cl_uint> indices(n);
+  std::vector<float> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    indices[i] = cl_uint(i % 5 == 3 ? 1 : i % 5);
+    values[i] = float(int(test::mix(std::uint32_t(i)) % 2001) - 1000);
+    if (indices[i] == 2) values[i] = (i & 1) ? nan : -nan;
+  }
+  values[30000] = nan;  // bin 0
+  values[5] = -inf;     // bin 0
+  const std::vector<float> init = {0, 0, 0, odd, nan};
+  const auto bits_of = [](float f) {
+    std::uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+  };
+  const SmallChunks chunks(16 << 10);
+  DeviceGroup first_device("0");
+  for (const bool self : {true, false})
+    for (const ScatterOp op : {ScatterOp::min, ScatterOp::max})
+      for (const NanRule rule : {NanRule::propagate, NanRule::missing}) {
+        CAPTURE(self);
+        CAPTURE(int(op));
+        CAPTURE(int(rule));
+        clatomics::ScatterOptions o;
+        o.include_self = self;
+        o.nan = rule;
+        std::vector<float> one = init, all = init;
+        clatomics::scatter_reduce<float, cl_uint>(first_device, one, indices, values, op, o);  // one device, in chunks
+        std::vector<float> single = init;
+        clatomics::scatter_reduce<float, cl_uint>(group.runtime(0), single, indices, values, op, o);
+        clatomics::scatter_reduce<float, cl_uint>(group, all, indices, values, op, o);
+        // The same bits (NanRule::missing leaves the bits of a NaN result open: NaN alone, without self).
+        const auto same = [&](float a, float b) {
+          return bits_of(a) == bits_of(b) || (rule == NanRule::missing && std::isnan(a) && std::isnan(b));
+        };
+        for (std::size_t b = 0; b < init.size(); ++b) {
+          CAPTURE(b);
+          CHECK(same(all[b], single[b]));
+          CHECK(same(one[b], single[b]));
+        }
+        CHECK(bits_of(all[3]) == odd_bits);
+        float finite = op == ScatterOp::min ? inf : -inf;
+        for (std::size_t i = 1; i < n; i += 5) finite = op == ScatterOp::min ? std::min(finite, values[i]) : std::max(finite, values[i]);
+        for (std::size_t i = 3; i < n; i += 5) finite = op == ScatterOp::min ? std::min(finite, values[i]) : std::max(finite, values[i]);
+        const float bin1 = self ? (op == ScatterOp::min ? std::min(0.0f, finite) : std::max(0.0f, finite)) : finite;
+        CHECK(all[1] == bin1);
+        if (rule == NanRule::propagate) {
+          CHECK(bits_of(all[0]) == 0x7fc00000u);
+          CHECK(bits_of(all[2]) == 0x7fc00000u);
+          if (self) CHECK(bits_of(all[4]) == 0x7fc00000u);  // out's own NaN
+          else CHECK(!std::isnan(all[4]));
+        } else {
+          CHECK(!std::isnan(all[0]));
+          if (op == ScatterOp::min) CHECK(all[0] == -inf);
+          CHECK(std::isnan(all[2]) == !self);  // NaN alone: out's value with self, else NaN
+          CHECK(!std::isnan(all[4]));
+        }
+      }
+}
+
+TEST_CASE("group scatter_reduce: an empty out (or rows of width 0) runs nothing; every index is out of range") {
+  using clatomics::ScatterOp;
+  DeviceGroup& group = group_of_all();
+  std::vector<float> none;
+  const std::vector<cl_uint> indices{0, 1, 2, 7};
+  const std::vector<float> values{1, 2, 3, 4};
+  CHECK(clatomics::scatter_reduce<float, cl_uint>(group, none, indices, values, ScatterOp::sum).out_of_range == 4);
+  CHECK(clatomics::scatter_reduce<float, cl_uint>(group, none, {}, {}, ScatterOp::max).out_of_range == 0);
+  clatomics::ScatterOptions refuse;
+  refuse.out_of_range = clatomics::OutOfRange::refuse;
+  CHECK_THROWS_AS((clatomics::scatter_reduce<float, cl_uint>(group, none, indices, values, ScatterOp::sum, refuse)), std::invalid_argument);
+  CHECK(clatomics::scatter_reduce<float, cl_uint>(group, none, indices, {}, ScatterOp::sum, refuse, 0).out_of_range == 0);
+  CHECK_THROWS_AS((clatomics::scatter_reduce<float, cl_uint>(group, none, indices, values, ScatterOp(99))), std::invalid_argument);
+  CHECK(none.empty());
 }

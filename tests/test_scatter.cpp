@@ -27,6 +27,7 @@ namespace {
 
 using clatomics::bfloat16_t;
 using clatomics::half_t;
+using clatomics::NanRule;
 using clatomics::OutOfRange;
 using clatomics::Rows;
 using clatomics::ScatterOp;
@@ -1216,8 +1217,13 @@ TEST_CASE("sums of infinities and NaN are IEEE's, atomic and deterministic") {
   special_sums<double>();
 }
 
-TEST_CASE("float min/max: NaN is missing data, -0 orders below +0, in values and in out's own values") {
+TEST_CASE("float min/max with NanRule::missing: NaN is missing data, -0 orders below +0, in values and in out's own values") {
   auto& rt = test::runtime();
+  const auto options = [](bool self, ScatterStrategy s = ScatterStrategy::automatic) {
+    ScatterOptions o = ::options(self, s);
+    o.nan = NanRule::missing;
+    return o;
+  };
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
   // bin 0: +0, -0, NaN; bin 1: NaN only; bin 2: 3, NaN, -inf; bin 3: nothing; bin 4: -0, +0.
   const std::vector<cl_uint> indices = {0, 0, 0, 1, 2, 2, 2, 4, 4, 1};
@@ -1464,6 +1470,17 @@ std::vector<std::vector<Off>> segment_layouts(std::vector<std::size_t>& counts) 
   return layouts;
 }
 
+// A segment with no values, without include_self: the empty reduction (torch_scatter's
+// segment_csr), 1 for prod and 0 for the others, in every column.
+template <class O, class Off>
+void empty_segments(Expected<O>& e, const std::vector<Off>& offsets, std::size_t out_offset, std::size_t out_stride, std::size_t width,
+                    ScatterOp op, bool include_self) {
+  if (include_self) return;
+  for (std::size_t s = 0; s + 1 < offsets.size(); ++s)
+    if (offsets[s] == offsets[s + 1])
+      for (std::size_t d = 0; d < width; ++d) e.out[out_offset + s * out_stride + d] = O(op == ScatterOp::prod ? 1 : 0);
+}
+
 template <class V, class Off>
 void check_segments(ScatterOp op, std::initializer_list<bool> selves) {
   using O = Out<V>;
@@ -1485,7 +1502,8 @@ void check_segments(ScatterOp op, std::initializer_list<bool> selves) {
       {
         const auto values = make_values<V>(count, op, unsigned(l));
         const auto init = make_init<O>(segments, op, unsigned(l));
-        const auto e = reference<V>(init, 0, 1, segments, 1, bin_of, values, 0, 1, op, self, true);
+        auto e = reference<V>(init, 0, 1, segments, 1, bin_of, values, 0, 1, op, self, true);
+        empty_segments(e, offsets, 0, 1, 1, op, self);
         std::vector<O> out = init;
         clatomics::segment_reduce(rt, out, offsets, values, op, options(self));
         check_out(out, e, w.str() + ", host");
@@ -1497,8 +1515,9 @@ void check_segments(ScatterOp op, std::initializer_list<bool> selves) {
         auto p = make_problem<V, Off>(count, segments, Dist::uniform, op, unsigned(l + 50), 0, shape);
         p.indices.assign(2, Off(0));
         p.indices.insert(p.indices.end(), offsets.begin(), offsets.end());
-        const auto e = reference<V>(p.out, p.out_offset, p.out_stride, segments, p.width, bin_of, p.values, p.value_offset, p.value_stride,
-                                    op, self, true);
+        auto e = reference<V>(p.out, p.out_offset, p.out_stride, segments, p.width, bin_of, p.values, p.value_offset, p.value_stride,
+                              op, self, true);
+        empty_segments(e, offsets, p.out_offset, p.out_stride, p.width, op, self);
         const cl::Buffer out = device(p.out);
         segment_ranges<V, Off>(rt, out, p.out_offset, segments, device(p.indices), 2, device(p.values), p.value_offset, count,
                                           op, options(self), Rows{p.width, p.value_stride, p.out_stride});
@@ -1712,11 +1731,9 @@ TEST_CASE("bad input is refused before anything is enqueued, out untouched") {
                       Rows rows = {}) { scatter_ranges<F, U>(rt, o, oo, b, i, io, v, vo, c, op, opt, rows); };
   clatomics::ProfileScope enqueued;
 
-  // bins 0; width 0; strides below the width.
-  CHECK(test::contains(test::message_of<IA>([&] { sr(out, 0, 0, idx, 0, val, 0, n); }), "bins"));
-  CHECK_THROWS_AS(sr(out, 0, 0, idx, 0, val, 0, 0), IA);
-  CHECK_THROWS_AS(sr(out, 0, bins, idx, 0, val, 0, n, ScatterOp::sum, {}, Rows{0, 0, 0}), IA);
-  CHECK_THROWS_AS(sr(out, 0, 2, idx, 0, val, 0, 10, ScatterOp::sum, {}, Rows{3, 2, 0}), IA);
+  // Strides below the width (quoted).
+  CHECK(test::contains(test::message_of<IA>([&] { sr(out, 0, 2, idx, 0, val, 0, 10, ScatterOp::sum, {}, Rows{3, 2, 0}); }),
+                       "rows.value_stride (2) is below rows.width (3)"));
   CHECK_THROWS_AS(sr(out, 0, 2, idx, 0, val, 0, 10, ScatterOp::sum, {}, Rows{3, 0, 2}), IA);
   // Null buffers.
   CHECK_THROWS_AS(sr(none_buffer, 0, bins, idx, 0, val, 0, n), IA);
@@ -1746,14 +1763,20 @@ TEST_CASE("bad input is refused before anything is enqueued, out untouched") {
   CHECK_THROWS_AS(sr(shared, 0, bins, idx, 0, head, 0, n), IA);
   CHECK_THROWS_AS(sr(overlapping, 0, bins, idx, 0, head, align, n), IA);
   CHECK_THROWS_AS(sr(head, align + 3, bins, overlapping, 0, val, 0, n), IA);
-  // An op, a strategy or an out-of-range rule outside their enums; a forced strategy that cannot run.
-  CHECK_THROWS_AS((sr(out, 0, bins, idx, 0, val, 0, n, static_cast<ScatterOp>(99))), IA);
-  ScatterOptions odd_strategy, odd_rule, too_big;
+  // An op, a strategy, an out-of-range or NaN rule outside their enums (their values quoted); a
+  // forced strategy that cannot run.
+  CHECK(test::contains(test::message_of<IA>([&] { sr(out, 0, bins, idx, 0, val, 0, n, static_cast<ScatterOp>(99)); }), "op (99)"));
+  ScatterOptions odd_strategy, odd_rule, odd_nan, too_big;
   odd_strategy.strategy = static_cast<ScatterStrategy>(9);
   odd_rule.out_of_range = static_cast<OutOfRange>(7);
+  odd_nan.nan = static_cast<NanRule>(5);
   too_big.strategy = ScatterStrategy::local_private;
-  CHECK_THROWS_AS(sr(out, 0, bins, idx, 0, val, 0, n, ScatterOp::sum, odd_strategy), IA);
-  CHECK_THROWS_AS(sr(out, 0, bins, idx, 0, val, 0, n, ScatterOp::sum, odd_rule), IA);
+  CHECK(test::contains(test::message_of<IA>([&] { sr(out, 0, bins, idx, 0, val, 0, n, ScatterOp::sum, odd_strategy); }), "(9)"));
+  CHECK(test::contains(test::message_of<IA>([&] { sr(out, 0, bins, idx, 0, val, 0, n, ScatterOp::sum, odd_rule); }), "(7)"));
+  CHECK(test::contains(test::message_of<IA>([&] { sr(out, 0, bins, idx, 0, val, 0, n, ScatterOp::max, odd_nan); }), "options.nan (5)"));
+  // Also on calls with nothing to do.
+  CHECK_THROWS_AS(sr(out, 0, 0, idx, 0, val, 0, n, ScatterOp::max, odd_nan), IA);
+  CHECK_THROWS_AS((sr(out, 0, bins, idx, 0, val, 0, n, static_cast<ScatterOp>(99), {}, Rows{0, 0, 0})), IA);
   const cl::Buffer big_out = device(std::vector<float>(big_bins<float>(), 0.0f));
   CHECK_THROWS_AS((sr(big_out, 0, big_bins<float>(), idx, 0, val, 0, n, ScatterOp::sum, too_big)), IA);
   // argmin/argmax: only min and max, arg too short, arg sharing memory with an input (a null arg: below).
@@ -1771,7 +1794,6 @@ TEST_CASE("bad input is refused before anything is enqueued, out untouched") {
     segment_ranges<F, U>(rt, o, 0, segments, off, oo, val, 0, n, op);
   };
   CHECK_THROWS_AS(sg(out, bins, offs, 1), IA);
-  CHECK_THROWS_AS(sg(out, 0, offs, 0), IA);
   CHECK_THROWS_AS(sg(out, bins, none_buffer, 0), IA);
   CHECK_THROWS_AS(sg(shared, bins, shared, 0), IA);
   CHECK_THROWS_AS((sg(out, bins, offs, 0, static_cast<ScatterOp>(99))), IA);
@@ -1787,13 +1809,12 @@ TEST_CASE("bad input is refused before anything is enqueued, out untouched") {
   // The std::vector overloads: sizes that do not match.
   CHECK_THROWS_AS((clatomics::scatter_reduce(rt, hout, hidx, std::vector<float>(n - 1, 1.0f), ScatterOp::sum)), IA);
   CHECK_THROWS_AS((clatomics::scatter_reduce(rt, hout, hidx, std::vector<float>(n + 1, 1.0f), ScatterOp::sum)), IA);
-  std::vector<float> nine(9, 9.0f), eleven(11, 9.0f), empty;
+  std::vector<float> nine(9, 9.0f), eleven(11, 9.0f);
   CHECK_THROWS_AS((clatomics::scatter_reduce(rt, nine, std::vector<cl_uint>(33, 1), std::vector<float>(98, 1.0f), ScatterOp::sum, {}, 3)),
                   IA);
   CHECK_THROWS_AS((clatomics::scatter_reduce(rt, eleven, std::vector<cl_uint>(3, 1), std::vector<float>(9, 1.0f), ScatterOp::sum, {}, 3)),
                   IA);
-  CHECK_THROWS_AS(clatomics::scatter_reduce(rt, empty, hidx, hval, ScatterOp::sum), IA);
-  CHECK_THROWS_AS(clatomics::scatter_reduce(rt, hout, hidx, hval, ScatterOp::sum, {}, 0), IA);
+  CHECK_THROWS_AS(clatomics::scatter_reduce(rt, hout, hidx, hval, ScatterOp::sum, {}, 0), IA);  // rows of width 0 hold no out
   CHECK_THROWS_AS((clatomics::scatter_reduce(rt, hout, hidx, hval, static_cast<ScatterOp>(99))), IA);
   CHECK_THROWS_AS((clatomics::scatter_reduce_arg(rt, hout, hidx, std::vector<float>(n - 1, 1.0f), ScatterOp::min)), IA);
   CHECK_THROWS_AS((clatomics::segment_reduce(rt, hout, std::vector<cl_uint>(bins, 0), hval, ScatterOp::sum)), IA);
@@ -1852,4 +1873,353 @@ TEST_CASE("double values, and deterministic sums, on a device without fp64 are r
   CHECK(enqueued.commands() == 0);
   CHECK(dout == std::vector<double>(2, 1.0));
   CHECK(fout == std::vector<float>(2, 1.0f));
+}
+
+// ---- NaN in min/max: propagated by default (torch's amax/amin), missing data on request --------
+
+namespace {
+
+template <class T>
+T from_bits(std::uint64_t u) {
+  T t;
+  if constexpr (sizeof(T) == 4) {
+    const std::uint32_t w = std::uint32_t(u);
+    std::memcpy(&t, &w, 4);
+  } else {
+    std::memcpy(&t, &u, 8);
+  }
+  return t;
+}
+// The NaN every propagated NaN result is written as: the positive quiet NaN.
+template <class T>
+T written_nan() {
+  return from_bits<T>(sizeof(T) == 4 ? 0x7fc00000u : 0x7ff8000000000000ull);
+}
+
+ScatterOptions nan_options(NanRule rule, bool include_self, ScatterStrategy s = ScatterStrategy::automatic, bool deterministic = false) {
+  ScatterOptions o = options(include_self, s, deterministic);
+  o.nan = rule;
+  return o;
+}
+
+// got against want bit for bit, but for a want of NaN under NanRule::missing: any NaN.
+template <class T>
+void check_nan_out(const std::vector<T>& got, const std::vector<T>& want, NanRule rule, const std::string& what) {
+  REQUIRE(got.size() == want.size());
+  for (std::size_t b = 0; b < got.size(); ++b) {
+    INFO(what, ", bin ", b, ": expected ", show(want[b]), " (bits ", test::bits(want[b]), "), got ", show(got[b]), " (bits ",
+         test::bits(got[b]), ")");
+    if (rule == NanRule::missing && std::isnan(want[b])) CHECK(std::isnan(got[b]));
+    else CHECK(test::bits(got[b]) == test::bits(want[b]));
+  }
+}
+
+// By hand: bin 0: +0, -0, NaN (out NaN); bin 1: NaN and a negative NaN only; bin 2: 3, NaN,
+// -inf; bin 3: nothing; bin 4: -0, +0; bin 5: 7 into out's own negative NaN of odd payload; bin 6:
+// 2, -1; bin 7: nothing, out that odd NaN (kept bit for bit under both rules).
+template <class T>
+void nan_by_hand() {
+  if (test::skip_without_double<T>()) return;
+  auto& rt = test::runtime();
+  const T inf = std::numeric_limits<T>::infinity(), N = written_nan<T>(), z = T(0), nz = T(-0.0);
+  const T odd = from_bits<T>(sizeof(T) == 4 ? 0xffc00123u : 0xfff8000000000123ull);
+  const std::vector<cl_uint> indices = {0, 0, 0, 1, 2, 2, 2, 4, 4, 1, 5, 6, 6};
+  const std::vector<T> values = {z, nz, N, N, 3, N, -inf, nz, z, -N, 7, 2, -1};
+  const std::vector<T> init = {N, 5, 1, -2, z, odd, 4, odd};
+  struct Case {
+    NanRule rule;
+    bool self;
+    std::vector<T> min, max;
+  };
+  const std::vector<Case> cases = {
+      {NanRule::propagate, true, {N, N, N, -2, nz, N, -1, odd}, {N, N, N, -2, z, N, 4, odd}},
+      {NanRule::propagate, false, {N, N, N, -2, nz, 7, -1, odd}, {N, N, N, -2, z, 7, 2, odd}},
+      {NanRule::missing, true, {nz, 5, -inf, -2, nz, 7, -1, odd}, {z, 5, 3, -2, z, 7, 4, odd}},
+      {NanRule::missing, false, {nz, N, -inf, -2, nz, 7, -1, odd}, {z, N, 3, -2, z, 7, 2, odd}},
+  };
+  for (const Case& c : cases)
+    for (const ScatterStrategy s : {ScatterStrategy::automatic, ScatterStrategy::global_atomics, ScatterStrategy::local_private,
+                                    ScatterStrategy::local_cache})
+      for (const ScatterOp op : {ScatterOp::min, ScatterOp::max}) {
+        std::ostringstream w;
+        w << type_name<T>() << " " << op_name(op) << (c.rule == NanRule::propagate ? ", propagate" : ", missing")
+          << (c.self ? ", include_self" : ", without self") << ", " << name_of(s);
+        std::vector<T> out = init;
+        const auto r = clatomics::scatter_reduce(rt, out, indices, values, op, nan_options(c.rule, c.self, s));
+        check_nan_out(out, op == ScatterOp::min ? c.min : c.max, c.rule, w.str());
+        if (s != ScatterStrategy::automatic) CHECK(r.strategy == s);
+      }
+  // The default is propagate; deterministic mode gives the same (min/max are exact either way),
+  // and the cl::Buffer overload at offsets the same.
+  for (const bool self : {true, false}) {
+    std::vector<T> dflt = init, det = init;
+    ScatterOptions o;
+    o.include_self = self;
+    clatomics::scatter_reduce(rt, dflt, indices, values, ScatterOp::max, o);
+    o.deterministic = true;
+    clatomics::scatter_reduce(rt, det, indices, values, ScatterOp::max, o);
+    check_nan_out(dflt, cases[self ? 0 : 1].max, NanRule::propagate, "the default rule");
+    check_nan_out(det, cases[self ? 0 : 1].max, NanRule::propagate, "deterministic");
+    std::vector<T> padded(2, T(9));
+    padded.insert(padded.end(), init.begin(), init.end());
+    std::vector<cl_uint> pi(3, 0);
+    pi.insert(pi.end(), indices.begin(), indices.end());
+    const cl::Buffer dout = device(padded);
+    scatter_ranges<T, cl_uint>(rt, dout, 2, init.size(), device(pi), 3, device(values), 0, values.size(), ScatterOp::min,
+                                          nan_options(NanRule::propagate, self));
+    const auto got = test::to_host<T>(rt, dout, padded.size());
+    check_nan_out(std::vector<T>(got.begin() + 2, got.end()), cases[self ? 0 : 1].min, NanRule::propagate, "buffers at offsets");
+    CHECK(got[0] == T(9));
+  }
+}
+
+// Many values on few bins (every strategy's atomics meet): NaN (positive and negative) in every
+// third bin only, out's own NaN in bin 1 and 2.
+template <class T>
+void nan_many() {
+  if (test::skip_without_double<T>()) return;
+  auto& rt = test::runtime();
+  const std::size_t bins = 61, n = 200003;
+  std::mt19937_64 gen(11);
+  std::vector<cl_uint> indices(n);
+  std::vector<T> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    indices[i] = cl_uint(gen() % (bins + 2));  // some out of range
+    values[i] = T(std::ldexp(double(std::int64_t(gen() % 2001) - 1000), int(gen() % 20) - 10));
+    if (indices[i] % 3 == 0 && gen() % 500 == 0) values[i] = (gen() & 1) ? -written_nan<T>() : written_nan<T>();
+  }
+  std::vector<T> init(bins);
+  for (std::size_t b = 0; b < bins; ++b) init[b] = T(int(b % 11) - 5);
+  init[1] = written_nan<T>(), init[2] = -written_nan<T>();
+  for (const ScatterOp op : {ScatterOp::min, ScatterOp::max})
+    for (const bool self : {true, false}) {
+      std::vector<T> want = init;
+      std::vector<int> reached(bins, 0);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t b = indices[i];
+        if (b >= bins) continue;
+        const T v = values[i];
+        T& a = want[b];
+        if (!reached[b]++ && !self) a = v;
+        else if (std::isnan(a) || std::isnan(v)) a = written_nan<T>();
+        else a = op == ScatterOp::min ? test::ref_min(a, v) : test::ref_max(a, v);
+      }
+      for (std::size_t b = 0; b < bins; ++b)
+        if (reached[b] && std::isnan(want[b])) want[b] = written_nan<T>();
+      CHECK(std::isnan(want[0]));
+      for (const ScatterStrategy s : forced_strategies) {
+        std::ostringstream w;
+        w << "many " << type_name<T>() << " " << op_name(op) << (self ? ", include_self" : ", without self") << ", " << name_of(s);
+        std::vector<T> out = init;
+        clatomics::scatter_reduce(rt, out, indices, values, op, nan_options(NanRule::propagate, self, s));
+        check_nan_out(out, want, NanRule::propagate, w.str());
+      }
+    }
+}
+
+// argmin/argmax with NaN: bin 0: 1, NaN, NaN (positions 0, 1, 2); bin 1: 5, 2; bin 2: 3 into out's
+// own NaN.
+template <class T>
+void nan_arg() {
+  if (test::skip_without_double<T>()) return;
+  auto& rt = test::runtime();
+  const T N = written_nan<T>();
+  const std::vector<cl_uint> indices = {0, 0, 0, 1, 1, 2};
+  const std::vector<T> values = {1, N, -N, 5, 2, 3};
+  const cl_ulong count = values.size();
+  for (const bool self : {true, false}) {
+    const std::vector<T> init = {0, 0, N};
+    std::vector<T> out = init;
+    auto arg = clatomics::scatter_reduce_arg(rt, out, indices, values, ScatterOp::max, nan_options(NanRule::propagate, self));
+    // A NaN value wins: the lowest NaN's position. Bin 2 with self: out's own NaN won (count).
+    check_nan_out(out, {N, 5, self ? N : T(3)}, NanRule::propagate, "argmax, propagate");
+    CHECK(arg == std::vector<cl_ulong>{1, 3, self ? count : 5});
+    out = init;
+    arg = clatomics::scatter_reduce_arg(rt, out, indices, values, ScatterOp::min, nan_options(NanRule::propagate, self));
+    check_nan_out(out, {N, self ? T(0) : T(2), self ? N : T(3)}, NanRule::propagate, "argmin, propagate");
+    CHECK(arg == std::vector<cl_ulong>{1, self ? count : 4, self ? count : 5});
+    // missing: NaN values never win.
+    out = init;
+    arg = clatomics::scatter_reduce_arg(rt, out, indices, values, ScatterOp::max, nan_options(NanRule::missing, self));
+    check_nan_out(out, {1, 5, 3}, NanRule::missing, "argmax, missing");
+    CHECK(arg == std::vector<cl_ulong>{0, 3, 5});
+  }
+}
+
+}  // namespace
+
+TEST_CASE("float and double min/max propagate NaN by default, as torch's amax/amin; NanRule::missing keeps NumPy's fmax rule") {
+  nan_by_hand<float>();
+  nan_by_hand<double>();
+}
+
+TEST_CASE("propagated NaN on many values and few bins, every strategy") {
+  nan_many<float>();
+  nan_many<double>();
+}
+
+TEST_CASE("half and bfloat16 min/max propagate NaN into their float outputs") {
+  auto& rt = test::runtime();
+  const float N = written_nan<float>();
+  std::vector<float> out = {0, 0};
+  clatomics::scatter_reduce(rt, out, std::vector<cl_uint>{0, 0, 1}, std::vector<half_t>{{0x3c00}, {0x7e00}, {0x4000}}, ScatterOp::max);
+  CHECK(test::bits(out[0]) == test::bits(N));
+  CHECK(out[1] == 2.0f);
+  out = {0, 0};
+  clatomics::scatter_reduce(rt, out, std::vector<cl_ulong>{1, 0, 1}, std::vector<bfloat16_t>{{0xffc0}, {0xbf80}, {0x4000}}, ScatterOp::min);
+  CHECK(out[0] == -1.0f);
+  CHECK(test::bits(out[1]) == test::bits(N));
+}
+
+TEST_CASE("argmin/argmax with NaN: under propagate the lowest NaN's position wins") {
+  nan_arg<float>();
+  nan_arg<double>();
+}
+
+TEST_CASE("reduce_by_key min/max follow the NaN rule") {
+  auto& rt = test::runtime();
+  const float N = written_nan<float>();
+  const std::vector<cl_uint> keys = {1, 1, 1, 2, 2, 3};
+  const std::vector<float> values = {4, N, 2, 7, 8, N};
+  const auto prop = clatomics::reduce_by_key(rt, keys, values, ScatterOp::max);
+  CHECK(prop.first == std::vector<cl_uint>{1, 2, 3});
+  check_nan_out(prop.second, {N, 8, N}, NanRule::propagate, "reduce_by_key max, propagate");
+  ScatterOptions missing;
+  missing.nan = NanRule::missing;
+  const auto fmax = clatomics::reduce_by_key(rt, keys, values, ScatterOp::max, missing);
+  check_nan_out(fmax.second, {4, 8, N}, NanRule::missing, "reduce_by_key max, missing");
+  CHECK(clatomics::reduce_by_key(rt, std::vector<cl_uint>{}, std::vector<float>{}, ScatterOp::max).first.empty());
+}
+
+// ---- Empty outputs: results, not refusals ------------------------------------------------------
+
+TEST_CASE("empty outputs (no bins, no segments, rows of width 0) return at once, enqueue nothing, touch nothing") {
+  auto& rt = test::runtime();
+  using IA = std::invalid_argument;
+  const std::size_t n = 5;
+  const std::vector<cl_uint> hidx = {0, 1, 2, 3, 4};
+  const std::vector<float> hval(n, 1.0f);
+  const cl::Buffer out = device(std::vector<float>(4, 9.0f)), idx = device(hidx), val = device(hval), arg = device(std::vector<cl_ulong>(4, 77));
+  const cl::Buffer offs = device(std::vector<cl_uint>{0});
+  const auto before_out = bytes_of(out), before_arg = bytes_of(arg);
+  ScatterOptions refuse;
+  refuse.out_of_range = OutOfRange::refuse;
+  clatomics::ProfileScope enqueued;
+  // Buffer ranges, bins 0: every index out of range, counted; refused with OutOfRange::refuse; count 0: nothing.
+  auto r = scatter_ranges<float, cl_uint>(rt, out, 0, 0, idx, 0, val, 0, n, ScatterOp::sum);
+  CHECK(r.out_of_range == n);
+  CHECK(r.strategy == ScatterStrategy::global_atomics);
+  CHECK(test::contains(test::message_of<IA>([&] {
+                         scatter_ranges<float, cl_uint>(rt, out, 0, 0, idx, 0, val, 0, n, ScatterOp::sum, refuse);
+                       }),
+                       "bins is 0"));
+  CHECK(scatter_ranges<float, cl_uint>(rt, out, 0, 0, idx, 0, val, 0, 0, ScatterOp::max, refuse).out_of_range == 0);
+  // Width 0: no values at all, nothing counted or refused (torch: an index tensor of no elements).
+  r = scatter_ranges<float, cl_uint>(rt, out, 0, 4, idx, 0, val, 0, n, ScatterOp::sum, refuse, Rows{0, 0, 0});
+  CHECK(r.out_of_range == 0);
+  // argmin into no bins; segments: none.
+  CHECK(arg_ranges<float, cl_uint>(rt, out, 0, 0, arg, 0, idx, 0, val, 0, n, ScatterOp::min).out_of_range == n);
+  for (const bool self : {true, false})
+    CHECK(segment_ranges<float, cl_uint>(rt, out, 0, 0, offs, 0, val, 0, n, ScatterOp::mean, options(self)).out_of_range == 0);
+  // Views.
+  using clatomics::view;
+  CHECK(clatomics::scatter_reduce(rt, view<float>(out, 0, 0), view<cl_uint>(idx, 0, n), view<float>(val, 0, n), ScatterOp::sum).out_of_range ==
+        n);
+  CHECK(clatomics::scatter_reduce(rt, view<float>(out, 0, 0), view<cl_uint>(idx, 0, 3), view<float>(val, 0, 0), ScatterOp::sum, {}, 0)
+            .out_of_range == 0);
+  CHECK(clatomics::segment_reduce(rt, view<float>(out, 0, 0), view<cl_uint>(offs, 0, 1), view<float>(val, 0, n), ScatterOp::sum)
+            .out_of_range == 0);
+  CHECK(clatomics::segment_reduce(rt, view<float>(out, 0, 0), view<cl_uint>(offs, 0, 0), view<float>(val, 0, n), ScatterOp::sum, options(false))
+            .out_of_range == 0);
+  // Host vectors.
+  std::vector<float> none;
+  CHECK(clatomics::scatter_reduce(rt, none, hidx, hval, ScatterOp::max).out_of_range == n);
+  CHECK_THROWS_AS(clatomics::scatter_reduce(rt, none, hidx, hval, ScatterOp::max, refuse), IA);
+  CHECK(clatomics::scatter_reduce(rt, none, std::vector<cl_uint>{}, std::vector<float>{}, ScatterOp::max, refuse).out_of_range == 0);
+  CHECK(clatomics::scatter_reduce(rt, none, hidx, std::vector<float>{}, ScatterOp::sum, refuse, 0).out_of_range == 0);
+  CHECK(clatomics::scatter_reduce_arg(rt, none, hidx, hval, ScatterOp::min).empty());
+  CHECK(clatomics::segment_reduce(rt, none, std::vector<cl_uint>{}, hval, ScatterOp::sum, options(false)).out_of_range == 0);
+  CHECK(clatomics::segment_reduce(rt, none, std::vector<cl_ulong>{0}, hval, ScatterOp::sum).out_of_range == 0);
+  CHECK(none.empty());
+  CHECK(enqueued.commands() == 0);
+  CHECK(bytes_of(out) == before_out);
+  CHECK(bytes_of(arg) == before_arg);
+  // Still refused: null buffers, odd ops, and sizes that do not match.
+  const cl::Buffer null_buffer;
+  CHECK_THROWS_AS((scatter_ranges<float, cl_uint>(rt, null_buffer, 0, 0, idx, 0, val, 0, n, ScatterOp::sum)), IA);
+  CHECK_THROWS_AS((scatter_ranges<float, cl_uint>(rt, out, 0, 0, null_buffer, 0, val, 0, n, ScatterOp::sum)), IA);
+  CHECK_THROWS_AS((segment_ranges<float, cl_uint>(rt, out, 0, 0, offs, 0, val, 0, n, static_cast<ScatterOp>(99))), IA);
+  CHECK_THROWS_AS((clatomics::scatter_reduce(rt, none, hidx, std::vector<float>(n - 1, 1.0f), ScatterOp::sum)), IA);
+  CHECK_THROWS_AS((clatomics::segment_reduce(rt, none, std::vector<cl_uint>{0, 0}, hval, ScatterOp::sum)), IA);
+  CHECK_THROWS_AS((clatomics::scatter_reduce(rt, none, hidx, std::vector<float>(n, 1.0f), ScatterOp::sum, {}, 0)), IA);
+  CHECK_THROWS_AS((clatomics::scatter_reduce_arg(rt, none, hidx, hval, ScatterOp::sum)), IA);
+  CHECK(enqueued.commands() == 0);
+}
+
+// ---- Empty CSR segments ----------------------------------------------------------------------------
+
+TEST_CASE("an empty CSR segment: the empty reduction without include_self (torch_scatter's segment_csr), out's value with it") {
+  auto& rt = test::runtime();
+  // Segments 1 and 3 are empty.
+  const std::vector<cl_ulong> offsets = {0, 3, 3, 7, 7, 10};
+  std::vector<float> values(10);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = float(i + 1);
+  const std::vector<float> init = {100, -200, 300, 400, 500};
+  struct Case {
+    ScatterOp op;
+    bool deterministic;
+    std::vector<float> without_self, with_self;
+  };
+  const std::vector<Case> cases = {
+      {ScatterOp::sum, false, {6, 0, 22, 0, 27}, {106, -200, 322, 400, 527}},
+      {ScatterOp::sum, true, {6, 0, 22, 0, 27}, {106, -200, 322, 400, 527}},
+      {ScatterOp::max, false, {3, 0, 7, 0, 10}, {100, -200, 300, 400, 500}},
+      {ScatterOp::mean, false, {2, 0, 5.5f, 0, 9}, {26.5f, -200, 64.4f, 400, 131.75f}},
+      {ScatterOp::prod, false, {6, 1, 840, 1, 720}, {600, -200, 252000, 400, 360000}},
+  };
+  for (const Case& c : cases) {
+    if (c.deterministic && !rt.supports_double()) continue;
+    for (const bool self : {false, true}) {
+      INFO(op_name(c.op), c.deterministic ? " deterministic" : "", self ? ", include_self" : ", without self");
+      std::vector<float> out = init;
+      clatomics::segment_reduce(rt, out, offsets, values, c.op, options(self, ScatterStrategy::automatic, c.deterministic));
+      CHECK(out == (self ? c.with_self : c.without_self));
+      if (!self) CHECK(!std::signbit(out[1]));  // +0
+    }
+  }
+  // No values at all (every segment empty); rows of 2 at an offset, padding untouched.
+  const std::vector<cl_uint> flat = {0, 0, 0};
+  const cl::Buffer dout = device(std::vector<float>{-1, 7, 7, -1, 7, 7}), doffs = device(flat), dval = device(std::vector<float>{1});
+  segment_ranges<float, cl_uint>(rt, dout, 1, 2, doffs, 0, dval, 0, 0, ScatterOp::max, options(true), Rows{2, 3, 3});
+  CHECK(test::to_host<float>(rt, dout, 6) == std::vector<float>{-1, 7, 7, -1, 7, 7});
+  segment_ranges<float, cl_uint>(rt, dout, 1, 2, doffs, 0, dval, 0, 0, ScatterOp::max, options(false), Rows{2, 3, 3});
+  CHECK(test::to_host<float>(rt, dout, 6) == std::vector<float>{-1, 0, 0, -1, 0, 0});
+  std::vector<cl_int> iout = {5, 5};
+  clatomics::segment_reduce(rt, iout, flat, std::vector<cl_int>{}, ScatterOp::prod, options(false));
+  CHECK(iout == std::vector<cl_int>{1, 1});
+  iout = {5, 5};
+  clatomics::segment_reduce(rt, iout, flat, std::vector<cl_int>{}, ScatterOp::min, options(false));
+  CHECK(iout == std::vector<cl_int>{0, 0});
+}
+
+TEST_CASE("refusals quote the offending values: an index out of range, an offset") {
+  auto& rt = test::runtime();
+  ScatterOptions refuse;
+  refuse.out_of_range = OutOfRange::refuse;
+  std::vector<float> out(10, 0.0f);
+  const std::string index = test::message_of<std::invalid_argument>(
+      [&] { clatomics::scatter_reduce(rt, out, std::vector<cl_ulong>{1, 2, 12, 3, 40}, std::vector<float>(5, 1.0f), ScatterOp::sum, refuse); });
+  INFO(index);
+  CHECK(test::contains(index, "indices[2] = 12 is >= bins (10)"));
+  CHECK(test::contains(index, "1 more"));
+  std::vector<float> seg(3, 0.0f);
+  const std::string down = test::message_of<std::invalid_argument>(
+      [&] { clatomics::segment_reduce(rt, seg, std::vector<cl_uint>{0, 5, 3, 6}, std::vector<float>(6, 1.0f), ScatterOp::sum); });
+  INFO(down);
+  CHECK(test::contains(down, "offsets[1] = 5 is above offsets[2] = 3"));
+  const std::string past = test::message_of<std::invalid_argument>(
+      [&] { clatomics::segment_reduce(rt, seg, std::vector<cl_uint>{0, 2, 3, 9}, std::vector<float>(6, 1.0f), ScatterOp::sum); });
+  INFO(past);
+  CHECK(test::contains(past, "offsets[3] = 9 passes count (6)"));
+  CHECK(out == std::vector<float>(10, 0.0f));
 }

@@ -22,6 +22,8 @@
  *   CLAT_SC_VEC_RED 1: the device has PTX's vector red.global.add.v4.f32 (sm_90 and later) [0]
  *   CLAT_SC_K       consecutive elements a work-item takes per step (one column, 16-byte aligned
  *                   ranges), a multiple of 4 [16]
+ *   CLAT_SC_NAN_PROP 1: floating-point min/max propagate NaN (torch's amax/amin, np.maximum.at);
+ *                   0: NaN is missing data (np.fmax.at, order.cl) [1]
  *
  * Runs: every work-item keeps the slot it is filling and its partial value in registers and only
  * hands a run on (to __local or global memory) when the slot changes. A work-group takes one
@@ -30,8 +32,20 @@
  * bin make long runs, and neighbouring work-items rarely share a run's slot.
  *
  * The accumulator starts at the identity: -0.0 for float sums (x + -0.0 == x for every x, -0.0
- * included), 1 for products, NaN for float min/max (order.cl: NaN is missing data), the largest or
- * lowest integer. A group hands on only slots that left the identity.
+ * included), 1 for products, the largest or lowest integer; float min/max: -inf for max and +inf
+ * for min when NaN propagates, NaN when it is missing data (order.cl). A group hands on only
+ * slots that left the identity.
+ *
+ * Propagating float min/max: every NaN value becomes one canonical NaN whose bits order beyond
+ * the infinities as the integer atomics see them: for max the positive quiet NaN (0x7fc00000,
+ * above +inf's bits as a signed integer, and below every negative value's as an unsigned one),
+ * for min the negative NaN of all ones (above every negative value's bits as an unsigned
+ * integer, -1 as a signed one: below every positive value's). A value with its sign bit clear
+ * then takes a signed integer max (min), one with it set an unsigned integer min (max), and
+ * the accumulator holds a number or that NaN, never another NaN: so the NaN wins every update,
+ * -0 orders below +0, and no CAS loop is needed. The host never runs this in place on out (whose
+ * own NaN may have any bits): clat_scatter_finish joins out's value and writes a NaN result as
+ * the positive quiet NaN.
  *
  * Fixed point (CLAT_SC_FIXED): a value v = m * 2^e becomes the 128-bit integer v / 2^e_grid
  * (rounded to nearest even), e_grid chosen by the host from the largest exponent
@@ -74,6 +88,15 @@
 #endif
 #ifndef CLAT_SC_K
 #define CLAT_SC_K 16
+#endif
+#ifndef CLAT_SC_NAN_PROP
+#define CLAT_SC_NAN_PROP 1
+#endif
+/* Floating-point min/max whose NaN propagates: the ordered-bits path below. */
+#if CLAT_SC_REAL && (CLAT_SC_OP == 2 || CLAT_SC_OP == 3) && CLAT_SC_NAN_PROP && !CLAT_SC_FIXED
+#define CLAT_SC_PROP 1
+#else
+#define CLAT_SC_PROP 0
 #endif
 
 
@@ -135,7 +158,7 @@ CLAT_SC_DEFINE_INT_LOOP(clat_sc_max_local, __local, _local, CLAT_SC_MAX)
 #endif
 
 /* CLAT_SC_AGG_OK: the aggregated ops are safe in divergent code only on the warp path. */
-#if CLAT_SC_AGG && CLAT_PATH_AGG == CLAT_PATH_WARP && (CLAT_SC_REAL || !CLAT_SC_WIDE_INT)
+#if CLAT_SC_AGG && CLAT_PATH_AGG == CLAT_PATH_WARP && (CLAT_SC_REAL || !CLAT_SC_WIDE_INT) && !CLAT_SC_PROP
 #define CLAT_SC_AGG_OK 1
 #else
 #define CLAT_SC_AGG_OK 0
@@ -274,7 +297,83 @@ CLAT_SC_DEFINE_ADD128(clat_sc_add128_local, __local)
 #define CLAT_SC_COMB CLAT_SC_MAX
 #define CLAT_SC_IDENT CLAT_SC_MAX_IDENT
 #endif
-#if CLAT_SC_REAL
+#if CLAT_SC_PROP
+/* Canonical NaN and identity (see the top of the file). */
+#if CLAT_SC_TYPE == 1
+#define CLAT_SC_QNAN as_double(0x7ff8000000000000ul)
+#define CLAT_SC_S long
+#if CLAT_SC_OP == 3
+#define CLAT_SC_PNAN as_double(0x7ff8000000000000ul)
+#else
+#define CLAT_SC_PNAN as_double(0xfffffffffffffffful)
+#endif
+#else
+#define CLAT_SC_QNAN as_float(0x7fc00000u)
+#define CLAT_SC_S int
+#if CLAT_SC_OP == 3
+#define CLAT_SC_PNAN as_float(0x7fc00000u)
+#else
+#define CLAT_SC_PNAN as_float(0xffffffffu)
+#endif
+#endif
+#undef CLAT_SC_COMB
+#undef CLAT_SC_IDENT
+#if CLAT_SC_OP == 3
+#define CLAT_SC_IDENT (-(CLAT_SC_T)INFINITY)
+#else
+#define CLAT_SC_IDENT ((CLAT_SC_T)INFINITY)
+#endif
+#define CLAT_SC_IS_IDENT(a) CLAT_SC_SAME_BITS(a, CLAT_SC_IDENT)
+CLAT_FN CLAT_SC_T clat_sc_canon(CLAT_SC_T v) { return isnan(v) ? CLAT_SC_PNAN : v; }
+/* Any NaN wins; otherwise order.cl's min/max (-0 below +0). */
+CLAT_FN CLAT_SC_T clat_sc_pcomb(CLAT_SC_T a, CLAT_SC_T b) {
+#if CLAT_SC_OP == 3
+  return (isnan(a) || isnan(b)) ? CLAT_SC_PNAN : CLAT_SC_MAX(a, b);
+#else
+  return (isnan(a) || isnan(b)) ? CLAT_SC_PNAN : CLAT_SC_MIN(a, b);
+#endif
+}
+#define CLAT_SC_COMB clat_sc_pcomb
+/* The update of a slot holding a number or the canonical NaN with a canonical v. max: sign bit
+ * set -> unsigned min, clear -> signed max; min: set -> unsigned max, clear -> signed min. */
+#if CLAT_SC_OP == 3
+#define CLAT_SC_P_NEG(AS, p, v) CLAT_SC_PATOM(min, AS, CLAT_SC_U, p, v)
+#define CLAT_SC_P_POS(AS, p, v) CLAT_SC_PATOM(max, AS, CLAT_SC_S, p, v)
+#else
+#define CLAT_SC_P_NEG(AS, p, v) CLAT_SC_PATOM(max, AS, CLAT_SC_U, p, v)
+#define CLAT_SC_P_POS(AS, p, v) CLAT_SC_PATOM(min, AS, CLAT_SC_S, p, v)
+#endif
+#if CLAT_SC_TYPE != 1
+#define CLAT_SC_PATOM(OP, AS, I, p, v) atomic_##OP((volatile AS I *)(p), CLAT_CAT(as_, I)(v))
+#elif defined(CLAT_HAS_INT64_MINMAX)
+#define CLAT_SC_PATOM(OP, AS, I, p, v) atom_##OP((volatile AS I *)(p), CLAT_CAT(as_, I)(v))
+#endif
+#ifdef CLAT_SC_PATOM
+#define CLAT_SC_DEFINE_PROP(NAME, AS)                                  \
+  CLAT_FN void NAME(volatile AS CLAT_SC_T *p, CLAT_SC_T v) {          \
+    if (signbit(v)) CLAT_SC_P_NEG(AS, p, v);                          \
+    else CLAT_SC_P_POS(AS, p, v);                                     \
+  }
+#else
+/* double without 64-bit integer min/max: a CAS loop on the bits (the slot's NaN is canonical,
+ * so a NaN v leaves it as it is). */
+#define CLAT_SC_DEFINE_PROP(NAME, AS)                                                      \
+  CLAT_FN void NAME(volatile AS CLAT_SC_T *p, CLAT_SC_T v) {                              \
+    ulong old = *(volatile AS ulong *)p;                                                  \
+    for (;;) {                                                                            \
+      const ulong want = as_ulong(clat_sc_pcomb(as_double(old), v));                      \
+      if (want == old) return;                                                            \
+      const ulong seen = atom_cmpxchg((volatile AS ulong *)p, old, want);                 \
+      if (seen == old) return;                                                            \
+      old = seen;                                                                         \
+    }                                                                                     \
+  }
+#endif
+CLAT_SC_DEFINE_PROP(clat_sc_prop_global, __global)
+CLAT_SC_DEFINE_PROP(clat_sc_prop_local, __local)
+#define CLAT_SC_GLOBAL(p, a) clat_sc_prop_global(p, a)
+#define CLAT_SC_LOCAL(p, a) clat_sc_prop_local(p, a)
+#elif CLAT_SC_REAL
 #define CLAT_SC_IS_IDENT(a) isnan(a)
 #if CLAT_SC_AGG_OK
 #define CLAT_SC_GLOBAL(p, a) CLAT_CAT(CLAT_CAT(CLAT_SC_MM_A, CLAT_SC_T), _agg)(p, a)
@@ -328,7 +427,11 @@ CLAT_FN int clat_sc_rare(CLAT_SC_T v, ulong slot, __global uint *flags, __global
   return 0;
 }
 #else
+#if CLAT_SC_PROP
+#define CLAT_SC_TO_A(v) clat_sc_canon(v)
+#else
 #define CLAT_SC_TO_A(v) (v)
+#endif
 #define CLAT_SC_KEEP(v, slot) 1
 #endif
 
@@ -726,18 +829,23 @@ CLAT_FN CLAT_SC_T clat_sc_mean(CLAT_SC_T sum, ulong count) {
 
 /* out = (out op acc) or acc, per slot of a bin that received elements (counts), mean divided.
  * Fixed point: out's own value joins the exact sum when it lies within the grid (e_top), so
- * that the result is rounded once; the flags' NaN and infinities decide where they are set. */
+ * that the result is rounded once; the flags' NaN and infinities decide where they are set.
+ * A bin no element reached keeps its value; a CSR segment with none (segments, include_self
+ * false) gets the empty reduction, as torch_scatter's segment_csr writes it: 1 for prod, else 0. */
 __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong ostride, uint width, ulong nbins,
                                   __global const CLAT_SC_STORE *acc, __global const ulong *counts,
                                   __global const uint *flags, int e_grid, int e_top, uint include_self, uint mean) {
   for (ulong j = get_global_id(0); j < nbins * width; j += get_global_size(0)) {
     const ulong bin = j / width, d = j - bin * width;
+    __global CLAT_SC_T *o = out + out_off + bin * ostride + d;
     ulong c = 1;
 #if CLAT_SC_COUNTS
     c = counts[bin];
-    if (c == 0) continue; /* no values: the bin keeps its value */
+    if (c == 0) {
+      if (CLAT_SC_SEGMENTS && !include_self) *o = (CLAT_SC_T)(CLAT_SC_OP == 1 ? 1 : 0);
+      continue;
+    }
 #endif
-    __global CLAT_SC_T *o = out + out_off + bin * ostride + d;
 #if CLAT_SC_FIXED
     const uint flag = flags[j];
     const ulong2 of_values = CLAT_SC_READ(acc + j * CLAT_SC_WORDS);
@@ -760,9 +868,15 @@ __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong 
 #else
     CLAT_SC_T r = acc[j];
     if (include_self) {
+#if CLAT_SC_PROP
+      if (CLAT_SC_IS_IDENT(r)) continue; /* out op identity: out's value, its NaN's bits included */
+#endif
       r = CLAT_SC_COMB(*o, r);
       c += 1;
     }
+#if CLAT_SC_PROP
+    if (isnan(r)) r = CLAT_SC_QNAN; /* min's canonical NaN is negative: every NaN written is the positive quiet one */
+#endif
 #endif
     if (mean) {
 #if CLAT_SC_REAL
@@ -779,7 +893,8 @@ __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong 
   }
 }
 
-/* argmin/argmax: the lowest position whose value equals out[bin] after the scatter. */
+/* argmin/argmax: the lowest position whose value equals out[bin] after the scatter (the same
+ * bits; a NaN out[bin], where NaN propagates: the lowest position whose value is a NaN). */
 __kernel void clat_scatter_arg(__global const CLAT_SC_IDX *idx, ulong idx_off, __global const CLAT_SC_IN *val, ulong val_off,
                                ulong first, ulong n, ulong nbins, __global const CLAT_SC_T *out, ulong out_off,
                                __global ulong *arg, ulong arg_off) {
@@ -787,11 +902,14 @@ __kernel void clat_scatter_arg(__global const CLAT_SC_IDX *idx, ulong idx_off, _
     const ulong p = first + j;
     const ulong b = idx[idx_off + p];
     if (b >= nbins) continue;
-    const CLAT_SC_T v = CLAT_SC_LOAD(val + val_off, p);
-#if CLAT_SC_REAL
-    if (isnan(v)) continue;
+    const CLAT_SC_T v = CLAT_SC_LOAD(val + val_off, p), o = out[out_off + b];
+#if CLAT_SC_REAL && CLAT_SC_NAN_PROP
+    if (isnan(o) ? !isnan(v) : !CLAT_SC_SAME_BITS(v, o)) continue;
+#elif CLAT_SC_REAL
+    if (isnan(v) || !CLAT_SC_SAME_BITS(v, o)) continue;
+#else
+    if (!CLAT_SC_SAME_BITS(v, o)) continue;
 #endif
-    if (!CLAT_SC_SAME_BITS(v, out[out_off + b])) continue;
     volatile __global ulong *a = arg + arg_off + b;
 #ifdef CLAT_HAS_INT64_MINMAX
     atom_min(a, p);

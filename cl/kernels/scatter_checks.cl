@@ -30,21 +30,38 @@ __kernel void clat_scatter_fill_ulong(__global ulong *p, ulong off, ulong n, ulo
   for (ulong j = get_global_id(0); j < n; j += get_global_size(0)) p[off + j] = value;
 }
 
-/* Indices >= nbins among positions [first, first + n), counted into *oor (OutOfRange::refuse). */
+/* Indices >= nbins among positions [first, first + n), n < 2^32, counted into oor[0], the
+ * lowest such position (from first) into oor[1] (OutOfRange::refuse; the host quotes it). */
 __kernel void clat_scatter_check_indices(__global const CLAT_SC_IDX *idx, ulong idx_off, ulong first, ulong n, ulong nbins,
                                          __global uint *oor) {
-  uint mine = 0u;
+  uint mine = 0u, lowest = 0xffffffffu;
   for (ulong j = get_global_id(0); j < n; j += get_global_size(0))
-    if ((ulong)idx[idx_off + first + j] >= nbins) ++mine;
-  if (mine) atomic_add(oor, mine);
+    if ((ulong)idx[idx_off + first + j] >= nbins) {
+      if (!mine) lowest = (uint)j;
+      ++mine;
+    }
+  if (mine) {
+    atomic_add(oor, mine);
+    atomic_min(oor + 1, lowest);
+  }
 }
 
-/* Segment offsets that decrease, or pass count: *bad = 1. */
+/* Segment offsets that decrease, or pass count: *bad = the lowest such entry k (offs[k] > count
+ * or offs[k] > offs[k + 1]), capped at 2^32 - 2; 2^32 - 1 when none. */
 __kernel void clat_scatter_check_offsets(__global const CLAT_SC_IDX *offs, ulong off, ulong nentries, ulong count,
                                          __global uint *bad) {
   for (ulong k = get_global_id(0); k < nentries; k += get_global_size(0)) {
     const ulong o = offs[off + k];
-    if (o > count || (k + 1 < nentries && o > (ulong)offs[off + k + 1])) *bad = 1u;
+    if (o > count || (k + 1 < nentries && o > (ulong)offs[off + k + 1])) atomic_min(bad, (uint)min(k, 0xfffffffeul));
+  }
+}
+
+/* Rows [0, nbins) of out, width columns each, set to 1 (one) or 0: the empty segments of a
+ * segment reduction without include_self when no value reaches any. */
+__kernel void clat_scatter_fill_rows(__global CLAT_SC_T *out, ulong off, ulong ostride, uint width, ulong nbins, uint one) {
+  for (ulong j = get_global_id(0); j < nbins * width; j += get_global_size(0)) {
+    const ulong bin = j / width;
+    out[off + bin * ostride + (j - bin * width)] = (CLAT_SC_T)(one ? 1 : 0);
   }
 }
 

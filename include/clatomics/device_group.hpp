@@ -90,7 +90,8 @@ std::vector<T> compact(DeviceGroup& group, const std::vector<T>& in, const Predi
 // the op's identity (mean and include_self = false also count each bin's values), and the copies
 // join out on the host in chunk order; out is written once every chunk has succeeded (a refusal,
 // such as OutOfRange::refuse meeting an index >= bins, leaves it untouched). Integer results,
-// min and max are those of one device. Float sums and means add the chunks' copies in double and
+// min and max are those of one device (options.nan included). An empty out (or width 0) runs
+// nothing, as on one device. Float sums and means add the chunks' copies in double and
 // round once per bin; deterministic mode sums each chunk exactly and rounds it once, so the bits
 // depend on the data and never on the number of devices or which ran which chunk (with more than
 // one chunk of data, they may differ from one device's single pass in the last place).

@@ -49,6 +49,14 @@ enum class OutOfRange {
            // before the output is touched (one more pass over the indices)
 };
 
+// NaN in floating-point min and max (float, double, half, bfloat16).
+enum class NanRule {
+  propagate,  // a NaN reaching a bin (a value, or out's own with include_self) makes it NaN, as
+              // torch.scatter_reduce_ amax/amin and np.maximum.at / np.minimum.at
+  missing,    // NaN is missing data: max(1, NaN) = 1, NaN only where every value is (np.fmax.at /
+              // np.fmin.at, clat_atomic_min/max and reduce)
+};
+
 struct ScatterOptions {
   // true: out's own values take part (out = out op values...); false: each bin that receives a
   // value gets the reduction of its values alone, bins that receive none keep their values
@@ -71,6 +79,12 @@ struct ScatterOptions {
   bool deterministic = false;
   OutOfRange out_of_range = OutOfRange::count;
   ScatterStrategy strategy = ScatterStrategy::automatic;
+  // min/max of floating-point values (every entry point: scatter_reduce, scatter_reduce_arg,
+  // segment_reduce, reduce_by_key, the DeviceGroup form; deterministic or not: min/max are exact
+  // either way). -0 orders below +0 under both rules. A NaN result is written as the positive
+  // quiet NaN (0x7fc00000 float, 0x7ff8000000000000 double: std::numeric_limits' quiet_NaN on
+  // common hosts); a bin no value reaches keeps out's value, its NaN's bits included.
+  NanRule nan = NanRule::propagate;
 };
 
 // "automatic", "global_atomics", "local_private", "local_cache"; std::invalid_argument for a
@@ -179,13 +193,18 @@ std::size_t reduce_by_key_host(Runtime& rt, ScatterType type, bool key64, const 
 
 // Contracts of every entry point below (README, "Contracts"): std::invalid_argument before
 // anything is enqueued, and the output untouched, for a null buffer or one whose flags forbid
-// its role, a view beyond its buffer, bins == 0, a width of 0 or a stride below it, views whose
-// lengths do not fit together (the message quotes them), an output sharing memory with an input,
-// an op outside ScatterOp, double values on a device without fp64, an option the call cannot
-// honour (named in the message). Any buffer alignment and out-of-order queues are fine, as for
-// every algorithm. Device data comes as views (clatomics/view.hpp), which carry their element
-// types: an index buffer of cl_ulong is read as cl_ulong, and an output of the wrong type does
-// not compile.
+// its role, a view beyond its buffer, a stride below the width, views whose lengths do not fit
+// together, an output sharing memory with an input, an op or option outside its enum, double
+// values on a device without fp64, an option the call cannot honour (the message quotes the
+// offending values). Any buffer alignment and out-of-order queues are fine, as for every
+// algorithm. Device data comes as views (clatomics/view.hpp), which carry their element types:
+// an index buffer of cl_ulong is read as cl_ulong, and an output of the wrong type does not
+// compile.
+// Empty outputs are no error (NumPy and PyTorch give empty results): bins == 0 (no segments) or
+// rows of width 0 return at once, enqueueing nothing and touching no buffer (the buffers and
+// options are still checked). With bins == 0 every index is out of range: they are counted in
+// ScatterResult::out_of_range, or with OutOfRange::refuse (and any index) refused as torch
+// refuses an index out of range. Width 0: no values, nothing counted or refused.
 
 namespace detail {
 // The whole rows of `width` a view of `count` elements holds when a row starts every `stride`
@@ -203,31 +222,34 @@ ScatterCall view_call(const char* what, ScatterOp op, const ScatterOptions& opti
   const auto refuse = [&](const std::string& why) { throw std::invalid_argument(std::string("clatomics: ") + what + ": " + why); };
   const std::size_t width = rows.width, vs = rows.value_stride ? rows.value_stride : width;
   const std::size_t os = rows.out_stride ? rows.out_stride : width;
-  if (width == 0) refuse("a row width of 0");
-  if (vs < width || os < width)
-    refuse("strides (values " + std::to_string(vs) + ", out " + std::to_string(os) + ") below the row width " + std::to_string(width));
+  // Rows of width 0 hold nothing: out and values must be empty, and the call does nothing.
+  if (width == 0 && (out.count() || values.count()))
+    refuse("width 0 with " + std::to_string(out.count()) + " out and " + std::to_string(values.count()) +
+           " value elements; rows of width 0 hold none");
   // Contiguous rows must fill their views; pitched ones may end after the last row's width.
-  if (vs == width && values.count() % width)
+  if (width && vs == width && values.count() % width)
     refuse("values hold " + std::to_string(values.count()) + " elements, not whole rows of " + std::to_string(width));
-  if (os == width && out.count() % width)
+  if (width && os == width && out.count() % width)
     refuse("out holds " + std::to_string(out.count()) + " elements, not whole rows of " + std::to_string(width));
-  const std::size_t value_rows = rows_in(values.count(), width, vs), bins = rows_in(out.count(), width, os);
+  const std::size_t bins = rows_in(out.count(), width, os);
+  const std::size_t value_rows = width ? rows_in(values.count(), width, vs) : segments ? 0 : indices.count();
   if (!segments && indices.count() != value_rows)
     refuse(std::to_string(indices.count()) + " indices for " + std::to_string(value_rows) + " rows of values; one index a row");
-  if (segments && indices.count() != bins + 1)
+  // No segments: an offsets view of 0 or 1 entries (none is read).
+  if (segments && width && indices.count() != bins + 1 && !(bins == 0 && indices.count() == 0))
     refuse(std::to_string(indices.count()) + " offsets for " + std::to_string(bins) + " segments; segments + 1 are needed");
   ScatterCall call = scatter_call<V, I>(op, options, segments, out.handle(), out.offset(), bins, indices.handle(), indices.offset(),
                                         values.handle(), values.offset(), value_rows);
-  call.rows = Rows(width, vs, os);
+  call.rows = Rows(width, rows.value_stride, rows.out_stride);
   return call;
 }
 }  // namespace detail
 
 // out[indices[i] * out_stride + d] op= values[i * value_stride + d] for each index i and d <
 // rows.width (every position relative to its view). out: bins rows of scatter_output_t<V>;
-// indices: cl_uint or cl_ulong, one a row of values. float/double min and max treat NaN as
-// missing data and order -0 below +0 (as clat_atomic_min/max and reduce do); a bin of no values
-// keeps its value.
+// indices: cl_uint or cl_ulong, one a row of values. Floating-point min and max propagate NaN by
+// default (options.nan) and order -0 below +0; a bin no index reaches keeps its value (PyTorch's
+// scatter_reduce rule, include_self either way).
 //   scatter_reduce(rt, view<float>(out), view<cl_uint>(idx), view<float>(val), ScatterOp::sum)
 template <class O, class I, class V>
 ScatterResult scatter_reduce(Runtime& rt, const View<O>& out, const View<I>& indices, const View<V>& values, ScatterOp op,
@@ -268,7 +290,8 @@ template <class V, class I>
 std::vector<cl_ulong> scatter_reduce_arg(Runtime& rt, std::vector<scatter_output_t<V>>& out, const std::vector<I>& indices,
                                          const std::vector<V>& values, ScatterOp op, ScatterOptions options = {},
                                          ScatterResult* result = nullptr) {
-  const detail::ScatterCall call = detail::scatter_call<V, I>(op, options);
+  detail::ScatterCall call = detail::scatter_call<V, I>(op, options);
+  call.with_arg = true;  // arg.data() may be null when out is empty
   std::vector<cl_ulong> arg(out.size());
   const ScatterResult r =
       detail::scatter_host(rt, call, out.data(), out.size(), indices.data(), indices.size(), values.data(), values.size(), arg.data());
@@ -281,13 +304,17 @@ std::vector<cl_ulong> scatter_reduce_arg(Runtime& rt, std::vector<scatter_output
 // in scatter_reduce), with out holding `segments` rows; rows outside [offsets[0],
 // offsets[segments]) take no part. Offsets that decrease or pass the rows values hold throw
 // std::invalid_argument (checked on the device, before out is touched). A segment with no
-// values keeps out's value when include_self is false, as a bin with no values does.
+// values (offsets[s] == offsets[s + 1]) gets the empty reduction when include_self is false, as
+// torch_scatter's segment_csr writes it: 0 for sum, mean, min and max, 1 for prod (typed: +0.0
+// for floating point); with include_self it keeps out's value (out op nothing). scatter_reduce's
+// bins differ: a bin no index reaches keeps its value (PyTorch). No segments: nothing is read
+// (the offsets included) or written.
 template <class O, class I, class V>
 ScatterResult segment_reduce(Runtime& rt, const View<O>& out, const View<I>& offsets, const View<V>& values, ScatterOp op,
                              ScatterOptions options = {}, Rows rows = {}) {
   return detail::scatter_buffers(rt, detail::view_call("segment_reduce", op, options, true, out, offsets, values, rows));
 }
-// Host data: offsets.size() = out.size() / width + 1.
+// Host data: offsets.size() = out.size() / width + 1 (or 0 when out is empty).
 template <class V, class O>
 ScatterResult segment_reduce(Runtime& rt, std::vector<scatter_output_t<V>>& out, const std::vector<O>& offsets, const std::vector<V>& values,
                              ScatterOp op, ScatterOptions options = {}, std::size_t width = 1) {
@@ -298,8 +325,9 @@ ScatterResult segment_reduce(Runtime& rt, std::vector<scatter_output_t<V>>& out,
 
 // Runs of equal consecutive keys (K: cl_uint or cl_ulong; sorted keys give unique keys), as
 // thrust::reduce_by_key: unique_keys[u] is the key of run u and reductions[u] the reduction of
-// its values (options.include_self is ignored: the outputs start empty). Returns the number of
-// runs. unique_keys and reductions must hold keys.count() elements.
+// its values (options.include_self is ignored: the outputs start empty; options.nan applies).
+// Returns the number of runs (0 for no keys). unique_keys and reductions must hold keys.count()
+// elements.
 template <class K, class V, class O>
 std::size_t reduce_by_key(Runtime& rt, const View<K>& keys, const View<V>& values, const View<K>& unique_keys, const View<O>& reductions,
                           ScatterOp op, ScatterOptions options = {}) {
