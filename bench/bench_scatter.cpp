@@ -205,10 +205,9 @@ class ScatterBench {
     fast.indices_are_sorted = c.sorted();
     ScatterOptions det = fast;
     det.deterministic = true;
-    Rows layout;
-    layout.width = c.width;
     const auto call = [&](const ScatterOptions& o) {
-      return scatter_reduce<float, cl_uint>(rt_, out, 0, c.bins, indices, 0, values, 0, c.elements, ScatterOp::sum, o, layout);
+      return scatter_reduce(rt_, view<float>(out, 0, c.bins * c.width), view<cl_uint>(indices, 0, c.elements),
+                            view<float>(values, 0, c.elements * c.width), ScatterOp::sum, o, c.width);
     };
 
     // Checked once against the host before the timing (out starts at 0 each time).

@@ -133,8 +133,8 @@ int main() {
       rt.queue().enqueueFillBuffer(d_rho, 0.0f, 0, points * sizeof(float));
       clatomics::ScatterOptions options;
       options.deterministic = deterministic;
-      result = clatomics::scatter_reduce<float, cl_uint>(rt, d_rho, 0, points, d_point, 0, d_weight, 0, pairs,
-                                                         clatomics::ScatterOp::sum, options);
+      result = clatomics::scatter_reduce(rt, clatomics::view<float>(d_rho, 0, points), clatomics::view<cl_uint>(d_point, 0, pairs),
+                                         clatomics::view<float>(d_weight, 0, pairs), clatomics::ScatterOp::sum, options);
       std::vector<float> rho(points);
       rt.queue().enqueueReadBuffer(d_rho, CL_TRUE, 0, points * sizeof(float), rho.data());
       return rho;

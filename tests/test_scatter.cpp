@@ -61,6 +61,50 @@ ScatterOptions options(bool include_self, ScatterStrategy strategy = ScatterStra
   return o;
 }
 
+// Buffer ranges as the entry points' views, so that one test reaches a range by offset and
+// count whatever the layout: `rows` rows of `width` a `stride` apart (0: the width) from
+// `offset`, the last row its width only. A size that overflows saturates, so that the call
+// refuses it as a view beyond its buffer.
+template <class T>
+clatomics::View<T> rows_view(const cl::Buffer& b, std::size_t offset, std::size_t rows, std::size_t width = 1, std::size_t stride = 0) {
+  const std::size_t step = stride ? stride : width;
+  std::size_t count = 0;
+  if (rows && width) count = rows - 1 > (none - width) / step ? none : (rows - 1) * step + width;
+  return clatomics::view<T>(b, offset, count);
+}
+template <class V, class I>
+ScatterResult scatter_ranges(clatomics::Runtime& rt, const cl::Buffer& out, std::size_t out_offset, std::size_t bins, const cl::Buffer& indices,
+                             std::size_t indices_offset, const cl::Buffer& values, std::size_t values_offset, std::size_t count, ScatterOp op,
+                             ScatterOptions o = {}, Rows rows = {}) {
+  return clatomics::scatter_reduce(rt, rows_view<Out<V>>(out, out_offset, bins, rows.width, rows.out_stride),
+                                   clatomics::view<I>(indices, indices_offset, count),
+                                   rows_view<V>(values, values_offset, count, rows.width, rows.value_stride), op, o, rows);
+}
+template <class V, class I>
+ScatterResult arg_ranges(clatomics::Runtime& rt, const cl::Buffer& out, std::size_t out_offset, std::size_t bins, const cl::Buffer& arg,
+                         std::size_t arg_offset, const cl::Buffer& indices, std::size_t indices_offset, const cl::Buffer& values,
+                         std::size_t values_offset, std::size_t count, ScatterOp op, ScatterOptions o = {}) {
+  return clatomics::scatter_reduce_arg(rt, clatomics::view<Out<V>>(out, out_offset, bins), clatomics::view<cl_ulong>(arg, arg_offset, bins),
+                                       clatomics::view<I>(indices, indices_offset, count), clatomics::view<V>(values, values_offset, count),
+                                       op, o);
+}
+template <class V, class I>
+ScatterResult segment_ranges(clatomics::Runtime& rt, const cl::Buffer& out, std::size_t out_offset, std::size_t segments,
+                             const cl::Buffer& offsets, std::size_t offsets_offset, const cl::Buffer& values, std::size_t values_offset,
+                             std::size_t count, ScatterOp op, ScatterOptions o = {}, Rows rows = {}) {
+  return clatomics::segment_reduce(rt, rows_view<Out<V>>(out, out_offset, segments, rows.width, rows.out_stride),
+                                   clatomics::view<I>(offsets, offsets_offset, segments + 1),
+                                   rows_view<V>(values, values_offset, count, rows.width, rows.value_stride), op, o, rows);
+}
+template <class K, class V>
+std::size_t by_key_ranges(clatomics::Runtime& rt, const cl::Buffer& keys, std::size_t keys_offset, const cl::Buffer& values,
+                          std::size_t values_offset, std::size_t count, const cl::Buffer& unique_keys, std::size_t unique_offset,
+                          const cl::Buffer& reductions, std::size_t reductions_offset, ScatterOp op, ScatterOptions o = {}) {
+  return clatomics::reduce_by_key(rt, clatomics::view<K>(keys, keys_offset, count), clatomics::view<V>(values, values_offset, count),
+                                  clatomics::view<K>(unique_keys, unique_offset, count),
+                                  clatomics::view<Out<V>>(reductions, reductions_offset, count), op, o);
+}
+
 // Restores the default stream limits however the scope ends.
 struct StreamLimits {
   explicit StreamLimits(std::size_t chunk_bytes, std::uint64_t launch_elements) {
@@ -515,7 +559,7 @@ Ran<Out<V>> run(const Problem<V, I>& p, ScatterOp op, const ScatterOptions& o, A
     r.result = clatomics::scatter_reduce(rt, r.out, p.indices, p.values, op, o, p.width);
   } else {
     const cl::Buffer out = device(p.out);
-    r.result = clatomics::scatter_reduce<V, I>(rt, out, p.out_offset, p.bins, device(p.indices), p.index_offset, device(p.values),
+    r.result = scatter_ranges<V, I>(rt, out, p.out_offset, p.bins, device(p.indices), p.index_offset, device(p.values),
                                                p.value_offset, p.count, op, o, Rows{p.width, p.value_stride, p.out_stride});
     r.out = test::to_host<Out<V>>(rt, out, p.out.size());
   }
@@ -742,7 +786,7 @@ TEST_CASE("rows: widths 1, 3 and 32 with strides past the width, through buffers
   const auto p = make_problem<float, cl_uint>(10007, 61, Dist::uniform, ScatterOp::sum, 5, 1, contiguous);
   const auto e = reference(p, ScatterOp::sum, true, true);
   const cl::Buffer out = device(p.out);
-  const auto r = clatomics::scatter_reduce<float, cl_uint>(rt, out, 0, p.bins, device(p.indices), 0, device(p.values), 0, p.count,
+  const auto r = scatter_ranges<float, cl_uint>(rt, out, 0, p.bins, device(p.indices), 0, device(p.values), 0, p.count,
                                                            ScatterOp::sum, options(true), Rows{3, 0, 0});
   check_out(test::to_host<float>(rt, out, p.out.size()), e, "rows of 3, strides 0");
   CHECK(r.out_of_range == e.out_of_range);
@@ -770,7 +814,7 @@ TEST_CASE("one column with a value stride, from an aligned start: every strategy
       for (const ScatterOp op : {ScatterOp::sum, ScatterOp::min}) {
         std::vector<cl_int> zero(bins, op == ScatterOp::min ? std::numeric_limits<cl_int>::max() : 0);
         const cl::Buffer ob(rt.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bins * 4, zero.data());
-        clatomics::scatter_reduce<cl_int, cl_uint>(rt, ob, 0, bins, ib, 0, vb, 0, n, op, options(true, s), Rows{1, stride, 0});
+        scatter_ranges<cl_int, cl_uint>(rt, ob, 0, bins, ib, 0, vb, 0, n, op, options(true, s), Rows{1, stride, 0});
         std::vector<cl_int> got(bins);
         rt.queue().enqueueReadBuffer(ob, CL_TRUE, 0, bins * 4, got.data());
         CHECK(got == (op == ScatterOp::sum ? sums : mins));
@@ -845,9 +889,9 @@ TEST_CASE("rows need (count - 1) * value_stride + width values and (bins - 1) * 
   const Rows rows{p.width, p.value_stride, p.out_stride};
   clatomics::ProfileScope enqueued;
   CHECK_THROWS_AS(
-      (clatomics::scatter_reduce<float, cl_uint>(rt, out, 0, p.bins, indices, 0, short_values, 0, p.count, ScatterOp::sum, {}, rows)),
+      (scatter_ranges<float, cl_uint>(rt, out, 0, p.bins, indices, 0, short_values, 0, p.count, ScatterOp::sum, {}, rows)),
       std::invalid_argument);
-  CHECK_THROWS_AS((clatomics::scatter_reduce<float, cl_uint>(rt, short_out, 0, p.bins, indices, 0, device(p.values), 0, p.count,
+  CHECK_THROWS_AS((scatter_ranges<float, cl_uint>(rt, short_out, 0, p.bins, indices, 0, device(p.values), 0, p.count,
                                                              ScatterOp::sum, {}, rows)),
                   std::invalid_argument);
   CHECK(enqueued.commands() == 0);
@@ -882,7 +926,7 @@ void strategies_agree(ScatterOp op, std::size_t width, bool self) {
           if (s == ScatterStrategy::local_private && bins == big) {
             const cl::Buffer out = device(p.out), indices = device(p.indices), values = device(p.values);
             clatomics::ProfileScope enqueued;
-            CHECK_THROWS_AS((clatomics::scatter_reduce<V, I>(rt, out, p.out_offset, p.bins, indices, p.index_offset, values, p.value_offset,
+            CHECK_THROWS_AS((scatter_ranges<V, I>(rt, out, p.out_offset, p.bins, indices, p.index_offset, values, p.value_offset,
                                                             p.count, op, options(self, s), Rows{p.width, p.value_stride, p.out_stride})),
                             std::invalid_argument);
             CHECK(enqueued.commands() == 0);
@@ -1004,7 +1048,7 @@ void deterministic(ScatterOp op) {
         std::vector<O> padded_out(3, sentinel<O>());
         padded_out.insert(padded_out.end(), init.begin(), init.end());
         const cl::Buffer out = device(padded_out);
-        clatomics::scatter_reduce<V, I>(rt, out, 3, bins, device(padded_indices), 2, device(padded_values), 5, n, op,
+        scatter_ranges<V, I>(rt, out, 3, bins, device(padded_indices), 2, device(padded_values), 5, n, op,
                                               options(self, ScatterStrategy::automatic, true));
         const auto got = test::to_host<O>(rt, out, padded_out.size());
         CHECK(same(std::vector<O>(got.begin(), got.begin() + 3), std::vector<O>(3, sentinel<O>())));
@@ -1101,7 +1145,7 @@ TEST_CASE("deterministic mode: integer ops and min/max are exact as ever, floati
                        "determin"));
   CHECK_THROWS_AS((clatomics::scatter_reduce(rt, out, indices, std::vector<half_t>(3, half_t{0x3c00}), ScatterOp::prod, det)),
                   std::invalid_argument);
-  CHECK_THROWS_AS((clatomics::scatter_reduce<float, cl_uint>(rt, dout, 0, 2, dindices, 0, dvalues, 0, 3, ScatterOp::prod, det)),
+  CHECK_THROWS_AS((scatter_ranges<float, cl_uint>(rt, dout, 0, 2, dindices, 0, dvalues, 0, 3, ScatterOp::prod, det)),
                   std::invalid_argument);
   if (rt.supports_double()) {
     std::vector<double> dout_host(2, 1.0);
@@ -1287,7 +1331,7 @@ void check_arg(ScatterOp op, bool without_self) {
         po.insert(po.end(), init.begin(), init.end());
         std::vector<cl_ulong> pa(5 + bins + 2, cl_ulong(0xDEADBEEF));
         const cl::Buffer dout = device(po), darg = device(pa);
-        const auto rb = clatomics::scatter_reduce_arg<V, I>(rt, dout, 3, bins, darg, 5, device(pi), 2, device(pv), 7, n, op, options(self));
+        const auto rb = arg_ranges<V, I>(rt, dout, 3, bins, darg, 5, device(pi), 2, device(pv), 7, n, op, options(self));
         CHECK(rb.out_of_range == e.out_of_range);
         const auto got_out = test::to_host<O>(rt, dout, po.size());
         const auto got_arg = test::to_host<cl_ulong>(rt, darg, pa.size());
@@ -1372,7 +1416,7 @@ TEST_CASE("indices out of range: counted and skipped by default, refused with Ou
     const cl::Buffer out = device(p.out), indices = device(p.indices), values = device(p.values);
     const auto before = bytes_of(out);
     const std::string what = test::message_of<std::invalid_argument>([&] {
-      clatomics::scatter_reduce<cl_ulong, cl_ulong>(rt, out, p.out_offset, p.bins, indices, p.index_offset, values, p.value_offset,
+      scatter_ranges<cl_ulong, cl_ulong>(rt, out, p.out_offset, p.bins, indices, p.index_offset, values, p.value_offset,
                                                     p.count, ScatterOp::sum, refuse, Rows{p.width, p.value_stride, p.out_stride});
     });
     CHECK(!what.empty());
@@ -1398,7 +1442,7 @@ TEST_CASE("indices out of range: counted and skipped by default, refused with Ou
     const std::vector<cl_uint> indices = {0, 1, 2, 3};
     const std::vector<float> values = {1, 2, 3, 4};
     const cl::Buffer out = device(std::vector<float>(3, 9.0f)), arg = device(std::vector<cl_ulong>(3, 77));
-    CHECK_THROWS_AS((clatomics::scatter_reduce_arg<float, cl_uint>(rt, out, 0, 3, arg, 0, device(indices), 0, device(values), 0, 4,
+    CHECK_THROWS_AS((arg_ranges<float, cl_uint>(rt, out, 0, 3, arg, 0, device(indices), 0, device(values), 0, 4,
                                                                   ScatterOp::min, refuse)),
                     std::invalid_argument);
     CHECK(test::to_host<float>(rt, out, 3) == std::vector<float>(3, 9.0f));
@@ -1475,7 +1519,7 @@ void check_segments(ScatterOp op, std::initializer_list<bool> selves) {
                               op, self, true);
         empty_segments(e, offsets, p.out_offset, p.out_stride, p.width, op, self);
         const cl::Buffer out = device(p.out);
-        clatomics::segment_reduce<V, Off>(rt, out, p.out_offset, segments, device(p.indices), 2, device(p.values), p.value_offset, count,
+        segment_ranges<V, Off>(rt, out, p.out_offset, segments, device(p.indices), 2, device(p.values), p.value_offset, count,
                                           op, options(self), Rows{p.width, p.value_stride, p.out_stride});
         check_out(test::to_host<O>(rt, out, p.out.size()), e, w.str() + ", buffers, rows of 3");
       }
@@ -1505,7 +1549,7 @@ TEST_CASE("segment_reduce refuses offsets that decrease or pass count, before ou
     const cl::Buffer dout = device(out);
     const auto before = bytes_of(dout);
     CHECK_THROWS_AS(
-        (clatomics::segment_reduce<float, cl_uint>(rt, dout, 0, segments, device(offsets), 0, device(values), 0, 10, ScatterOp::sum)),
+        (segment_ranges<float, cl_uint>(rt, dout, 0, segments, device(offsets), 0, device(values), 0, 10, ScatterOp::sum)),
         std::invalid_argument);
     CHECK(bytes_of(dout) == before);
   }
@@ -1517,10 +1561,10 @@ TEST_CASE("segment_reduce refuses offsets that decrease or pass count, before ou
   // Offsets into fewer values than count: the count is what the values hold.
   const cl::Buffer dout = device(std::vector<float>(3, 9.0f));
   const std::vector<cl_uint> fine = {0, 4, 4, 10};
-  CHECK_THROWS_AS((clatomics::segment_reduce<float, cl_uint>(rt, dout, 0, 3, device(fine), 0, device(values), 0, 9, ScatterOp::sum)),
+  CHECK_THROWS_AS((segment_ranges<float, cl_uint>(rt, dout, 0, 3, device(fine), 0, device(values), 0, 9, ScatterOp::sum)),
                   std::invalid_argument);
   CHECK(test::to_host<float>(rt, dout, 3) == std::vector<float>(3, 9.0f));
-  clatomics::segment_reduce<float, cl_uint>(rt, dout, 0, 3, device(fine), 0, device(values), 0, 10, ScatterOp::sum);
+  segment_ranges<float, cl_uint>(rt, dout, 0, 3, device(fine), 0, device(values), 0, 10, ScatterOp::sum);
   CHECK(test::to_host<float>(rt, dout, 3) == std::vector<float>{13, 9, 15});
 }
 
@@ -1579,7 +1623,7 @@ void check_by_key(ScatterOp op) {
       pv.insert(pv.end(), values.begin(), values.end());
       const cl::Buffer dunique = device(std::vector<K>(2 + n)), dreductions = device(std::vector<O>(4 + n));
       const std::size_t got_runs =
-          clatomics::reduce_by_key<K, V>(rt, device(pk), 3, device(pv), 1, n, dunique, 2, dreductions, 4, op, options(false));
+          by_key_ranges<K, V>(rt, device(pk), 3, device(pv), 1, n, dunique, 2, dreductions, 4, op, options(false));
       CHECK(got_runs == runs);
       if (got_runs != runs || !runs) continue;
       const auto gk = test::to_host<K>(rt, dunique, 2 + runs), gr = test::to_host<O>(rt, dreductions, 4 + runs);
@@ -1605,18 +1649,18 @@ TEST_CASE("reduce_by_key refuses outputs shorter than count") {
   const cl::Buffer six_keys = device(std::vector<cl_uint>(6, 7)), five_keys = device(std::vector<cl_uint>(5, 7));
   const cl::Buffer six = device(std::vector<float>(6, 9.0f)), five = device(std::vector<float>(5, 9.0f));
   clatomics::ProfileScope enqueued;
-  CHECK_THROWS_AS((clatomics::reduce_by_key<cl_uint, float>(rt, dkeys, 0, dvalues, 0, 6, five_keys, 0, six, 0, ScatterOp::sum)),
+  CHECK_THROWS_AS((by_key_ranges<cl_uint, float>(rt, dkeys, 0, dvalues, 0, 6, five_keys, 0, six, 0, ScatterOp::sum)),
                   std::invalid_argument);
-  CHECK_THROWS_AS((clatomics::reduce_by_key<cl_uint, float>(rt, dkeys, 0, dvalues, 0, 6, six_keys, 0, five, 0, ScatterOp::sum)),
+  CHECK_THROWS_AS((by_key_ranges<cl_uint, float>(rt, dkeys, 0, dvalues, 0, 6, six_keys, 0, five, 0, ScatterOp::sum)),
                   std::invalid_argument);
-  CHECK_THROWS_AS((clatomics::reduce_by_key<cl_uint, float>(rt, dkeys, 0, dvalues, 0, 6, six_keys, 1, six, 0, ScatterOp::sum)),
+  CHECK_THROWS_AS((by_key_ranges<cl_uint, float>(rt, dkeys, 0, dvalues, 0, 6, six_keys, 1, six, 0, ScatterOp::sum)),
                   std::invalid_argument);
-  CHECK_THROWS_AS((clatomics::reduce_by_key<cl_uint, float>(rt, dkeys, 0, dvalues, 0, 6, six_keys, 0, six, 1, ScatterOp::sum)),
+  CHECK_THROWS_AS((by_key_ranges<cl_uint, float>(rt, dkeys, 0, dvalues, 0, 6, six_keys, 0, six, 1, ScatterOp::sum)),
                   std::invalid_argument);
   CHECK(enqueued.commands() == 0);
   CHECK(test::to_host<float>(rt, six, 6) == std::vector<float>(6, 9.0f));
   CHECK(test::to_host<cl_uint>(rt, six_keys, 6) == std::vector<cl_uint>(6, 7));
-  CHECK(clatomics::reduce_by_key<cl_uint, float>(rt, dkeys, 0, dvalues, 0, 6, six_keys, 0, six, 0, ScatterOp::sum) == 3);
+  CHECK(by_key_ranges<cl_uint, float>(rt, dkeys, 0, dvalues, 0, 6, six_keys, 0, six, 0, ScatterOp::sum) == 3);
   CHECK(test::to_host<cl_uint>(rt, six_keys, 3) == std::vector<cl_uint>{1, 2, 3});
   CHECK(test::to_host<float>(rt, six, 3) == std::vector<float>{3, 12, 6});
 }
@@ -1684,7 +1728,7 @@ TEST_CASE("bad input is refused before anything is enqueued, out untouched") {
   const auto before_arg = bytes_of(arg), before_ukeys = bytes_of(ukeys);
   const auto sr = [&](const cl::Buffer& o, std::size_t oo, std::size_t b, const cl::Buffer& i, std::size_t io, const cl::Buffer& v,
                       std::size_t vo, std::size_t c, ScatterOp op = ScatterOp::sum, ScatterOptions opt = {},
-                      Rows rows = {}) { clatomics::scatter_reduce<F, U>(rt, o, oo, b, i, io, v, vo, c, op, opt, rows); };
+                      Rows rows = {}) { scatter_ranges<F, U>(rt, o, oo, b, i, io, v, vo, c, op, opt, rows); };
   clatomics::ProfileScope enqueued;
 
   // Strides below the width (quoted).
@@ -1737,7 +1781,7 @@ TEST_CASE("bad input is refused before anything is enqueued, out untouched") {
   CHECK_THROWS_AS((sr(big_out, 0, big_bins<float>(), idx, 0, val, 0, n, ScatterOp::sum, too_big)), IA);
   // argmin/argmax: only min and max, arg too short, arg sharing memory with an input (a null arg: below).
   const auto sa = [&](const cl::Buffer& a, std::size_t ao, ScatterOp op, const cl::Buffer& v = cl::Buffer()) {
-    clatomics::scatter_reduce_arg<F, U>(rt, out, 0, bins, a, ao, idx, 0, v() ? v : val, 0, n, op);
+    arg_ranges<F, U>(rt, out, 0, bins, a, ao, idx, 0, v() ? v : val, 0, n, op);
   };
   CHECK_THROWS_AS(sa(arg, 0, ScatterOp::sum), IA);
   CHECK_THROWS_AS(sa(arg, 0, ScatterOp::mean), IA);
@@ -1747,7 +1791,7 @@ TEST_CASE("bad input is refused before anything is enqueued, out untouched") {
   CHECK_THROWS_AS(sa(shared, 0, ScatterOp::min, shared), IA);
   // segment_reduce: offsets too short, null, sharing memory with out; an odd op.
   const auto sg = [&](const cl::Buffer& o, std::size_t segments, const cl::Buffer& off, std::size_t oo, ScatterOp op = ScatterOp::sum) {
-    clatomics::segment_reduce<F, U>(rt, o, 0, segments, off, oo, val, 0, n, op);
+    segment_ranges<F, U>(rt, o, 0, segments, off, oo, val, 0, n, op);
   };
   CHECK_THROWS_AS(sg(out, bins, offs, 1), IA);
   CHECK_THROWS_AS(sg(out, bins, none_buffer, 0), IA);
@@ -1755,7 +1799,7 @@ TEST_CASE("bad input is refused before anything is enqueued, out untouched") {
   CHECK_THROWS_AS((sg(out, bins, offs, 0, static_cast<ScatterOp>(99))), IA);
   // reduce_by_key: outputs sharing memory with the inputs or each other, null keys, an odd op.
   const auto rk = [&](const cl::Buffer& k, const cl::Buffer& v, const cl::Buffer& u, std::size_t uo, const cl::Buffer& r, std::size_t ro,
-                      ScatterOp op = ScatterOp::sum) { clatomics::reduce_by_key<U, F>(rt, k, 0, v, 0, n, u, uo, r, ro, op); };
+                      ScatterOp op = ScatterOp::sum) { by_key_ranges<U, F>(rt, k, 0, v, 0, n, u, uo, r, ro, op); };
   CHECK_THROWS_AS(rk(none_buffer, val, ukeys, 0, reds, 0), IA);
   CHECK_THROWS_AS(rk(keys, val, ukeys, 0, val, 0), IA);
   CHECK_THROWS_AS(rk(keys, val, keys, 0, reds, 0), IA);
@@ -1792,7 +1836,7 @@ TEST_CASE("bad input is refused before anything is enqueued, out untouched") {
   // one buffer; the indices there are 1.0f's bits, out of range.
   sr(out, 0, bins, idx, 0, val, 0, n);
   CHECK(test::to_host<float>(rt, out, bins) == std::vector<float>{9, 109, 9, 9, 9, 9, 9, 9, 9, 9});
-  const auto r = clatomics::scatter_reduce<F, U>(rt, shared, m, bins, shared, 0, shared, 100, n, ScatterOp::sum);
+  const auto r = scatter_ranges<F, U>(rt, shared, m, bins, shared, 0, shared, 100, n, ScatterOp::sum);
   CHECK(r.out_of_range == n);
   CHECK(test::to_host<float>(rt, shared, 2 * m) == shared_host);
   sr(out, 0, bins, idx, 0, val, 0, 0);  // count 0
@@ -1801,7 +1845,7 @@ TEST_CASE("bad input is refused before anything is enqueued, out untouched") {
   // taken, the checks above would not be about what they say).
   const cl::Buffer own_out = device(std::vector<float>(bins, 9.0f));
   clatomics::ProfileScope arg_enqueued;
-  CHECK_THROWS_AS((clatomics::scatter_reduce_arg<F, U>(rt, own_out, 0, bins, none_buffer, 0, idx, 0, val, 0, n, ScatterOp::min)), IA);
+  CHECK_THROWS_AS((arg_ranges<F, U>(rt, own_out, 0, bins, none_buffer, 0, idx, 0, val, 0, n, ScatterOp::min)), IA);
   CHECK(arg_enqueued.commands() == 0);
   CHECK(test::to_host<float>(rt, own_out, bins) == std::vector<float>(bins, 9.0f));
 }
@@ -1818,7 +1862,7 @@ TEST_CASE("double values, and deterministic sums, on a device without fp64 are r
   std::vector<double> dout(2, 1.0);
   std::vector<float> fout(2, 1.0f);
   clatomics::ProfileScope enqueued;
-  CHECK_THROWS_AS((clatomics::scatter_reduce<double, cl_uint>(rt, out, 0, 2, idx, 0, values, 0, 3, ScatterOp::sum)), std::invalid_argument);
+  CHECK_THROWS_AS((scatter_ranges<double, cl_uint>(rt, out, 0, 2, idx, 0, values, 0, 3, ScatterOp::sum)), std::invalid_argument);
   CHECK_THROWS_AS((clatomics::scatter_reduce(rt, dout, indices, std::vector<double>{1, 2, 3}, ScatterOp::max)), std::invalid_argument);
   CHECK_THROWS_AS((clatomics::segment_reduce(rt, dout, std::vector<cl_uint>{0, 1, 3}, std::vector<double>{1, 2, 3}, ScatterOp::sum)),
                   std::invalid_argument);
@@ -1921,7 +1965,7 @@ void nan_by_hand() {
     std::vector<cl_uint> pi(3, 0);
     pi.insert(pi.end(), indices.begin(), indices.end());
     const cl::Buffer dout = device(padded);
-    clatomics::scatter_reduce<T, cl_uint>(rt, dout, 2, init.size(), device(pi), 3, device(values), 0, values.size(), ScatterOp::min,
+    scatter_ranges<T, cl_uint>(rt, dout, 2, init.size(), device(pi), 3, device(values), 0, values.size(), ScatterOp::min,
                                           nan_options(NanRule::propagate, self));
     const auto got = test::to_host<T>(rt, dout, padded.size());
     check_nan_out(std::vector<T>(got.begin() + 2, got.end()), cases[self ? 0 : 1].min, NanRule::propagate, "buffers at offsets");
@@ -2061,22 +2105,22 @@ TEST_CASE("empty outputs (no bins, no segments, rows of width 0) return at once,
   ScatterOptions refuse;
   refuse.out_of_range = OutOfRange::refuse;
   clatomics::ProfileScope enqueued;
-  // cl::Buffer: bins 0: every index out of range, counted; refused with OutOfRange::refuse; count 0: nothing.
-  auto r = clatomics::scatter_reduce<float, cl_uint>(rt, out, 0, 0, idx, 0, val, 0, n, ScatterOp::sum);
+  // Buffer ranges, bins 0: every index out of range, counted; refused with OutOfRange::refuse; count 0: nothing.
+  auto r = scatter_ranges<float, cl_uint>(rt, out, 0, 0, idx, 0, val, 0, n, ScatterOp::sum);
   CHECK(r.out_of_range == n);
   CHECK(r.strategy == ScatterStrategy::global_atomics);
   CHECK(test::contains(test::message_of<IA>([&] {
-                         clatomics::scatter_reduce<float, cl_uint>(rt, out, 0, 0, idx, 0, val, 0, n, ScatterOp::sum, refuse);
+                         scatter_ranges<float, cl_uint>(rt, out, 0, 0, idx, 0, val, 0, n, ScatterOp::sum, refuse);
                        }),
                        "bins is 0"));
-  CHECK(clatomics::scatter_reduce<float, cl_uint>(rt, out, 0, 0, idx, 0, val, 0, 0, ScatterOp::max, refuse).out_of_range == 0);
+  CHECK(scatter_ranges<float, cl_uint>(rt, out, 0, 0, idx, 0, val, 0, 0, ScatterOp::max, refuse).out_of_range == 0);
   // Width 0: no values at all, nothing counted or refused (torch: an index tensor of no elements).
-  r = clatomics::scatter_reduce<float, cl_uint>(rt, out, 0, 4, idx, 0, val, 0, n, ScatterOp::sum, refuse, Rows{0, 0, 0});
+  r = scatter_ranges<float, cl_uint>(rt, out, 0, 4, idx, 0, val, 0, n, ScatterOp::sum, refuse, Rows{0, 0, 0});
   CHECK(r.out_of_range == 0);
   // argmin into no bins; segments: none.
-  CHECK(clatomics::scatter_reduce_arg<float, cl_uint>(rt, out, 0, 0, arg, 0, idx, 0, val, 0, n, ScatterOp::min).out_of_range == n);
+  CHECK(arg_ranges<float, cl_uint>(rt, out, 0, 0, arg, 0, idx, 0, val, 0, n, ScatterOp::min).out_of_range == n);
   for (const bool self : {true, false})
-    CHECK(clatomics::segment_reduce<float, cl_uint>(rt, out, 0, 0, offs, 0, val, 0, n, ScatterOp::mean, options(self)).out_of_range == 0);
+    CHECK(segment_ranges<float, cl_uint>(rt, out, 0, 0, offs, 0, val, 0, n, ScatterOp::mean, options(self)).out_of_range == 0);
   // Views.
   using clatomics::view;
   CHECK(clatomics::scatter_reduce(rt, view<float>(out, 0, 0), view<cl_uint>(idx, 0, n), view<float>(val, 0, n), ScatterOp::sum).out_of_range ==
@@ -2102,9 +2146,9 @@ TEST_CASE("empty outputs (no bins, no segments, rows of width 0) return at once,
   CHECK(bytes_of(arg) == before_arg);
   // Still refused: null buffers, odd ops, and sizes that do not match.
   const cl::Buffer null_buffer;
-  CHECK_THROWS_AS((clatomics::scatter_reduce<float, cl_uint>(rt, null_buffer, 0, 0, idx, 0, val, 0, n, ScatterOp::sum)), IA);
-  CHECK_THROWS_AS((clatomics::scatter_reduce<float, cl_uint>(rt, out, 0, 0, null_buffer, 0, val, 0, n, ScatterOp::sum)), IA);
-  CHECK_THROWS_AS((clatomics::segment_reduce<float, cl_uint>(rt, out, 0, 0, offs, 0, val, 0, n, static_cast<ScatterOp>(99))), IA);
+  CHECK_THROWS_AS((scatter_ranges<float, cl_uint>(rt, null_buffer, 0, 0, idx, 0, val, 0, n, ScatterOp::sum)), IA);
+  CHECK_THROWS_AS((scatter_ranges<float, cl_uint>(rt, out, 0, 0, null_buffer, 0, val, 0, n, ScatterOp::sum)), IA);
+  CHECK_THROWS_AS((segment_ranges<float, cl_uint>(rt, out, 0, 0, offs, 0, val, 0, n, static_cast<ScatterOp>(99))), IA);
   CHECK_THROWS_AS((clatomics::scatter_reduce(rt, none, hidx, std::vector<float>(n - 1, 1.0f), ScatterOp::sum)), IA);
   CHECK_THROWS_AS((clatomics::segment_reduce(rt, none, std::vector<cl_uint>{0, 0}, hval, ScatterOp::sum)), IA);
   CHECK_THROWS_AS((clatomics::scatter_reduce(rt, none, hidx, std::vector<float>(n, 1.0f), ScatterOp::sum, {}, 0)), IA);
@@ -2146,9 +2190,9 @@ TEST_CASE("an empty CSR segment: the empty reduction without include_self (torch
   // No values at all (every segment empty); rows of 2 at an offset, padding untouched.
   const std::vector<cl_uint> flat = {0, 0, 0};
   const cl::Buffer dout = device(std::vector<float>{-1, 7, 7, -1, 7, 7}), doffs = device(flat), dval = device(std::vector<float>{1});
-  clatomics::segment_reduce<float, cl_uint>(rt, dout, 1, 2, doffs, 0, dval, 0, 0, ScatterOp::max, options(true), Rows{2, 3, 3});
+  segment_ranges<float, cl_uint>(rt, dout, 1, 2, doffs, 0, dval, 0, 0, ScatterOp::max, options(true), Rows{2, 3, 3});
   CHECK(test::to_host<float>(rt, dout, 6) == std::vector<float>{-1, 7, 7, -1, 7, 7});
-  clatomics::segment_reduce<float, cl_uint>(rt, dout, 1, 2, doffs, 0, dval, 0, 0, ScatterOp::max, options(false), Rows{2, 3, 3});
+  segment_ranges<float, cl_uint>(rt, dout, 1, 2, doffs, 0, dval, 0, 0, ScatterOp::max, options(false), Rows{2, 3, 3});
   CHECK(test::to_host<float>(rt, dout, 6) == std::vector<float>{-1, 0, 0, -1, 0, 0});
   std::vector<cl_int> iout = {5, 5};
   clatomics::segment_reduce(rt, iout, flat, std::vector<cl_int>{}, ScatterOp::prod, options(false));

@@ -132,7 +132,8 @@ void check_all(clatomics::Runtime& rt, const cl::Buffer& a, std::size_t offset, 
   clatomics::ScatterOptions fresh;
   fresh.include_self = false;
   const auto scattered =
-      clatomics::scatter_reduce<float, cl_uint>(rt, out, 0, key_bins, a, offset, b, b_offset, n, clatomics::ScatterOp::sum, fresh);
+      clatomics::scatter_reduce(rt, clatomics::view<float>(out, 0, key_bins), clatomics::view<cl_uint>(a, offset, n),
+                                clatomics::view<float>(b, b_offset, n), clatomics::ScatterOp::sum, fresh);
   CHECK(scattered.out_of_range == e.keys_out);
   const auto sums = test::to_host<float>(rt, out, key_bins);
   for (std::size_t k = 0; k < key_bins; ++k)

@@ -151,6 +151,43 @@ TEST_CASE("views whose lengths do not fit together are refused before anything i
   CHECK(enqueued.commands() == 0);
 }
 
+TEST_CASE("scatter views with row strides: tight and pitched layouts hold the same rows; argmin over views") {
+  auto& rt = test::runtime();
+  // Rows of 2: values a row every 3 elements, out a row every 4; padding 100 (values) and -1 (out).
+  const std::vector<cl_uint> idx = {0, 2, 2, 1};
+  const std::vector<float> pitched_values = {1, 2, 100, 3, 4, 100, 5, 6, 100, 7, 8, 100};
+  const clatomics::Rows rows{2, 3, 4};
+  for (const bool pitched : {false, true}) {
+    INFO((pitched ? "pitched" : "tight"));
+    const std::size_t out_count = pitched ? 12 : 10, value_count = pitched ? 12 : 11;
+    const cl::Buffer out = test::to_device(rt, std::vector<float>(12, -1.0f)), vals = test::to_device(rt, pitched_values);
+    clatomics::ScatterOptions fresh;
+    fresh.include_self = false;
+    clatomics::scatter_reduce(rt, view<float>(out, 0, out_count), view<cl_uint>(test::to_device(rt, idx)), view<float>(vals, 0, value_count),
+                              ScatterOp::sum, fresh, rows);
+    CHECK(test::to_host<float>(rt, out, 12) == std::vector<float>{1, 2, -1, -1, 7, 8, -1, -1, 8, 10, -1, -1});
+    // Three indices for the four rows the values hold.
+    CHECK(test::contains(test::message_of<IA>([&] {
+                           clatomics::scatter_reduce(rt, view<float>(out, 0, out_count), view<cl_uint>(test::to_device(rt, idx), 0, 3),
+                                                     view<float>(vals, 0, value_count), ScatterOp::sum, fresh, rows);
+                         }),
+                         "3 indices for 4 rows"));
+  }
+  // argmin: the lowest position of each bin's minimum; arg one position a bin.
+  const cl::Buffer out = test::to_device(rt, std::vector<float>(3, 9.0f)), arg = test::to_device(rt, std::vector<cl_ulong>(3, 77));
+  const cl::Buffer di = test::to_device(rt, idx), dv = test::to_device(rt, std::vector<float>{5, 1, 3, 2});
+  clatomics::scatter_reduce_arg(rt, view<float>(out), view<cl_ulong>(arg), view<cl_uint>(di), view<float>(dv), ScatterOp::min);
+  CHECK(test::to_host<float>(rt, out, 3) == std::vector<float>{5, 2, 1});
+  CHECK(test::to_host<cl_ulong>(rt, arg, 3) == std::vector<cl_ulong>{0, 3, 1});
+  clatomics::ProfileScope enqueued;
+  CHECK(test::contains(test::message_of<IA>([&] {
+                         clatomics::scatter_reduce_arg(rt, view<float>(out), view<cl_ulong>(arg, 0, 2), view<cl_uint>(di), view<float>(dv),
+                                                       ScatterOp::min);
+                       }),
+                       "arg holds 2 positions for 3 bins"));
+  CHECK(enqueued.commands() == 0);
+}
+
 TEST_CASE("a kernel asked for by a wrong name is an error that lists the program's kernels") {
   auto& rt = test::runtime();
   const cl::Program program = rt.build("kernel void weighted(global float *h) { clat_atomic_add_float(h, 1.0f); }\n"

@@ -97,11 +97,14 @@ struct ScatterResult {
 };
 
 // Row layout: element i holds `width` values at values[i * value_stride + d], d < width, and
-// bin b is out[b * out_stride + d]. Strides 0 mean width (contiguous rows).
+// bin b is out[b * out_stride + d]. Strides 0 mean width (contiguous rows). A plain number is a
+// width: scatter_reduce(rt, out, indices, values, op, {}, 4) reduces rows of 4.
 struct Rows {
   std::size_t width = 1;
   std::size_t value_stride = 0;
   std::size_t out_stride = 0;
+  Rows(std::size_t width = 1, std::size_t value_stride = 0, std::size_t out_stride = 0)  // NOLINT: a width converts
+      : width(width), value_stride(value_stride), out_stride(out_stride) {}
 };
 
 // The output element type for values of type V: V, or float for half_t and bfloat16_t.
@@ -161,7 +164,7 @@ ScatterCall scatter_call(ScatterOp op, const ScatterOptions& options, bool segme
   call.options = options;
   return call;
 }
-// The same with the buffer ranges of the cl::Buffer entry points.
+// The same with its buffer ranges.
 template <class V, class I>
 ScatterCall scatter_call(ScatterOp op, const ScatterOptions& options, bool segments, cl_mem out, std::size_t out_offset,
                          std::size_t bins, cl_mem indices, std::size_t indices_offset, cl_mem values, std::size_t values_offset,
@@ -190,36 +193,74 @@ std::size_t reduce_by_key_host(Runtime& rt, ScatterType type, bool key64, const 
 
 // Contracts of every entry point below (README, "Contracts"): std::invalid_argument before
 // anything is enqueued, and the output untouched, for a null buffer or one whose flags forbid
-// its role, a range beyond its buffer or overflowing size_t, a stride below the width, an output
-// sharing memory with an input, an op or option outside its enum, double values on a device
-// without fp64, an option the call cannot honour (the message quotes the offending values). Any
-// buffer alignment and out-of-order queues are fine, as for every algorithm.
+// its role, a view beyond its buffer, a stride below the width, views whose lengths do not fit
+// together, an output sharing memory with an input, an op or option outside its enum, double
+// values on a device without fp64, an option the call cannot honour (the message quotes the
+// offending values). Any buffer alignment and out-of-order queues are fine, as for every
+// algorithm. Device data comes as views (clatomics/view.hpp), which carry their element types:
+// an index buffer of cl_ulong is read as cl_ulong, and an output of the wrong type does not
+// compile.
 // Empty outputs are no error (NumPy and PyTorch give empty results): bins == 0 (no segments) or
 // rows of width 0 return at once, enqueueing nothing and touching no buffer (the buffers and
-// options are still checked). With bins == 0 every index is out of range: count of them are
-// counted in ScatterResult::out_of_range, or with OutOfRange::refuse (and count > 0) refused as
-// torch refuses an index out of range. Width 0: no values, nothing counted or refused.
+// options are still checked). With bins == 0 every index is out of range: they are counted in
+// ScatterResult::out_of_range, or with OutOfRange::refuse (and any index) refused as torch
+// refuses an index out of range. Width 0: no values, nothing counted or refused.
 
-// out[out_offset + indices[i] * out_stride + d] op= values[values_offset + i * value_stride + d]
-// for i < count, d < rows.width. out: `bins` rows of scatter_output_t<V>; indices: cl_uint or
-// cl_ulong. Floating-point min and max propagate NaN by default (options.nan) and order -0
-// below +0; a bin no index reaches keeps its value (PyTorch's scatter_reduce rule, include_self
-// either way).
-template <class V, class I>
-ScatterResult scatter_reduce(Runtime& rt, const cl::Buffer& out, std::size_t out_offset, std::size_t bins, const cl::Buffer& indices,
-                             std::size_t indices_offset, const cl::Buffer& values, std::size_t values_offset, std::size_t count,
-                             ScatterOp op, ScatterOptions options = {}, Rows rows = {}) {
-  detail::ScatterCall call = detail::scatter_call<V, I>(op, options, false, out(), out_offset, bins, indices(), indices_offset,
-                                                        values(), values_offset, count);
-  call.rows = rows;
-  return detail::scatter_buffers(rt, call);
+namespace detail {
+// The whole rows of `width` a view of `count` elements holds when a row starts every `stride`
+// elements (the last row needs only its width: tight and pitched layouts both count).
+inline std::size_t rows_in(std::size_t count, std::size_t width, std::size_t stride) {
+  return count < width || width == 0 ? 0 : (count - width) / stride + 1;
+}
+// A call over views: out holds `bins` rows (bins + 1 offsets for segments), values one row an
+// index; the output type must be the values' own (float for half_t and bfloat16_t).
+template <class O, class I, class V>
+ScatterCall view_call(const char* what, ScatterOp op, const ScatterOptions& options, bool segments, const View<O>& out,
+                      const View<I>& indices, const View<V>& values, const Rows& rows) {
+  static_assert(std::is_same_v<O, scatter_output_t<V>>,
+                "clatomics: scatter: out's elements must be of the values' type (float for half_t and bfloat16_t values)");
+  const auto refuse = [&](const std::string& why) { throw std::invalid_argument(std::string("clatomics: ") + what + ": " + why); };
+  const std::size_t width = rows.width, vs = rows.value_stride ? rows.value_stride : width;
+  const std::size_t os = rows.out_stride ? rows.out_stride : width;
+  // Rows of width 0 hold nothing: out and values must be empty, and the call does nothing.
+  if (width == 0 && (out.count() || values.count()))
+    refuse("width 0 with " + std::to_string(out.count()) + " out and " + std::to_string(values.count()) +
+           " value elements; rows of width 0 hold none");
+  // Contiguous rows must fill their views; pitched ones may end after the last row's width.
+  if (width && vs == width && values.count() % width)
+    refuse("values hold " + std::to_string(values.count()) + " elements, not whole rows of " + std::to_string(width));
+  if (width && os == width && out.count() % width)
+    refuse("out holds " + std::to_string(out.count()) + " elements, not whole rows of " + std::to_string(width));
+  const std::size_t bins = rows_in(out.count(), width, os);
+  const std::size_t value_rows = width ? rows_in(values.count(), width, vs) : segments ? 0 : indices.count();
+  if (!segments && indices.count() != value_rows)
+    refuse(std::to_string(indices.count()) + " indices for " + std::to_string(value_rows) + " rows of values; one index a row");
+  // No segments: an offsets view of 0 or 1 entries (none is read).
+  if (segments && width && indices.count() != bins + 1 && !(bins == 0 && indices.count() == 0))
+    refuse(std::to_string(indices.count()) + " offsets for " + std::to_string(bins) + " segments; segments + 1 are needed");
+  ScatterCall call = scatter_call<V, I>(op, options, segments, out.handle(), out.offset(), bins, indices.handle(), indices.offset(),
+                                        values.handle(), values.offset(), value_rows);
+  call.rows = Rows(width, rows.value_stride, rows.out_stride);
+  return call;
+}
+}  // namespace detail
+
+// out[indices[i] * out_stride + d] op= values[i * value_stride + d] for each index i and d <
+// rows.width (every position relative to its view). out: bins rows of scatter_output_t<V>;
+// indices: cl_uint or cl_ulong, one a row of values. Floating-point min and max propagate NaN by
+// default (options.nan) and order -0 below +0; a bin no index reaches keeps its value (PyTorch's
+// scatter_reduce rule, include_self either way).
+//   scatter_reduce(rt, view<float>(out), view<cl_uint>(idx), view<float>(val), ScatterOp::sum)
+template <class O, class I, class V>
+ScatterResult scatter_reduce(Runtime& rt, const View<O>& out, const View<I>& indices, const View<V>& values, ScatterOp op,
+                             ScatterOptions options = {}, Rows rows = {}) {
+  return detail::scatter_buffers(rt, detail::view_call("scatter_reduce", op, options, false, out, indices, values, rows));
 }
 
 // Host data: bins = out.size() / width (out.size() must be a multiple of width, values.size()
 // = indices.size() * width). The std::vector overloads copy their arrays to the device whole
 // (the output stays there while every value reaches it): an array larger than one device buffer
-// (CL_DEVICE_MAX_MEM_ALLOC_SIZE) is refused with std::invalid_argument; use the cl::Buffer
-// overloads on parts of it.
+// (CL_DEVICE_MAX_MEM_ALLOC_SIZE) is refused with std::invalid_argument; use views of its parts.
 template <class V, class I>
 ScatterResult scatter_reduce(Runtime& rt, std::vector<scatter_output_t<V>>& out, const std::vector<I>& indices, const std::vector<V>& values,
                              ScatterOp op, ScatterOptions options = {}, std::size_t width = 1) {
@@ -228,66 +269,20 @@ ScatterResult scatter_reduce(Runtime& rt, std::vector<scatter_output_t<V>>& out,
   return detail::scatter_host(rt, call, out.data(), out.size(), indices.data(), indices.size(), values.data(), values.size(), nullptr);
 }
 
-namespace detail {
-// A call over views: out holds rows of `width` (its count a multiple of width), values hold
-// `rows` rows; the output type must be the values' own (float for half_t and bfloat16_t).
+// argmin / argmax (op ScatterOp::min or max, one value a row): out as scatter_reduce gives it,
+// and arg[b] = the lowest position i (in values) whose value is out[b] afterwards, or the
+// number of values when no element reached it (no values, or out's own value won with
+// include_self). arg holds one position a bin. Needs 64-bit atomics.
 template <class O, class I, class V>
-ScatterCall view_call(const char* what, ScatterOp op, const ScatterOptions& options, bool segments, const View<O>& out,
-                      const View<I>& indices, const View<V>& values, std::size_t width) {
-  static_assert(std::is_same_v<O, scatter_output_t<V>>,
-                "clatomics: scatter: out's elements must be of the values' type (float for half_t and bfloat16_t values)");
-  const auto refuse = [&](const std::string& why) { throw std::invalid_argument(std::string("clatomics: ") + what + ": " + why); };
-  // Rows of width 0 hold nothing: out and values must be empty, and the call does nothing.
-  if (width == 0 && (out.count() || values.count()))
-    refuse("width 0 with " + std::to_string(out.count()) + " out and " + std::to_string(values.count()) +
-           " value elements; rows of width 0 hold none");
-  if (width && out.count() % width) refuse("out holds " + std::to_string(out.count()) + " elements, not whole rows of " + std::to_string(width));
-  if (width && values.count() % width) refuse("values hold " + std::to_string(values.count()) + " elements, not whole rows of " + std::to_string(width));
-  const std::size_t rows = width ? values.count() / width : segments ? 0 : indices.count(), bins = width ? out.count() / width : 0;
-  if (!segments && indices.count() != rows)
-    refuse(std::to_string(indices.count()) + " indices for " + std::to_string(rows) + " rows of values; one index a row");
-  // No segments: an offsets view of 0 or 1 entries (none is read).
-  if (segments && width && indices.count() != bins + 1 && !(bins == 0 && indices.count() == 0))
-    refuse(std::to_string(indices.count()) + " offsets for " + std::to_string(bins) + " segments; segments + 1 are needed");
-  ScatterCall call = scatter_call<V, I>(op, options, segments, out.handle(), out.offset(), bins, indices.handle(), indices.offset(),
-                                        values.handle(), values.offset(), rows);
-  call.rows.width = width;
-  return call;
-}
-}  // namespace detail
-
-// Views (clatomics/view.hpp): every type comes from the arguments, so an index buffer of
-// cl_ulong is read as cl_ulong, and an output of the wrong type does not compile.
-// out: bins rows of width outputs; indices: one a row of values (cl_uint or cl_ulong).
-//   scatter_reduce(rt, view<float>(out), view<cl_uint>(idx), view<float>(val), ScatterOp::sum)
-template <class O, class I, class V>
-ScatterResult scatter_reduce(Runtime& rt, const View<O>& out, const View<I>& indices, const View<V>& values, ScatterOp op,
-                             ScatterOptions options = {}, std::size_t width = 1) {
-  return detail::scatter_buffers(rt, detail::view_call("scatter_reduce", op, options, false, out, indices, values, width));
-}
-// Segments over views: offsets holds segments + 1 CSR offsets (cl_uint or cl_ulong), out
-// `segments` rows of width.
-template <class O, class I, class V>
-ScatterResult segment_reduce(Runtime& rt, const View<O>& out, const View<I>& offsets, const View<V>& values, ScatterOp op,
-                             ScatterOptions options = {}, std::size_t width = 1) {
-  return detail::scatter_buffers(rt, detail::view_call("segment_reduce", op, options, true, out, offsets, values, width));
-}
-
-// argmin / argmax (op ScatterOp::min or max, one value per element): out as scatter_reduce
-// gives it, and arg[b] = the lowest position i (relative to values_offset) whose value is out[b]
-// afterwards (the same bits), or count when no element reached it (no values, or out's own
-// value won with include_self). A NaN out[b] under NanRule::propagate: the lowest position
-// whose value is a NaN (a NaN value wins, as torch.argmax's NaN does), count when only out's
-// own value was NaN; under NanRule::missing NaN values never win. Needs 64-bit atomics.
-template <class V, class I>
-ScatterResult scatter_reduce_arg(Runtime& rt, const cl::Buffer& out, std::size_t out_offset, std::size_t bins, const cl::Buffer& arg,
-                                 std::size_t arg_offset, const cl::Buffer& indices, std::size_t indices_offset, const cl::Buffer& values,
-                                 std::size_t values_offset, std::size_t count, ScatterOp op, ScatterOptions options = {}) {
-  detail::ScatterCall call = detail::scatter_call<V, I>(op, options, false, out(), out_offset, bins, indices(), indices_offset,
-                                                        values(), values_offset, count);
+ScatterResult scatter_reduce_arg(Runtime& rt, const View<O>& out, const View<cl_ulong>& arg, const View<I>& indices, const View<V>& values,
+                                 ScatterOp op, ScatterOptions options = {}) {
+  detail::ScatterCall call = detail::view_call("scatter_reduce_arg", op, options, false, out, indices, values, Rows{});
+  if (arg.count() != call.bins)
+    throw std::invalid_argument("clatomics: scatter_reduce_arg: arg holds " + std::to_string(arg.count()) + " positions for " +
+                                std::to_string(call.bins) + " bins; one a bin");
   call.with_arg = true;
-  call.arg = arg();
-  call.arg_offset = arg_offset;
+  call.arg = arg.handle();
+  call.arg_offset = arg.offset();
   return detail::scatter_buffers(rt, call);
 }
 // Host data: returns arg (out.size() positions).
@@ -304,24 +299,20 @@ std::vector<cl_ulong> scatter_reduce_arg(Runtime& rt, std::vector<scatter_output
   return arg;
 }
 
-// Segments given by CSR offsets (O: cl_uint or cl_ulong, segments + 1 of them, never
-// decreasing): out[s] op= values[offsets[s] .. offsets[s + 1]) (positions relative to
-// values_offset, rows as in scatter_reduce), with out holding `segments` rows; values outside
-// [offsets[0], offsets[segments]) take no part. count: the values available; offsets that
-// decrease or pass count throw std::invalid_argument (checked on the device, before out is
-// touched). A segment with no values (offsets[s] == offsets[s + 1]) gets the empty reduction
-// when include_self is false, as torch_scatter's segment_csr writes it: 0 for sum, mean, min and
-// max, 1 for prod (typed: +0.0 for floating point); with include_self it keeps out's value (out
-// op nothing). scatter_reduce's bins differ: a bin no index reaches keeps its value (PyTorch).
-// No segments: nothing is read (the offsets included) or written.
-template <class V, class O>
-ScatterResult segment_reduce(Runtime& rt, const cl::Buffer& out, std::size_t out_offset, std::size_t segments, const cl::Buffer& offsets,
-                             std::size_t offsets_offset, const cl::Buffer& values, std::size_t values_offset, std::size_t count,
-                             ScatterOp op, ScatterOptions options = {}, Rows rows = {}) {
-  detail::ScatterCall call = detail::scatter_call<V, O>(op, options, true, out(), out_offset, segments, offsets(), offsets_offset,
-                                                        values(), values_offset, count);
-  call.rows = rows;
-  return detail::scatter_buffers(rt, call);
+// Segments given by CSR offsets (cl_uint or cl_ulong, segments + 1 of them, never decreasing):
+// out[s] op= the rows of values from offsets[s] to offsets[s + 1] (positions in values, rows as
+// in scatter_reduce), with out holding `segments` rows; rows outside [offsets[0],
+// offsets[segments]) take no part. Offsets that decrease or pass the rows values hold throw
+// std::invalid_argument (checked on the device, before out is touched). A segment with no
+// values (offsets[s] == offsets[s + 1]) gets the empty reduction when include_self is false, as
+// torch_scatter's segment_csr writes it: 0 for sum, mean, min and max, 1 for prod (typed: +0.0
+// for floating point); with include_self it keeps out's value (out op nothing). scatter_reduce's
+// bins differ: a bin no index reaches keeps its value (PyTorch). No segments: nothing is read
+// (the offsets included) or written.
+template <class O, class I, class V>
+ScatterResult segment_reduce(Runtime& rt, const View<O>& out, const View<I>& offsets, const View<V>& values, ScatterOp op,
+                             ScatterOptions options = {}, Rows rows = {}) {
+  return detail::scatter_buffers(rt, detail::view_call("segment_reduce", op, options, true, out, offsets, values, rows));
 }
 // Host data: offsets.size() = out.size() / width + 1 (or 0 when out is empty).
 template <class V, class O>
@@ -335,16 +326,8 @@ ScatterResult segment_reduce(Runtime& rt, std::vector<scatter_output_t<V>>& out,
 // Runs of equal consecutive keys (K: cl_uint or cl_ulong; sorted keys give unique keys), as
 // thrust::reduce_by_key: unique_keys[u] is the key of run u and reductions[u] the reduction of
 // its values (options.include_self is ignored: the outputs start empty; options.nan applies).
-// Returns the number of runs (0 for count 0). unique_keys and reductions must hold count
-// elements from their offsets.
-template <class K, class V>
-std::size_t reduce_by_key(Runtime& rt, const cl::Buffer& keys, std::size_t keys_offset, const cl::Buffer& values, std::size_t values_offset,
-                          std::size_t count, const cl::Buffer& unique_keys, std::size_t unique_offset, const cl::Buffer& reductions,
-                          std::size_t reductions_offset, ScatterOp op, ScatterOptions options = {}) {
-  return detail::reduce_by_key_buffers(rt, detail::scatter_type_of<V>(), detail::scatter_index64<K>(), keys(), keys_offset, values(),
-                                       values_offset, count, unique_keys(), unique_offset, reductions(), reductions_offset, op, options);
-}
-// Views: unique_keys and reductions must hold keys.count() elements.
+// Returns the number of runs (0 for no keys). unique_keys and reductions must hold keys.count()
+// elements.
 template <class K, class V, class O>
 std::size_t reduce_by_key(Runtime& rt, const View<K>& keys, const View<V>& values, const View<K>& unique_keys, const View<O>& reductions,
                           ScatterOp op, ScatterOptions options = {}) {
