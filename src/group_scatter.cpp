@@ -72,9 +72,9 @@ O mean_of(O sum, std::uint64_t count) {
 }  // namespace
 
 template <class V, class I>
-ScatterResult scatter_reduce(DeviceGroup& group, std::vector<scatter_output_t<V>>& out, const std::vector<I>& indices,
-                             const std::vector<V>& values, ScatterOp op, ScatterOptions options, std::size_t width) {
-  using O = scatter_output_t<V>;
+ScatterResult detail::group_scatter_reduce(DeviceGroup& group, std::vector<group_scatter_output_t<V>>& out, const std::vector<I>& indices,
+                                           const std::vector<V>& values, ScatterOp op, ScatterOptions options, std::size_t width) {
+  using O = group_scatter_output_t<V>;  // float for 16-bit values: the one-device calls below write it unrounded
   if (width == 0 && (!out.empty() || !values.empty()))
     refuse("width 0 with " + std::to_string(out.size()) + " out and " + std::to_string(values.size()) +
            " value elements; rows of width 0 hold none");
@@ -116,7 +116,7 @@ ScatterResult scatter_reduce(DeviceGroup& group, std::vector<scatter_output_t<V>
     ChunkResult<O> r;
     const detail::Mem copy = detail::make_buffer(rt, out.size() * sizeof(O));
     detail::Commands(rt).fill(copy.get(), &start, sizeof(O), out.size() * sizeof(O));
-    detail::ScatterCall call = detail::scatter_call<V, I>(op == ScatterOp::mean ? ScatterOp::sum : op, chunk_options, false, copy.get(), 0,
+    detail::ScatterCall call = detail::scatter_call<V, I, O>(op == ScatterOp::mean ? ScatterOp::sum : op, chunk_options, false, copy.get(), 0,
                                                           bins, staging, 0, staging, values_at, count);
     call.rows.width = width;
     r.result = detail::scatter_buffers(rt, call);
@@ -174,8 +174,8 @@ ScatterResult scatter_reduce(DeviceGroup& group, std::vector<scatter_output_t<V>
 }
 
 #define CLATOMICS_GROUP_SCATTER(V, I)                                                                                            \
-  template ScatterResult scatter_reduce<V, I>(DeviceGroup&, std::vector<scatter_output_t<V>>&, const std::vector<I>&, const std::vector<V>&, \
-                                              ScatterOp, ScatterOptions, std::size_t);
+  template ScatterResult detail::group_scatter_reduce<V, I>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
+                                                            const std::vector<I>&, const std::vector<V>&, ScatterOp, ScatterOptions, std::size_t);
 #define CLATOMICS_GROUP_SCATTER_TYPES(V) CLATOMICS_GROUP_SCATTER(V, cl_uint) CLATOMICS_GROUP_SCATTER(V, cl_ulong)
 CLATOMICS_GROUP_SCATTER_TYPES(float)
 CLATOMICS_GROUP_SCATTER_TYPES(double)

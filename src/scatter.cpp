@@ -57,6 +57,15 @@ int op_code(const char* what, ScatterOp op) {
   throw std::invalid_argument(std::string("clatomics: ") + what + ": " + why);
 }
 
+bool sixteen_bits(ScatterType type) { return type == ScatterType::f16 || type == ScatterType::bf16; }
+
+// Bytes of an output element: the values' own 16 bits (ScatterCall::out16), else what the type's
+// accumulation writes.
+std::size_t out_bytes(const char* what, ScatterType type, bool out16) {
+  if (out16 && !sixteen_bits(type)) refuse(what, "a 16-bit output needs half_t or bfloat16_t values");
+  return out16 ? 2 : type_info(type).out_size;
+}
+
 // Host data goes to the device whole (the output must stay there while every value reaches it):
 // each array within one device buffer, or a clear refusal before anything is allocated.
 void check_fits(const Runtime& rt, const char* what, const char* name, std::size_t elements, std::size_t element_size) {
@@ -161,6 +170,7 @@ class Scatter {
   detail::Commands commands_;
   Plan plan_;
   std::size_t width_ = 1, vstride_ = 1, ostride_ = 1, index_size_ = 4, slots_ = 0;
+  std::size_t out_size_ = 4;  // bytes of an element of call_.out
 };
 
 void Scatter::check_options() {
@@ -173,6 +183,7 @@ void Scatter::check_options() {
   if (o.nan != NanRule::propagate && o.nan != NanRule::missing)
     refuse(what_, "options.nan (" + std::to_string(static_cast<int>(o.nan)) + ") is not a NanRule");
   if (call_.type == ScatterType::f64) detail::require_double(rt_, what_);
+  out_size_ = out_bytes(what_, call_.type, call_.out16);
   const bool is_arg = call_.with_arg;
   if (is_arg && call_.op != ScatterOp::min && call_.op != ScatterOp::max)
     refuse(what_, "arg needs op min or max, not op " + std::to_string(static_cast<int>(call_.op)));
@@ -216,6 +227,11 @@ void Scatter::check() {
   if (width_ && call_.count > SIZE_MAX / width_) refuse(what_, "count * width overflows size_t");
   if (width_ && call_.bins > (SIZE_MAX - 1) / width_) refuse(what_, "bins * width overflows size_t");
   slots_ = call_.bins * width_;
+  const cl_ulong largest = rt_.device_info().caps.max_mem_alloc_size;
+  if (call_.out16 && largest && slots_ > largest / sizeof(cl_float))
+    refuse(what_, "a 16-bit output of " + std::to_string(slots_) + " elements is accumulated in float scratch (" +
+                      std::to_string(slots_) + " floats), larger than one buffer may be on this device (CL_DEVICE_MAX_MEM_ALLOC_SIZE " +
+                      std::to_string(largest) + " bytes)");
   // A strategy asked for that cannot hold this output.
   const Capacity room = this->room();
   if (o.strategy == ScatterStrategy::local_private && !room.copies(slots_))
@@ -228,8 +244,8 @@ void Scatter::check() {
   // No segments: the one offset is never read (the view and std::vector forms may pass none).
   const std::size_t index_elements = call_.segments ? (call_.bins ? call_.bins + 1 : 0) : call_.count;
   using detail::Access;
-  const detail::BufferRange out_read{"out", call_.out, call_.out_offset, out_elements, info_.out_size, Access::read};
-  const detail::BufferRange out{"out", call_.out, call_.out_offset, out_elements, info_.out_size, Access::write};
+  const detail::BufferRange out_read{"out", call_.out, call_.out_offset, out_elements, out_size_, Access::read};
+  const detail::BufferRange out{"out", call_.out, call_.out_offset, out_elements, out_size_, Access::write};
   const detail::BufferRange indices{call_.segments ? "offsets" : "indices", call_.indices, call_.indices_offset, index_elements,
                                     index_size_, Access::read};
   const detail::BufferRange values{"values", call_.values, call_.values_offset, value_elements, info_.in_size, Access::read};
@@ -454,6 +470,20 @@ ScatterResult Scatter::run() {
       done += n;
     }
   }
+  // Every check has passed. A 16-bit output: the call runs on float scratch widened from it (its
+  // rows contiguous), rounded into it once at the end (kernels/scatter_checks.cl).
+  const cl_mem out16 = call_.out;
+  const std::size_t out16_offset = call_.out_offset, out16_stride = ostride_;
+  detail::Mem wide;
+  if (call_.out16) {
+    wide = detail::make_buffer(rt_, slots_ * sizeof(cl_float));
+    const detail::Kernel widen = detail::make_kernel(checks, "clat_scatter_widen16");
+    detail::set_args(widen, out16, cl_ulong(out16_offset), cl_ulong(out16_stride), cl_uint(width_), cl_ulong(call_.bins), wide);
+    commands_.launch(widen, small_grid(widen, slots_));
+    call_.out = wide.get();
+    call_.out_offset = 0;
+    ostride_ = width_;
+  }
   choose(sample(detail::make_kernel(checks, "clat_scatter_sample")));
   result.strategy = plan_.strategy;
 
@@ -496,6 +526,13 @@ ScatterResult Scatter::run() {
     commands_.launch(arg, small_grid(arg, call_.count));
     cl_ulong first_arg = 0;  // the call returns with its commands done
     commands_.read(call_.arg, call_.arg_offset * sizeof(cl_ulong), sizeof first_arg, &first_arg);
+  }
+  if (call_.out16) {
+    const detail::Kernel narrow = detail::make_kernel(checks, "clat_scatter_narrow16");
+    detail::set_args(narrow, out16, cl_ulong(out16_offset), cl_ulong(out16_stride), cl_uint(width_), cl_ulong(call_.bins), wide);
+    commands_.launch(narrow, small_grid(narrow, slots_));
+    cl_ushort first = 0;  // the call returns with its commands done
+    commands_.read(out16, out16_offset * sizeof first, sizeof first, &first);
   }
   return result;
 }
@@ -633,13 +670,14 @@ ScatterResult detail::scatter_host(Runtime& rt, const ScatterCall& call_in, void
     return scatter.run_empty();
   }
   const std::size_t index_size = call.index64 ? 8 : 4;
-  check_fits(rt, what, "out", out_elements, info.out_size);
+  const std::size_t out_size = out_bytes(what, call.type, call.out16);
+  check_fits(rt, what, "out", out_elements, out_size);
   check_fits(rt, what, call.segments ? "offsets" : "indices", index_elements, index_size);
   check_fits(rt, what, "values", value_elements, info.in_size);
   const auto copy_of = [&](const void* host, std::size_t bytes, cl_mem_flags flags) {
     return detail::make_buffer(rt, bytes, flags, bytes ? host : nullptr);
   };
-  const detail::Mem out_buffer = copy_of(out, out_elements * info.out_size, CL_MEM_READ_WRITE);
+  const detail::Mem out_buffer = copy_of(out, out_elements * out_size, CL_MEM_READ_WRITE);
   const detail::Mem index_buffer = copy_of(indices, index_elements * index_size, CL_MEM_READ_ONLY);
   const detail::Mem value_buffer = copy_of(values, value_elements * info.in_size, CL_MEM_READ_ONLY);
   const detail::Mem arg_buffer = arg ? detail::make_buffer(rt, call.bins * sizeof(cl_ulong)) : detail::Mem();
@@ -650,22 +688,22 @@ ScatterResult detail::scatter_host(Runtime& rt, const ScatterCall& call_in, void
   call.out_offset = call.indices_offset = call.values_offset = call.arg_offset = 0;
   const ScatterResult result = scatter_buffers(rt, call);
   detail::Commands commands(rt);
-  commands.read(out_buffer.get(), 0, out_elements * info.out_size, out);
+  commands.read(out_buffer.get(), 0, out_elements * out_size, out);
   if (arg) commands.read(arg_buffer.get(), 0, call.bins * sizeof(cl_ulong), arg);
   return result;
 }
 
-std::size_t detail::reduce_by_key_buffers(Runtime& rt, ScatterType type, bool key64, cl_mem keys, std::size_t keys_offset, cl_mem values,
+std::size_t detail::reduce_by_key_buffers(Runtime& rt, ScatterType type, bool out16, bool key64, cl_mem keys, std::size_t keys_offset, cl_mem values,
                                           std::size_t values_offset, std::size_t count, cl_mem unique_keys, std::size_t unique_offset,
                                           cl_mem reductions, std::size_t reductions_offset, ScatterOp op, ScatterOptions options) {
   const char* what = "reduce_by_key";
   const TypeInfo info = type_info(type);
-  const std::size_t key_size = key64 ? 8 : 4;
+  const std::size_t key_size = key64 ? 8 : 4, out_size = out_bytes(what, type, out16);
   using detail::Access;
   const detail::BufferRange keys_range{"reduce_by_key: keys", keys, keys_offset, count, key_size, Access::read};
   const detail::BufferRange values_range{"reduce_by_key: values", values, values_offset, count, info.in_size, Access::read};
   const detail::BufferRange unique_range{"reduce_by_key: unique_keys", unique_keys, unique_offset, count, key_size, Access::write};
-  const detail::BufferRange reductions_range{"reduce_by_key: reductions", reductions, reductions_offset, count, info.out_size, Access::write};
+  const detail::BufferRange reductions_range{"reduce_by_key: reductions", reductions, reductions_offset, count, out_size, Access::write};
   for (const auto* range : {&keys_range, &values_range, &unique_range, &reductions_range}) detail::check_range(rt, *range);
   for (const auto* out : {&unique_range, &reductions_range}) {
     detail::check_disjoint(*out, keys_range);
@@ -678,6 +716,7 @@ std::size_t detail::reduce_by_key_buffers(Runtime& rt, ScatterType type, bool ke
   const detail::Mem seg = detail::make_buffer(rt, (count + 1) * sizeof(cl_ulong));
   ScatterCall call;
   call.type = type;
+  call.out16 = out16;
   call.index64 = true;
   call.segments = true;
   call.op = op;
@@ -726,23 +765,23 @@ std::size_t detail::reduce_by_key_buffers(Runtime& rt, ScatterType type, bool ke
   return std::size_t(runs);
 }
 
-std::size_t detail::reduce_by_key_host(Runtime& rt, ScatterType type, bool key64, const void* keys, const void* values, std::size_t count,
+std::size_t detail::reduce_by_key_host(Runtime& rt, ScatterType type, bool out16, bool key64, const void* keys, const void* values, std::size_t count,
                                        void* unique_keys, void* reductions, ScatterOp op, ScatterOptions options) {
   const TypeInfo info = type_info(type);
-  const std::size_t key_size = key64 ? 8 : 4;
+  const std::size_t key_size = key64 ? 8 : 4, out_size = out_bytes("reduce_by_key", type, out16);
   op_code("reduce_by_key", op);
   if (count == 0) return 0;
   check_fits(rt, "reduce_by_key", "keys", count, key_size);
-  check_fits(rt, "reduce_by_key", "values", count, std::max(info.in_size, info.out_size));
+  check_fits(rt, "reduce_by_key", "values", count, std::max(info.in_size, out_size));
   const detail::Mem key_buffer = detail::make_buffer(rt, count * key_size, CL_MEM_READ_ONLY, keys);
   const detail::Mem value_buffer = detail::make_buffer(rt, count * info.in_size, CL_MEM_READ_ONLY, values);
   const detail::Mem unique_buffer = detail::make_buffer(rt, count * key_size);
-  const detail::Mem reduction_buffer = detail::make_buffer(rt, count * info.out_size);
-  const std::size_t runs = reduce_by_key_buffers(rt, type, key64, key_buffer.get(), 0, value_buffer.get(), 0, count, unique_buffer.get(), 0,
+  const detail::Mem reduction_buffer = detail::make_buffer(rt, count * out_size);
+  const std::size_t runs = reduce_by_key_buffers(rt, type, out16, key64, key_buffer.get(), 0, value_buffer.get(), 0, count, unique_buffer.get(), 0,
                                                  reduction_buffer.get(), 0, op, options);
   detail::Commands commands(rt);
   commands.read(unique_buffer.get(), 0, runs * key_size, unique_keys);
-  commands.read(reduction_buffer.get(), 0, runs * info.out_size, reductions);
+  commands.read(reduction_buffer.get(), 0, runs * out_size, reductions);
   return runs;
 }
 

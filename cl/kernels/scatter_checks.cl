@@ -110,4 +110,36 @@ __kernel void clat_rbk_heads(__global const CLAT_SC_IDX *keys, ulong off, ulong 
   if (from < n && n <= from + CLAT_SC_RBK_K) seg[at] = n;
 }
 
+#if CLAT_SC_TYPE == 6 || CLAT_SC_TYPE == 7
+/* A 16-bit output (half, bfloat16 values into out of their own type): the call accumulates into
+ * float scratch `wide` (rows of width, contiguous) and rounds each slot into out once at the end,
+ * to nearest even (clatomics/half.cl, bfloat16.cl: NaN stays NaN, overflow gives inf). out's rows
+ * are bins rows of width at off + b * stride. */
+#if CLAT_SC_TYPE == 6
+#define CLAT_SC_WIDEN16 clat_half_to_float
+#define CLAT_SC_NARROW16 clat_float_to_half
+#else
+#define CLAT_SC_WIDEN16 clat_bf16_to_float
+#define CLAT_SC_NARROW16 clat_float_to_bf16
+#endif
+
+/* Exact: out's own values take part (include_self) as they are. */
+__kernel void clat_scatter_widen16(__global const ushort *out, ulong off, ulong stride, uint width, ulong bins, __global float *wide) {
+  for (ulong j = get_global_id(0); j < bins * width; j += get_global_size(0)) {
+    const ulong b = j / width;
+    wide[j] = CLAT_SC_WIDEN16(out[off + b * stride + (j - b * width)]);
+  }
+}
+
+/* A slot whose float is still the widened old value keeps its bits: a bin that no value reached
+ * keeps a signalling NaN's bits too, which rounding would quiet. */
+__kernel void clat_scatter_narrow16(__global ushort *out, ulong off, ulong stride, uint width, ulong bins, __global const float *wide) {
+  for (ulong j = get_global_id(0); j < bins * width; j += get_global_size(0)) {
+    const ulong b = j / width, at = off + b * stride + (j - b * width);
+    const float f = wide[j];
+    if (as_uint(f) != as_uint(CLAT_SC_WIDEN16(out[at]))) out[at] = CLAT_SC_NARROW16(f);
+  }
+}
+#endif
+
 #endif /* CLATOMICS_KERNELS_SCATTER_CHECKS_CL */

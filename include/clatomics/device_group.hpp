@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <CL/opencl.hpp>
@@ -95,10 +96,24 @@ std::vector<T> compact(DeviceGroup& group, const std::vector<T>& in, const Predi
 // round once per bin; deterministic mode sums each chunk exactly and rounds it once, so the bits
 // depend on the data and never on the number of devices or which ran which chunk (with more than
 // one chunk of data, they may differ from one device's single pass in the last place).
-// ScatterResult: out_of_range summed over the chunks; strategy, the first chunk's.
+// ScatterResult: out_of_range summed over the chunks; strategy, the first chunk's. out: of the
+// values' type, and float for half_t and bfloat16_t values (the group joins the chunks in float
+// or double on the host; a 16-bit output, rounded once, is one device's call only).
+namespace detail {
+template <class V>
+using group_scatter_output_t = std::conditional_t<scatter_sixteen_bits<V>(), float, V>;
 template <class V, class I>
-ScatterResult scatter_reduce(DeviceGroup& group, std::vector<scatter_output_t<V>>& out, const std::vector<I>& indices,
-                             const std::vector<V>& values, ScatterOp op, ScatterOptions options = {}, std::size_t width = 1);
+ScatterResult group_scatter_reduce(DeviceGroup& group, std::vector<group_scatter_output_t<V>>& out, const std::vector<I>& indices,
+                                   const std::vector<V>& values, ScatterOp op, ScatterOptions options, std::size_t width);
+}  // namespace detail
+template <class V, class I, class O>
+ScatterResult scatter_reduce(DeviceGroup& group, std::vector<O>& out, const std::vector<I>& indices, const std::vector<V>& values,
+                             ScatterOp op, ScatterOptions options = {}, std::size_t width = 1) {
+  static_assert(std::is_same_v<O, detail::group_scatter_output_t<V>>,
+                "clatomics: scatter_reduce over a DeviceGroup: out's elements must be of the values' type, and float for half_t and "
+                "bfloat16_t values (16-bit outputs rounded once are offered by the one-device calls only)");
+  return detail::group_scatter_reduce<V, I>(group, out, indices, values, op, options, width);
+}
 
 // Data resident on the group's devices: device d holds elements [first[d], first[d] + count[d])
 // in parts[d] (a buffer of its runtime's context). Parts hold whole deterministic tiles (but the
@@ -138,12 +153,13 @@ extern template double dot<double>(DeviceGroup&, const std::vector<double>&, con
 extern template std::vector<float> compact<float>(DeviceGroup&, const std::vector<float>&, const Predicate&, CompactOptions);
 extern template std::vector<cl_int> compact<cl_int>(DeviceGroup&, const std::vector<cl_int>&, const Predicate&, CompactOptions);
 extern template std::vector<cl_uint> compact<cl_uint>(DeviceGroup&, const std::vector<cl_uint>&, const Predicate&, CompactOptions);
-#define CLATOMICS_GROUP_SCATTER_EXTERN(V)                                                                                             \
-  extern template ScatterResult scatter_reduce<V, cl_uint>(DeviceGroup&, std::vector<scatter_output_t<V>>&, const std::vector<cl_uint>&, \
-                                                           const std::vector<V>&, ScatterOp, ScatterOptions, std::size_t);             \
-  extern template ScatterResult scatter_reduce<V, cl_ulong>(DeviceGroup&, std::vector<scatter_output_t<V>>&,                          \
-                                                            const std::vector<cl_ulong>&, const std::vector<V>&, ScatterOp, ScatterOptions, \
-                                                            std::size_t);
+#define CLATOMICS_GROUP_SCATTER_EXTERN(V)                                                                                   \
+  extern template ScatterResult detail::group_scatter_reduce<V, cl_uint>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
+                                                                         const std::vector<cl_uint>&, const std::vector<V>&, ScatterOp,  \
+                                                                         ScatterOptions, std::size_t);                                   \
+  extern template ScatterResult detail::group_scatter_reduce<V, cl_ulong>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
+                                                                          const std::vector<cl_ulong>&, const std::vector<V>&, ScatterOp, \
+                                                                          ScatterOptions, std::size_t);
 CLATOMICS_GROUP_SCATTER_EXTERN(float)
 CLATOMICS_GROUP_SCATTER_EXTERN(double)
 CLATOMICS_GROUP_SCATTER_EXTERN(cl_int)

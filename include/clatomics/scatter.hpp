@@ -17,7 +17,8 @@
 
 namespace clatomics {
 
-// 16-bit float values, stored as their bits; accumulated (and written) as float.
+// 16-bit float values, stored as their bits; accumulated in float (see scatter_output_t for
+// what is written).
 struct half_t {
   cl_ushort bits;
 };
@@ -107,11 +108,31 @@ struct Rows {
       : width(width), value_stride(value_stride), out_stride(out_stride) {}
 };
 
-// The output element type for values of type V: V, or float for half_t and bfloat16_t.
+// The output element type for values of type V: V itself. half_t and bfloat16_t values are
+// accumulated in float; a 16-bit output (the default, as a half tensor's scatter_reduce_ gives
+// half in PyTorch) holds each result rounded once to the 16-bit type at the end (round to
+// nearest even, NaN stays NaN, half overflows to inf). A float output is the second choice for
+// 16-bit values: the float accumulation written as it is, unrounded (views: View<float> out;
+// host vectors: std::vector<float> out; reduce_by_key's host form: O = float). Either way out's
+// own values (include_self) enter exactly, as widening a 16-bit value to float is exact.
+// Deterministic sums and means into a 16-bit output round twice (ScatterOptions::deterministic's
+// result in float, then that float to 16 bits): still the same bits on every run and strategy.
 template <class V>
-using scatter_output_t = std::conditional_t<std::is_same_v<V, half_t> || std::is_same_v<V, bfloat16_t>, float, V>;
+using scatter_output_t = V;
 
 namespace detail {
+template <class V>
+constexpr bool scatter_sixteen_bits() {
+  return std::is_same_v<V, half_t> || std::is_same_v<V, bfloat16_t>;
+}
+// Whether an output of O for values of V is a 16-bit one (rounded from float at the end); an
+// output type the values cannot have does not compile.
+template <class O, class V>
+constexpr bool scatter_out16() {
+  static_assert(std::is_same_v<O, V> || (scatter_sixteen_bits<V>() && std::is_same_v<O, float>),
+                "clatomics: scatter: out's elements must be of the values' type (or float for half_t and bfloat16_t values)");
+  return scatter_sixteen_bits<V>() && std::is_same_v<O, V>;
+}
 enum class ScatterType { f32, f64, i32, u32, i64, u64, f16, bf16 };
 template <class V>
 constexpr ScatterType scatter_type_of() {
@@ -148,16 +169,21 @@ struct ScatterCall {
   std::size_t indices_offset = 0;
   cl_mem values = nullptr;
   std::size_t values_offset = 0, count = 0;
+  // out holds the values' 16-bit type (half_t, bfloat16_t): the call accumulates into float
+  // scratch widened from out and rounds each slot once into out at the end. Otherwise out holds
+  // the values' type, float for 16-bit values.
+  bool out16 = false;
   bool with_arg = false;  // argmin/argmax into arg: cl_ulong positions, bins of them
   cl_mem arg = nullptr;
   std::size_t arg_offset = 0;
 };
 ScatterResult scatter_buffers(Runtime& rt, const ScatterCall& call);
 // A call's types, op and options; the entry points fill in its buffers and sizes.
-template <class V, class I>
+template <class V, class I, class O = V>
 ScatterCall scatter_call(ScatterOp op, const ScatterOptions& options, bool segments = false) {
   ScatterCall call;
   call.type = scatter_type_of<V>();
+  call.out16 = scatter_out16<O, V>();
   call.index64 = scatter_index64<I>();
   call.segments = segments;
   call.op = op;
@@ -165,11 +191,11 @@ ScatterCall scatter_call(ScatterOp op, const ScatterOptions& options, bool segme
   return call;
 }
 // The same with its buffer ranges.
-template <class V, class I>
+template <class V, class I, class O = V>
 ScatterCall scatter_call(ScatterOp op, const ScatterOptions& options, bool segments, cl_mem out, std::size_t out_offset,
                          std::size_t bins, cl_mem indices, std::size_t indices_offset, cl_mem values, std::size_t values_offset,
                          std::size_t count) {
-  ScatterCall call = scatter_call<V, I>(op, options, segments);
+  ScatterCall call = scatter_call<V, I, O>(op, options, segments);
   call.out = out;
   call.out_offset = out_offset;
   call.bins = bins;
@@ -183,10 +209,11 @@ ScatterCall scatter_call(ScatterOp op, const ScatterOptions& options, bool segme
 // Host data: out is read and written back; indices (or offsets) and values are copied in.
 ScatterResult scatter_host(Runtime& rt, const ScatterCall& call, void* out, std::size_t out_elements, const void* indices,
                            std::size_t index_elements, const void* values, std::size_t value_elements, cl_ulong* arg);
-std::size_t reduce_by_key_buffers(Runtime& rt, ScatterType type, bool key64, cl_mem keys, std::size_t keys_offset, cl_mem values,
+// out16: the reductions are of the values' 16-bit type (ScatterCall::out16).
+std::size_t reduce_by_key_buffers(Runtime& rt, ScatterType type, bool out16, bool key64, cl_mem keys, std::size_t keys_offset, cl_mem values,
                                   std::size_t values_offset, std::size_t count, cl_mem unique_keys, std::size_t unique_offset,
                                   cl_mem reductions, std::size_t reductions_offset, ScatterOp op, ScatterOptions options);
-std::size_t reduce_by_key_host(Runtime& rt, ScatterType type, bool key64, const void* keys, const void* values, std::size_t count,
+std::size_t reduce_by_key_host(Runtime& rt, ScatterType type, bool out16, bool key64, const void* keys, const void* values, std::size_t count,
                                void* unique_keys, void* reductions, ScatterOp op, ScatterOptions options);
 [[noreturn]] void scatter_size_mismatch(const char* what, std::size_t keys, std::size_t values);
 }  // namespace detail
@@ -213,12 +240,11 @@ inline std::size_t rows_in(std::size_t count, std::size_t width, std::size_t str
   return count < width || width == 0 ? 0 : (count - width) / stride + 1;
 }
 // A call over views: out holds `bins` rows (bins + 1 offsets for segments), values one row an
-// index; the output type must be the values' own (float for half_t and bfloat16_t).
+// index; the output type must be the values' own, or float for half_t and bfloat16_t
+// (scatter_output_t says which is which).
 template <class O, class I, class V>
 ScatterCall view_call(const char* what, ScatterOp op, const ScatterOptions& options, bool segments, const View<O>& out,
                       const View<I>& indices, const View<V>& values, const Rows& rows) {
-  static_assert(std::is_same_v<O, scatter_output_t<V>>,
-                "clatomics: scatter: out's elements must be of the values' type (float for half_t and bfloat16_t values)");
   const auto refuse = [&](const std::string& why) { throw std::invalid_argument(std::string("clatomics: ") + what + ": " + why); };
   const std::size_t width = rows.width, vs = rows.value_stride ? rows.value_stride : width;
   const std::size_t os = rows.out_stride ? rows.out_stride : width;
@@ -238,7 +264,7 @@ ScatterCall view_call(const char* what, ScatterOp op, const ScatterOptions& opti
   // No segments: an offsets view of 0 or 1 entries (none is read).
   if (segments && width && indices.count() != bins + 1 && !(bins == 0 && indices.count() == 0))
     refuse(std::to_string(indices.count()) + " offsets for " + std::to_string(bins) + " segments; segments + 1 are needed");
-  ScatterCall call = scatter_call<V, I>(op, options, segments, out.handle(), out.offset(), bins, indices.handle(), indices.offset(),
+  ScatterCall call = scatter_call<V, I, O>(op, options, segments, out.handle(), out.offset(), bins, indices.handle(), indices.offset(),
                                         values.handle(), values.offset(), value_rows);
   call.rows = Rows(width, rows.value_stride, rows.out_stride);
   return call;
@@ -246,7 +272,8 @@ ScatterCall view_call(const char* what, ScatterOp op, const ScatterOptions& opti
 }  // namespace detail
 
 // out[indices[i] * out_stride + d] op= values[i * value_stride + d] for each index i and d <
-// rows.width (every position relative to its view). out: bins rows of scatter_output_t<V>;
+// rows.width (every position relative to its view). out: bins rows of V (View<half_t> for
+// half_t values: rounded to 16 bits once; View<float>: the float accumulation);
 // indices: cl_uint or cl_ulong, one a row of values. Floating-point min and max propagate NaN by
 // default (options.nan) and order -0 below +0; a bin no index reaches keeps its value (PyTorch's
 // scatter_reduce rule, include_self either way).
@@ -261,10 +288,11 @@ ScatterResult scatter_reduce(Runtime& rt, const View<O>& out, const View<I>& ind
 // = indices.size() * width). The std::vector overloads copy their arrays to the device whole
 // (the output stays there while every value reaches it): an array larger than one device buffer
 // (CL_DEVICE_MAX_MEM_ALLOC_SIZE) is refused with std::invalid_argument; use views of its parts.
-template <class V, class I>
-ScatterResult scatter_reduce(Runtime& rt, std::vector<scatter_output_t<V>>& out, const std::vector<I>& indices, const std::vector<V>& values,
+// out: of V, or float for 16-bit values.
+template <class V, class I, class O>
+ScatterResult scatter_reduce(Runtime& rt, std::vector<O>& out, const std::vector<I>& indices, const std::vector<V>& values,
                              ScatterOp op, ScatterOptions options = {}, std::size_t width = 1) {
-  detail::ScatterCall call = detail::scatter_call<V, I>(op, options);
+  detail::ScatterCall call = detail::scatter_call<V, I, O>(op, options);
   call.rows.width = width;
   return detail::scatter_host(rt, call, out.data(), out.size(), indices.data(), indices.size(), values.data(), values.size(), nullptr);
 }
@@ -286,11 +314,11 @@ ScatterResult scatter_reduce_arg(Runtime& rt, const View<O>& out, const View<cl_
   return detail::scatter_buffers(rt, call);
 }
 // Host data: returns arg (out.size() positions).
-template <class V, class I>
-std::vector<cl_ulong> scatter_reduce_arg(Runtime& rt, std::vector<scatter_output_t<V>>& out, const std::vector<I>& indices,
+template <class V, class I, class O>
+std::vector<cl_ulong> scatter_reduce_arg(Runtime& rt, std::vector<O>& out, const std::vector<I>& indices,
                                          const std::vector<V>& values, ScatterOp op, ScatterOptions options = {},
                                          ScatterResult* result = nullptr) {
-  detail::ScatterCall call = detail::scatter_call<V, I>(op, options);
+  detail::ScatterCall call = detail::scatter_call<V, I, O>(op, options);
   call.with_arg = true;  // arg.data() may be null when out is empty
   std::vector<cl_ulong> arg(out.size());
   const ScatterResult r =
@@ -315,10 +343,10 @@ ScatterResult segment_reduce(Runtime& rt, const View<O>& out, const View<I>& off
   return detail::scatter_buffers(rt, detail::view_call("segment_reduce", op, options, true, out, offsets, values, rows));
 }
 // Host data: offsets.size() = out.size() / width + 1 (or 0 when out is empty).
-template <class V, class O>
-ScatterResult segment_reduce(Runtime& rt, std::vector<scatter_output_t<V>>& out, const std::vector<O>& offsets, const std::vector<V>& values,
+template <class V, class O, class Out>
+ScatterResult segment_reduce(Runtime& rt, std::vector<Out>& out, const std::vector<O>& offsets, const std::vector<V>& values,
                              ScatterOp op, ScatterOptions options = {}, std::size_t width = 1) {
-  detail::ScatterCall call = detail::scatter_call<V, O>(op, options, true);
+  detail::ScatterCall call = detail::scatter_call<V, O, Out>(op, options, true);
   call.rows.width = width;
   return detail::scatter_host(rt, call, out.data(), out.size(), offsets.data(), offsets.size(), values.data(), values.size(), nullptr);
 }
@@ -331,21 +359,23 @@ ScatterResult segment_reduce(Runtime& rt, std::vector<scatter_output_t<V>>& out,
 template <class K, class V, class O>
 std::size_t reduce_by_key(Runtime& rt, const View<K>& keys, const View<V>& values, const View<K>& unique_keys, const View<O>& reductions,
                           ScatterOp op, ScatterOptions options = {}) {
-  static_assert(std::is_same_v<O, scatter_output_t<V>>,
-                "clatomics::reduce_by_key: the reductions must be of the values' type (float for half_t and bfloat16_t values)");
+  constexpr bool out16 = detail::scatter_out16<O, V>();  // O: V, or float for 16-bit values
   detail::require_same_count("reduce_by_key: keys and values", keys, values);
   detail::require_view_holds("reduce_by_key: unique_keys", unique_keys, keys.count());
   detail::require_view_holds("reduce_by_key: reductions", reductions, keys.count());
-  return detail::reduce_by_key_buffers(rt, detail::scatter_type_of<V>(), detail::scatter_index64<K>(), keys.handle(), keys.offset(),
+  return detail::reduce_by_key_buffers(rt, detail::scatter_type_of<V>(), out16, detail::scatter_index64<K>(), keys.handle(), keys.offset(),
                                        values.handle(), values.offset(), keys.count(), unique_keys.handle(), unique_keys.offset(),
                                        reductions.handle(), reductions.offset(), op, options);
 }
-template <class K, class V>
-std::pair<std::vector<K>, std::vector<scatter_output_t<V>>> reduce_by_key(Runtime& rt, const std::vector<K>& keys, const std::vector<V>& values,
-                                                                           ScatterOp op, ScatterOptions options = {}) {
+// Host data: the reductions of O (scatter_output_t<V>, or float for 16-bit values:
+// reduce_by_key<cl_uint, half_t, float>).
+template <class K, class V, class O = scatter_output_t<V>>
+std::pair<std::vector<K>, std::vector<O>> reduce_by_key(Runtime& rt, const std::vector<K>& keys, const std::vector<V>& values,
+                                                        ScatterOp op, ScatterOptions options = {}) {
+  constexpr bool out16 = detail::scatter_out16<O, V>();
   if (keys.size() != values.size()) detail::scatter_size_mismatch("reduce_by_key", keys.size(), values.size());
-  std::pair<std::vector<K>, std::vector<scatter_output_t<V>>> result(keys.size(), keys.size());
-  const std::size_t runs = detail::reduce_by_key_host(rt, detail::scatter_type_of<V>(), detail::scatter_index64<K>(), keys.data(),
+  std::pair<std::vector<K>, std::vector<O>> result(keys.size(), keys.size());
+  const std::size_t runs = detail::reduce_by_key_host(rt, detail::scatter_type_of<V>(), out16, detail::scatter_index64<K>(), keys.data(),
                                                       values.data(), keys.size(), result.first.data(), result.second.data(), op, options);
   result.first.resize(runs);
   result.second.resize(runs);

@@ -36,7 +36,8 @@ auto to_bits(T value) {
   return bits;
 }
 
-// A JSON array as elements of T: floats from their bits, half_t from uint16 bits, integers as they are.
+// A JSON array as elements of T: floats from their bits, half_t from uint16 bits, integers as they
+// are (json_of writes them back the same way).
 template <class T>
 std::vector<T> array_of(const json& j) {
   std::vector<T> out;
@@ -58,6 +59,8 @@ json json_of(const std::vector<T>& v) {
   for (const T& e : v) {
     if constexpr (std::is_floating_point_v<T>)
       out.push_back(to_bits(e));
+    else if constexpr (std::is_same_v<T, cat::half_t>)
+      out.push_back(e.bits);
     else
       out.push_back(e);
   }
