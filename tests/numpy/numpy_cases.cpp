@@ -126,6 +126,7 @@ json scatter(cat::Runtime& rt, const json& c) {
   options.include_self = c.value("include_self", true);
   options.deterministic = c.value("deterministic", false);
   if (c.value("refuse", false)) options.out_of_range = cat::OutOfRange::refuse;
+  if (c.value("nan", std::string("propagate")) == "missing") options.nan = cat::NanRule::missing;
   const cat::ScatterOp op = op_of(c["op"]);
   const std::size_t width = c.value("width", 1);
   json result;
