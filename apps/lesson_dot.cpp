@@ -44,7 +44,7 @@ Line run(Runtime& rt, const std::string& what, std::size_t n, bool exact_data, M
     });
   };
   const cl::Buffer da = buffer(a), db = buffer(b);
-  const auto r = warm_and_time([&] { return dot<T>(rt, da, 0, db, 0, n); });
+  const auto r = warm_and_time([&] { return dot(rt, view<T>(da, 0, n), view<T>(db, 0, n)); });
   const double err = std::fmax(std::fabs(double(r.warm - reference)), std::fabs(double(r.timed - reference)));
   Line line;
   line.ok = err <= allowed;

@@ -64,7 +64,7 @@ bool lesson_histogram(Runtime& rt, std::ostream& out) {
     const auto expected = host_counts(256, nbytes, [&](std::size_t i) { return bytes[i]; });
     const cl::Buffer buffer = upload(rt, bytes);
     for (auto s : {HistogramStrategy::automatic, HistogramStrategy::global_atomics}) {
-      const auto r = warm_and_time([&] { return histogram(rt, buffer, 0, nbytes, HistogramOptions{s}); });
+      const auto r = warm_and_time([&] { return histogram(rt, view<cl_uchar>(buffer, 0, nbytes), HistogramOptions{s}); });
       row(skewed ? "bytes, 3 in 4 are 0" : "bytes, uniform", 256, s, largest(r.timed),
           r.warm == expected && r.timed == expected, double(nbytes), r.ms);
     }
@@ -80,7 +80,7 @@ bool lesson_histogram(Runtime& rt, std::ostream& out) {
     const std::uint64_t out_of_range = expected.back();
     expected.pop_back();
     const cl::Buffer buffer = upload(rt, keys);
-    const auto r = warm_and_time([&] { return histogram_keys(rt, buffer, 0, n, nbins); });
+    const auto r = warm_and_time([&] { return histogram_keys(rt, view<cl_uint>(buffer, 0, n), nbins); });
     const auto good = [&](const KeyHistogram& h) { return h.counts == expected && h.out_of_range == out_of_range; };
     row("uint keys, ~9% out of range", nbins, HistogramStrategy::automatic, largest(r.timed.counts), good(r.warm) && good(r.timed),
         double(n) * sizeof(cl_uint), r.ms);
@@ -116,9 +116,9 @@ bool lesson_histogram(Runtime& rt, std::ostream& out) {
     }
     if (broken("histogram")) ++expected[0];
     const cl::Buffer dv = upload(rt, values), dw = upload(rt, weights);
-    const auto r = warm_and_time([&] { return histogram_even(rt, dv, 0, n, nbins, lo, hi, &dw); });
+    const auto r = warm_and_time([&] { return histogram_even(rt, view<float>(dv, 0, n), {nbins, lo, hi}, {view<float>(dw, 0, n)}); });
     const auto good = [&](const EvenHistogram& h) {
-      return h.counts == expected && h.weights == expected_weights && h.below == below && h.above == above && h.nan == nan;
+      return h.counts == expected && h.sums == std::vector<std::vector<double>>{std::vector<double>(expected_weights.begin(), expected_weights.end())} && h.below == below && h.above == above && h.nan == nan;
     };
     row("floats in [-4, 4], weights 1|2", nbins, HistogramStrategy::automatic, largest(r.timed.counts),
         good(r.warm) && good(r.timed), 2.0 * double(n) * sizeof(float), r.ms);

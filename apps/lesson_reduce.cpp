@@ -53,7 +53,7 @@ bool lesson_reduce(Runtime& rt, std::ostream& out) {
   std::vector<std::vector<std::string>> rows{{"op", "how", "result", "host reference", "check", "GB/s"}};
   bool all_ok = true;
   for (const auto& c : cases) {
-    const auto r = warm_and_time([&] { return reduce<float>(rt, buffer, 0, n, c.reduce_op, ReduceOptions{c.deterministic}); });
+    const auto r = warm_and_time([&] { return reduce(rt, view<float>(buffer, 0, n), c.reduce_op, ReduceOptions{c.deterministic}); });
     const bool ok = double(r.warm) == c.reference && double(r.timed) == c.reference;
     all_ok = all_ok && ok;
     rows.push_back({std::string(c.op) + " float", c.how, exact(r.timed), exact(c.reference), ok_mark(ok), gbps(bytes, r.ms)});

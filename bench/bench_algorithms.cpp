@@ -154,7 +154,7 @@ void bench_reduce(Runtime& rt, const Config& config, std::size_t bytes, std::vec
     float result = 0;
     double host_total = 0;  // keeps the host loop's work alive
     const Figures f = measure(
-        rt, config, buffer, n * 4, [&] { result = reduce<float>(rt, buffer, 0, n, ReduceOp::sum); }, n,
+        rt, config, buffer, n * 4, [&] { result = reduce(rt, view<float>(buffer, 0, n), ReduceOp::sum); }, n,
         [&](std::size_t first, std::size_t last) {
           const float s = host_sum(x.data() + first, last - first);
           std::lock_guard<std::mutex> lock(m);
@@ -173,7 +173,7 @@ void bench_reduce(Runtime& rt, const Config& config, std::size_t bytes, std::vec
     cl_int result = 0;
     std::uint32_t host_total = 0;
     const Figures f = measure(
-        rt, config, buffer, n * 4, [&] { result = reduce<cl_int>(rt, buffer, 0, n, ReduceOp::sum); }, n,
+        rt, config, buffer, n * 4, [&] { result = reduce(rt, view<cl_int>(buffer, 0, n), ReduceOp::sum); }, n,
         [&](std::size_t first, std::size_t last) {
           std::uint32_t s = 0;  // wraps like the device's
           for (std::size_t i = first; i < last; ++i) s += std::uint32_t(x[i]);
@@ -197,7 +197,7 @@ void bench_dot(Runtime& rt, const Config& config, std::size_t bytes, std::vector
   std::mutex m;
   double host_total = 0;
   const Figures f = measure(
-      rt, config, buffer, 2 * n * 4, [&] { result = dot<float>(rt, buffer, 0, buffer, n, n); }, n,
+      rt, config, buffer, 2 * n * 4, [&] { result = dot(rt, view<float>(buffer, 0, n), view<float>(buffer, n, n)); }, n,
       [&](std::size_t first, std::size_t last) {
         const float s = host_dot(x.data() + first, x.data() + n + first, last - first);
         std::lock_guard<std::mutex> lock(m);
@@ -220,7 +220,7 @@ void bench_byte_histogram(Runtime& rt, const Config& config, std::size_t bytes, 
     std::mutex m;
     std::vector<std::uint64_t> host_counts(256);
     const Figures f = measure(
-        rt, config, buffer, bytes, [&] { result = histogram(rt, buffer, 0, bytes); }, bytes,
+        rt, config, buffer, bytes, [&] { result = histogram(rt, view<cl_uchar>(buffer, 0, bytes)); }, bytes,
         [&](std::size_t first, std::size_t last) {
           std::uint64_t c[256] = {};
           for (std::size_t i = first; i < last; ++i) ++c[x[i]];
@@ -255,9 +255,12 @@ void bench_even_histogram(Runtime& rt, const Config& config, std::size_t bytes, 
       std::mutex m;
       std::vector<std::uint64_t> host_counts(nbins + 3);
       std::vector<float> host_sums(weighted ? nbins : 0);
+      const View<float> values = view<float>(buffer, 0, n);
+      std::vector<View<float>> weights;
+      if (weighted) weights.push_back(view<float>(buffer, n, n));
+      const EvenBins<float> bins{nbins, lo, hi};
       const Figures f = measure(
-          rt, config, buffer, x.size() * 4,
-          [&] { result = histogram_even(rt, buffer, 0, n, nbins, lo, hi, weighted ? &buffer : nullptr, n); }, n,
+          rt, config, buffer, x.size() * 4, [&] { result = histogram_even(rt, values, bins, weights); }, n,
           [&](std::size_t first, std::size_t last) {
             std::vector<std::uint64_t> c(nbins + 3);
             std::vector<float> sums(host_sums.size());
@@ -313,7 +316,7 @@ void bench_even_histogram_forms(Runtime& rt, const Config& config, std::size_t b
     const cl::Buffer buffer = upload(rt, x);
     EvenHistogram result;
     const Figures fig = measure(
-        rt, config, buffer, n * 8, [&] { result = histogram_even(rt, buffer, 0, n, EvenBins<double>{100, 0.0, 1.0}); }, n,
+        rt, config, buffer, n * 8, [&] { result = histogram_even(rt, view<double>(buffer, 0, n), EvenBins<double>{100, 0.0, 1.0}); }, n,
         host_loop(x.data(), 100, 0.0, 1.0));
     check(total(result.counts) + result.below + result.above == n, "histogram_even double");
     add_rows(rows, {"histogram_even", "double", "uniform", 100, ""}, n * 8, fig);
@@ -323,8 +326,8 @@ void bench_even_histogram_forms(Runtime& rt, const Config& config, std::size_t b
     const std::size_t n = bytes / 20;
     auto data = random_floats(5 * n, 0.0f, 1.0f, 8);
     const cl::Buffer buffer = upload(rt, data);
-    std::vector<WeightBuffer> weights;
-    for (std::size_t c = 1; c <= 4; ++c) weights.push_back({buffer, c * n});
+    std::vector<View<float>> weights;
+    for (std::size_t c = 1; c <= 4; ++c) weights.push_back(view<float>(buffer, c * n, n));
     for (const WeightAccumulation a :
          {WeightAccumulation::float_atomic, WeightAccumulation::compensated_float2, WeightAccumulation::double_atomic}) {
       if (a == WeightAccumulation::double_atomic && !rt.supports_double()) continue;
@@ -336,7 +339,7 @@ void bench_even_histogram_forms(Runtime& rt, const Config& config, std::size_t b
       options.accumulation = a;
       const Figures fig = measure(
           rt, config, buffer, 5 * n * 4,
-          [&] { result = histogram_even(rt, buffer, 0, n, EvenBins<float>{100, 0.0f, 1.0f}, weights, options); }, n,
+          [&] { result = histogram_even(rt, view<float>(buffer, 0, n), EvenBins<float>{100, 0.0f, 1.0f}, weights, options); }, n,
           [&](std::size_t first, std::size_t last) {
             double sums[4][100] = {};
             std::uint64_t c[100] = {};
@@ -361,7 +364,7 @@ void bench_even_histogram_forms(Runtime& rt, const Config& config, std::size_t b
     EvenHistogram2D result;
     const EvenBins<float> bins{100, 0.0f, 1.0f};
     const Figures fig = measure(
-        rt, config, buffer, 2 * n * 4, [&] { result = histogram2d_even(rt, buffer, 0, buffer, n, n, bins, bins); }, n,
+        rt, config, buffer, 2 * n * 4, [&] { result = histogram2d_even(rt, view<float>(buffer, 0, n), view<float>(buffer, n, n), bins, bins); }, n,
         [&](std::size_t first, std::size_t last) {
           std::vector<std::uint64_t> c(100 * 100 + 1);
           for (std::size_t i = first; i < last; ++i) {
@@ -382,7 +385,7 @@ void bench_even_histogram_forms(Runtime& rt, const Config& config, std::size_t b
     const cl::Buffer buffer = upload(rt, x);
     EvenHistogram result;
     const Figures fig = measure(
-        rt, config, buffer, n * 4, [&] { result = histogram_even<float>(rt, buffer, 0, n, 100); }, n,
+        rt, config, buffer, n * 4, [&] { result = histogram_even(rt, view<float>(buffer, 0, n), 100); }, n,
         [&](std::size_t first, std::size_t last) {  // the host's two passes: the range, then the counts
           float lo = x[first], hi = x[first];
           for (std::size_t i = first; i < last; ++i) lo = std::min(lo, x[i]), hi = std::max(hi, x[i]);
@@ -406,7 +409,7 @@ void bench_compact(Runtime& rt, const Config& config, std::size_t bytes, std::ve
     step(config, "algorithms: compact float, " + variant);
     std::size_t kept = 0;
     const Figures f = measure(
-        rt, config, buffer, n * 4, [&] { kept = compact<float>(rt, buffer, 0, n, out, "x > 0.5f", CompactOptions{stable}); }, n,
+        rt, config, buffer, n * 4, [&] { kept = compact(rt, view<float>(buffer, 0, n), view<float>(out, 0, n), "x > 0.5f", CompactOptions{stable}); }, n,
         [&](std::size_t first, std::size_t last) {
           std::size_t k = first;  // each thread compacts its chunk into its own part of the output
           for (std::size_t i = first; i < last; ++i)

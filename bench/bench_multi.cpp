@@ -87,8 +87,8 @@ std::vector<Row> run_multi_benchmarks(Runtime&, const Config& config) {
     const double det_g = time([&] { reduce<float>(*group, xg, ReduceOp::sum, det); });
     const double det_1 = time([&] { reduce<float>(one, x1, ReduceOp::sum, det); });
     Runtime& first = group->runtime(0);  // the single-device calls on the same buffer
-    const double tree_1 = time([&] { reduce<float>(first, x1.parts[0], 0, x.size(), ReduceOp::sum, det); });
-    const double fast_1 = time([&] { reduce<float>(first, x1.parts[0], 0, x.size(), ReduceOp::sum); });
+    const double tree_1 = time([&] { reduce(first, view<float>(x1.parts[0], 0, x.size()), ReduceOp::sum, det); });
+    const double fast_1 = time([&] { reduce(first, view<float>(x1.parts[0], 0, x.size()), ReduceOp::sum); });
     const double hist_g = time([&] { histogram(*group, bg); });
     const double hist_1 = time([&] { histogram(one, b1); });
     rows.push_back(row("reduce sum", "float", "resident", bytes, devices, gbps(bytes, sum_g), "1 device", gbps(bytes, sum_1)));

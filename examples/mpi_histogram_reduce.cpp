@@ -38,7 +38,7 @@ int run(int rank, int ranks, bool bins_differ, bool ranges_differ) {
   // --- the twenty lines a user copies: partial results, then MPI ---
   const std::size_t nbins = bins_differ ? 100 + rank : 100;
   const float hi = ranges_differ ? 500.0f + float(rank) : 500.0f;
-  clatomics::EvenHistogram hist = clatomics::histogram_even(rt, shard, nbins, -500.0f, hi);
+  clatomics::EvenHistogram hist = clatomics::histogram_even(rt, shard, {nbins, -500.0f, hi});
   clatomics::mpi::allreduce(hist, MPI_COMM_WORLD);  // counts and tallies added over the ranks
   const clatomics::ReducePartial<float> part =
       clatomics::reduce_partial<float>(rt, shard, clatomics::ReduceOp::sum, first, clatomics::ReduceOptions{true});
@@ -47,7 +47,7 @@ int run(int rank, int ranks, bool bins_differ, bool ranges_differ) {
 
   std::vector<float> all(n);
   for (std::size_t i = 0; i < n; ++i) all[i] = value_at(i);
-  const clatomics::EvenHistogram one = clatomics::histogram_even(rt, all, nbins, -500.0f, hi);
+  const clatomics::EvenHistogram one = clatomics::histogram_even(rt, all, {nbins, -500.0f, hi});
   const float one_sum = clatomics::reduce<float>(rt, all, clatomics::ReduceOp::sum, clatomics::ReduceOptions{true});
   const bool ok = hist.counts == one.counts && hist.below == one.below && hist.above == one.above && hist.nan == one.nan &&
                   same_bits(sum, one_sum);

@@ -322,30 +322,38 @@ std::vector<std::uint64_t> histogram(DeviceGroup& group, const std::vector<std::
   return total;
 }
 
-EvenHistogram histogram_even(DeviceGroup& group, const std::vector<float>& values, std::size_t nbins, float lo, float hi,
-                             const std::vector<float>& weights, HistogramOptions options) {
-  // Checks the bins and the weights' length before anything runs.
-  EvenHistogram total = histogram_even(group.runtime(0), std::vector<float>{}, nbins, lo, hi, {}, options);
-  if (!weights.empty() && weights.size() != values.size())
-    throw std::invalid_argument("clatomics: histogram_even: weights has " + std::to_string(weights.size()) + " elements, values has " +
-                                std::to_string(values.size()));
+template <class T>
+EvenHistogram detail::group_histogram_even(DeviceGroup& group, const std::vector<T>& values, const EvenBins<T>& bins,
+                                           const std::vector<HostFloats>& weights, HistogramOptions options) {
+  // The same call without values checks the bins, the channels and the options before anything
+  // runs, and starts the totals (with as many weight channels).
+  const std::vector<float> none;
+  EvenHistogram total = histogram_even(group.runtime(0), std::vector<T>{}, bins, std::vector<HostFloats>(weights.size(), none), options);
+  for (std::size_t c = 0; c < weights.size(); ++c)
+    if (weights[c].size() != values.size())
+      throw std::invalid_argument("clatomics: histogram_even: weights[" + std::to_string(c) + "] has " + std::to_string(weights[c].size()) +
+                                  " elements, values has " + std::to_string(values.size()) + "; they must be of the same length");
   std::vector<detail::HostArray> arrays{host_array(values)};
-  if (!weights.empty()) arrays.push_back(host_array(weights));
+  for (const HostFloats& w : weights) arrays.push_back({w.data(), sizeof(float)});
   const std::size_t chunk = chunk_for(group, values.size(), arrays);
-  const std::size_t weights_at = detail::staging_offset(arrays, 1, std::min(chunk, values.size())) / sizeof(float);
-  if (!weights.empty() && total.sums.empty()) {  // the empty call had no weights: start the sums
-    total.sums.assign(1, std::vector<double>(nbins, 0.0));
-    total.weights.assign(nbins, 0.0f);
-  }
+  std::vector<detail::WeightRange> channels;  // each channel's place in a stream's staging buffer (its buffer set per chunk)
+  for (std::size_t c = 0; c < weights.size(); ++c)
+    channels.push_back({nullptr, detail::staging_offset(arrays, 1 + c, std::min(chunk, values.size())) / sizeof(float)});
+  const T range[2] = {bins.lo, bins.hi};
   detail::spread<EvenHistogram>(
       group, values.size(), arrays, chunk,
       [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) {
-        return detail::histogram_even_buffer(rt, buffer, 0, count, nbins, lo, hi, !weights.empty(), weights.empty() ? nullptr : buffer,
-                                             weights_at, options);
+        std::vector<detail::WeightRange> in = channels;
+        for (auto& w : in) w.buffer = buffer;
+        return detail::even_histogram_buffer<T>(rt, {buffer, 0}, count, bins.nbins, range, in, options);
       },
       [&](std::size_t, EvenHistogram&& part) { merge_into(total, part); });
   return total;
 }
+template EvenHistogram detail::group_histogram_even<float>(DeviceGroup&, const std::vector<float>&, const EvenBins<float>&,
+                                                           const std::vector<HostFloats>&, HistogramOptions);
+template EvenHistogram detail::group_histogram_even<double>(DeviceGroup&, const std::vector<double>&, const EvenBins<double>&,
+                                                            const std::vector<HostFloats>&, HistogramOptions);
 
 KeyHistogram histogram_keys(DeviceGroup& group, const std::vector<cl_uint>& keys, std::size_t nbins, HistogramOptions options) {
   KeyHistogram total = histogram_keys(group.runtime(0), std::vector<cl_uint>{}, nbins, options);  // checks nbins

@@ -312,8 +312,8 @@ std::string to_text(double bytes) {
 
 // nbins in range (the argument is named `name`).
 void check_nbins(const std::string& what, const char* name, std::size_t nbins) {
-  if (nbins == 0) refuse(what, std::string(name) + " must be at least 1");
-  if (nbins > max_nbins) refuse(what, std::string(name) + " must be at most 2^32 - 4");
+  if (nbins == 0) refuse(what, std::string(name) + " is 0; it must be at least 1");
+  if (nbins > max_nbins) refuse(what, std::string(name) + " is " + std::to_string(nbins) + "; it must be at most 2^32 - 4");
 }
 
 // The memory the setup's counts, sums and edges take on the device and the host within bounds:
@@ -425,10 +425,7 @@ EvenHistogram even_result(Run& run, const Setup& setup) {
   h.edges = setup.doubles                               ? EvenHistogram::Edges::double_linspace
             : setup.x.rule == EdgeRule::data_range ? EvenHistogram::Edges::float_linspace
                                                    : EvenHistogram::Edges::double_linspace_to_float;
-  if (setup.channels) {
-    h.sums = run.weight_sums();
-    h.weights.assign(h.sums[0].begin(), h.sums[0].end());
-  }
+  if (setup.channels) h.sums = run.weight_sums();
   return h;
 }
 
@@ -463,7 +460,7 @@ struct Written {
 // Streams host positions (and a second axis', and weights) through the device into run.
 template <class T>
 void add_host(Runtime& rt, Run& run, const std::vector<T>& values, const typename Written<std::vector<T>>::type* y,
-              const HostWeights& weights) {
+              const std::vector<HostFloats>& weights) {
   run.start();
   if (values.empty()) return;
   const std::size_t buffers = 1 + (y ? 1 : 0) + weights.size();
@@ -481,13 +478,13 @@ void add_host(Runtime& rt, Run& run, const std::vector<T>& values, const typenam
     const std::size_t n = std::min(chunk, values.size() - first);
     run.write(buffer.get(), n * sizeof(T), values.data() + first);
     if (y) run.write(ybuffer.get(), n * sizeof(T), y->data() + first);
-    for (std::size_t c = 0; c < weights.size(); ++c) run.write(wbuffers[c].get(), n * sizeof(float), weights[c]->data() + first);
+    for (std::size_t c = 0; c < weights.size(); ++c) run.write(wbuffers[c].get(), n * sizeof(float), weights[c].data() + first);
     run.add(in, n);
   }
 }
 
 Setup key_setup(const Runtime& rt, std::size_t nbins) {
-  check_nbins("histogram_keys", "nbins", nbins);
+  if (nbins > max_nbins) refuse("histogram_keys", "nbins is " + std::to_string(nbins) + "; it must be at most 2^32 - 4");
   Setup setup;
   setup.kind = Kind::keys;
   setup.nbins = nbins;
@@ -495,14 +492,21 @@ Setup key_setup(const Runtime& rt, std::size_t nbins) {
   return setup;
 }
 
-// Host weights: no null channel, each as long as the values.
-void check_host_weights(const std::string& what, const HostWeights& weights, std::size_t n) {
-  for (std::size_t c = 0; c < weights.size(); ++c) {
-    if (!weights[c]) refuse(what, "weights[" + std::to_string(c) + "] is a null pointer");
-    if (weights[c]->size() != n)
-      refuse(what, "weights[" + std::to_string(c) + "] has " + std::to_string(weights[c]->size()) + " elements, values has " +
-                       std::to_string(n));
-  }
+// No bins (np.bincount(keys, minlength=0)[:0]): every key is out of range; nothing to run, but
+// the strategy is still checked as it would be with bins.
+KeyHistogram no_key_bins(std::size_t count, HistogramOptions options) {
+  strategy_name(options.strategy);
+  KeyHistogram h;
+  h.out_of_range = count;
+  return h;
+}
+
+// Host weights: each channel as long as the values.
+void check_host_weights(const std::string& what, const std::vector<HostFloats>& weights, std::size_t n) {
+  for (std::size_t c = 0; c < weights.size(); ++c)
+    if (weights[c].size() != n)
+      refuse(what, "weights[" + std::to_string(c) + "] has " + std::to_string(weights[c].size()) + " elements, values has " +
+                       std::to_string(n) + "; they must be of the same length");
 }
 
 // Device weights: each channel's range within its buffer.
@@ -530,12 +534,6 @@ EvenHistogram even_histogram(Runtime& rt, std::size_t nbins, const T* range, std
 
 }  // namespace
 
-std::vector<detail::WeightRange> detail::weight_ranges(const std::vector<WeightBuffer>& weights) {
-  std::vector<WeightRange> ranges;
-  for (const auto& w : weights) ranges.push_back({w.buffer(), w.offset});
-  return ranges;
-}
-
 detail::Pending<std::vector<std::uint64_t>> detail::histogram_buffer_later(Runtime& rt, cl_mem bytes, std::size_t offset, std::size_t count,
                                                                            HistogramOptions options) {
   check_range(rt, {"histogram: bytes", bytes, offset, count, 1, Access::read});
@@ -560,6 +558,7 @@ KeyHistogram detail::histogram_keys_buffer(Runtime& rt, cl_mem keys, std::size_t
                                            HistogramOptions options) {
   check_range(rt, {"histogram_keys: keys", keys, offset, count, sizeof(cl_uint), Access::read});
   const Setup setup = key_setup(rt, nbins);
+  if (nbins == 0) return no_key_bins(count, options);
   Run run(rt, setup, options);
   run.start();
   run.add({keys, offset, nullptr, 0, {}}, count);
@@ -568,25 +567,10 @@ KeyHistogram detail::histogram_keys_buffer(Runtime& rt, cl_mem keys, std::size_t
 
 KeyHistogram histogram_keys(Runtime& rt, const std::vector<cl_uint>& keys, std::size_t nbins, HistogramOptions options) {
   const Setup setup = key_setup(rt, nbins);
+  if (nbins == 0) return no_key_bins(keys.size(), options);
   Run run(rt, setup, options);
   add_host(rt, run, keys, nullptr, {});
   return key_result(run.totals(), nbins);
-}
-
-EvenHistogram detail::histogram_even_buffer(Runtime& rt, cl_mem values, std::size_t offset, std::size_t count, std::size_t nbins,
-                                            float lo, float hi, bool weighted, cl_mem weights, std::size_t weights_offset,
-                                            HistogramOptions options) {
-  const float range[2] = {lo, hi};
-  std::vector<WeightRange> channels;
-  if (weighted) channels.push_back({weights, weights_offset});
-  return even_histogram_buffer<float>(rt, {values, offset}, count, nbins, range, channels, options);
-}
-
-EvenHistogram histogram_even(Runtime& rt, const std::vector<float>& values, std::size_t nbins, float lo, float hi,
-                             const std::vector<float>& weights, HistogramOptions options) {
-  HostWeights channels;
-  if (!weights.empty()) channels.push_back(&weights);
-  return histogram_even(rt, values, EvenBins<float>{nbins, lo, hi}, channels, options);
 }
 
 template <class T>
@@ -604,21 +588,11 @@ EvenHistogram detail::even_histogram_buffer(Runtime& rt, PositionRange values, s
 }
 
 template <class T>
-EvenHistogram histogram_even(Runtime& rt, const std::vector<T>& values, const EvenBins<T>& bins, const HostWeights& weights,
-                             HistogramOptions options) {
-  check_host_weights("histogram_even", weights, values.size());
-  const T range[2] = {bins.lo, bins.hi};
-  return even_histogram<T>(
-      rt, bins.nbins, range, weights.size(), options, [](const std::string&) { return detail::FoundRange<T>{}; },
-      [&](Run& run) { add_host(rt, run, values, nullptr, weights); });
-}
-
-template <class T>
-EvenHistogram histogram_even(Runtime& rt, const std::vector<T>& values, std::size_t nbins, const HostWeights& weights,
-                             HistogramOptions options) {
+EvenHistogram detail::even_histogram_host(Runtime& rt, const std::vector<T>& values, std::size_t nbins, const T* range,
+                                          const std::vector<HostFloats>& weights, HistogramOptions options) {
   check_host_weights("histogram_even", weights, values.size());
   return even_histogram<T>(
-      rt, nbins, nullptr, weights.size(), options, [&](const std::string& what) { return host_range(what, values); },
+      rt, nbins, range, weights.size(), options, [&](const std::string& what) { return host_range(what, values); },
       [&](Run& run) { add_host(rt, run, values, nullptr, weights); });
 }
 
@@ -651,8 +625,8 @@ EvenHistogram2D detail::even_histogram2d_buffer(Runtime& rt, PositionRange x, Po
 }
 
 template <class T>
-EvenHistogram2D histogram2d_even(Runtime& rt, const std::vector<T>& x, const std::vector<T>& y, const EvenBins<T>& xbins,
-                                 const EvenBins<T>& ybins, const HostWeights& weights, HistogramOptions options) {
+EvenHistogram2D detail::even_histogram2d_host(Runtime& rt, const std::vector<T>& x, const std::vector<T>& y, const EvenBins<T>& xbins,
+                                              const EvenBins<T>& ybins, const std::vector<HostFloats>& weights, HistogramOptions options) {
   if (y.size() != x.size())
     refuse("histogram2d_even", "y has " + std::to_string(y.size()) + " elements, x has " + std::to_string(x.size()));
   check_host_weights("histogram2d_even", weights, x.size());
@@ -665,12 +639,13 @@ EvenHistogram2D histogram2d_even(Runtime& rt, const std::vector<T>& x, const std
 #define CLATOMICS_EVEN_HISTOGRAMS(T)                                                                                                    \
   template EvenHistogram detail::even_histogram_buffer<T>(Runtime&, PositionRange, std::size_t, std::size_t, const T*,                \
                                                           const std::vector<WeightRange>&, HistogramOptions);                         \
-  template EvenHistogram histogram_even<T>(Runtime&, const std::vector<T>&, const EvenBins<T>&, const HostWeights&, HistogramOptions); \
-  template EvenHistogram histogram_even<T>(Runtime&, const std::vector<T>&, std::size_t, const HostWeights&, HistogramOptions);       \
+  template EvenHistogram detail::even_histogram_host<T>(Runtime&, const std::vector<T>&, std::size_t, const T*,                      \
+                                                        const std::vector<HostFloats>&, HistogramOptions);                           \
   template EvenHistogram2D detail::even_histogram2d_buffer<T>(Runtime&, PositionRange, PositionRange, std::size_t, const EvenBins<T>&, \
                                                               const EvenBins<T>&, const std::vector<WeightRange>&, HistogramOptions); \
-  template EvenHistogram2D histogram2d_even<T>(Runtime&, const std::vector<T>&, const std::vector<T>&, const EvenBins<T>&,            \
-                                               const EvenBins<T>&, const HostWeights&, HistogramOptions);
+  template EvenHistogram2D detail::even_histogram2d_host<T>(Runtime&, const std::vector<T>&, const std::vector<T>&,                 \
+                                                            const EvenBins<T>&, const EvenBins<T>&, const std::vector<HostFloats>&, \
+                                                            HistogramOptions);
 CLATOMICS_EVEN_HISTOGRAMS(float)
 CLATOMICS_EVEN_HISTOGRAMS(double)
 #undef CLATOMICS_EVEN_HISTOGRAMS

@@ -46,6 +46,7 @@ std::vector<double> axis_edges(T lo, T hi, std::size_t nbins, EdgeRule rule) {
 
 template <class T>
 std::string text_of(T value) {
+  if (std::isnan(value)) return "nan";  // printf may write -nan: the sign of a NaN says nothing here
   char text[40];
   std::snprintf(text, sizeof text, "%.*g", std::is_same_v<T, float> ? 9 : 17, double(value));
   return text;
@@ -55,13 +56,14 @@ std::string text_of(T value) {
 
 template <class T>
 Axis even_axis(const std::string& what, std::size_t nbins, T lo, T hi, EdgeRule rule) {
-  if (!std::isfinite(lo)) refuse(what, "lo is not finite");
-  if (!std::isfinite(hi)) refuse(what, "hi is not finite");
+  if (!std::isfinite(lo)) refuse(what, "lo is " + text_of(lo) + "; the range must be finite");
+  if (!std::isfinite(hi)) refuse(what, "hi is " + text_of(hi) + "; the range must be finite");
   if (lo > hi) refuse(what, "lo (" + text_of(lo) + ") is above hi (" + text_of(hi) + ")");
   // An empty range widens by half a unit on each side, as NumPy's np.histogram and histogram2d
   // do (here in T); the range used is the result's lo and hi.
   if (lo == hi) lo = T(lo - T(0.5)), hi = T(hi + T(0.5));
-  if (!std::isfinite(T(hi - lo))) refuse(what, std::string("hi - lo overflows ") + (std::is_same_v<T, float> ? "float" : "double"));
+  if (!std::isfinite(T(hi - lo)))
+    refuse(what, "hi - lo = " + text_of(hi) + " - " + text_of(lo) + " overflows " + (std::is_same_v<T, float> ? "float" : "double"));
   Axis axis;
   axis.nbins = nbins;
   axis.lo = lo;

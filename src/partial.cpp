@@ -45,9 +45,8 @@ detail::Pending<ReducePartial<T>> detail::reduce_partial_later(Runtime& rt, cl_m
 }
 
 template <class T>
-ReducePartial<T> reduce_partial(Runtime& rt, const cl::Buffer& buffer, std::size_t offset, std::size_t count, ReduceOp op,
-                                std::uint64_t first, ReduceOptions options) {
-  return detail::reduce_partial_later<T>(rt, buffer(), offset, count, op, first, options).get();
+ReducePartial<T> reduce_partial(Runtime& rt, const View<T>& part, ReduceOp op, std::uint64_t first, ReduceOptions options) {
+  return detail::reduce_partial_later<T>(rt, part.handle(), part.offset(), part.count(), op, first, options).get();
 }
 
 template <class T>
@@ -135,13 +134,10 @@ void merge_into(EvenHistogram& into, const EvenHistogram& from) {
   into.below += from.below, into.above += from.above, into.nan += from.nan;
   for (std::size_t c = 0; c < into.sums.size(); ++c)
     for (std::size_t b = 0; b < into.sums[c].size(); ++b) into.sums[c][b] += from.sums[c][b];
-  if (!into.sums.empty())
-    for (std::size_t b = 0; b < into.weights.size(); ++b) into.weights[b] = float(into.sums[0][b]);
 }
 
 #define CLATOMICS_PARTIAL_INSTANTIATE(T)                                                                                          \
-  template ReducePartial<T> reduce_partial<T>(Runtime&, const cl::Buffer&, std::size_t, std::size_t, ReduceOp, std::uint64_t, \
-                                              ReduceOptions);                                                                \
+  template ReducePartial<T> reduce_partial<T>(Runtime&, const View<T>&, ReduceOp, std::uint64_t, ReduceOptions);               \
   template ReducePartial<T> reduce_partial<T>(Runtime&, const std::vector<T>&, ReduceOp, std::uint64_t, ReduceOptions);        \
   template T merge_reduce<T>(std::vector<ReducePartial<T>>);                                                         \
   template detail::Pending<ReducePartial<T>> detail::reduce_partial_later<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, \

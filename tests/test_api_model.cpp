@@ -179,36 +179,36 @@ TEST_CASE("generated calls: the model's exact result, or refused before anything
       const ReduceOp op = ops[g.pick(3)];
       const bool deterministic = g.chance(50);
       if (!a_ok) {
-        refused_here([&] { clatomics::reduce<float>(on, a.buffer, offset, count, op, {deterministic}); });
+        refused_here([&] { clatomics::reduce(on, clatomics::view<float>(a.buffer, offset, count), op, {deterministic}); });
         continue;
       }
       float want = op == ReduceOp::sum ? 0.0f : op == ReduceOp::min ? INFINITY : -INFINITY;
       for (std::size_t i = offset; i < offset + count; ++i)
         want = op == ReduceOp::sum ? want + values[i] : op == ReduceOp::min ? std::min(want, values[i]) : std::max(want, values[i]);
-      CHECK(clatomics::reduce<float>(on, a.buffer, offset, count, op, {deterministic}) == want);
+      CHECK(clatomics::reduce(on, clatomics::view<float>(a.buffer, offset, count), op, {deterministic}) == want);
     } else if (algorithm == 1) {  // dot
       if (!a_ok || !b_ok) {
-        refused_here([&] { clatomics::dot<float>(on, a.buffer, offset, b.buffer, offset, count); });
+        refused_here([&] { clatomics::dot(on, clatomics::view<float>(a.buffer, offset, count), clatomics::view<float>(b.buffer, offset, count)); });
         continue;
       }
       float want = 0;
       for (std::size_t i = offset; i < offset + count; ++i) want += values[i] * other[i];
-      CHECK(clatomics::dot<float>(on, a.buffer, offset, b.buffer, offset, count) == want);
+      CHECK(clatomics::dot(on, clatomics::view<float>(a.buffer, offset, count), clatomics::view<float>(b.buffer, offset, count)) == want);
     } else if (algorithm == 2) {  // bytes
       const std::size_t boff = offset * 4 + g.pick(4), bcount = count * 4 > 3 ? count * 4 - 3 : 0;
       const bool ok = a.usable && a.readable && in_range && boff + bcount <= values.size() * 4;
       if (!ok) {
-        refused_here([&] { clatomics::histogram(on, a.buffer, boff, bcount); });
+        refused_here([&] { clatomics::histogram(on, clatomics::view<cl_uchar>(a.buffer, boff, bcount)); });
         continue;
       }
       Counts want(256, 0);
       const auto* bytes = reinterpret_cast<const unsigned char*>(values.data());
       for (std::size_t i = boff; i < boff + bcount; ++i) ++want[bytes[i]];
-      CHECK(clatomics::histogram(on, a.buffer, boff, bcount) == want);
+      CHECK(clatomics::histogram(on, clatomics::view<cl_uchar>(a.buffer, boff, bcount)) == want);
     } else if (algorithm == 3) {  // keys
       const std::size_t nbins = g.pick(5) == 0 ? g.pick(2) * ((std::size_t(1) << 32) - 3) : 1 + g.pick(300);
-      if (!a_ok || nbins == 0 || nbins > (std::size_t(1) << 32) - 4) {
-        refused_here([&] { clatomics::histogram_keys(on, a.buffer, offset, count, nbins); });
+      if (!a_ok || nbins > (std::size_t(1) << 32) - 4) {  // nbins 0: no bins, every key out of range
+        refused_here([&] { clatomics::histogram_keys(on, clatomics::view<cl_uint>(a.buffer, offset, count), nbins); });
         continue;
       }
       Counts want(nbins, 0);
@@ -218,7 +218,7 @@ TEST_CASE("generated calls: the model's exact result, or refused before anything
         std::memcpy(&key, &values[i], 4);
         key < nbins ? ++want[key] : ++out;
       }
-      const auto got = clatomics::histogram_keys(on, a.buffer, offset, count, nbins);
+      const auto got = clatomics::histogram_keys(on, clatomics::view<cl_uint>(a.buffer, offset, count), nbins);
       CHECK(got.counts == want);
       CHECK(got.out_of_range == out);
     } else if (algorithm == 4) {  // even bins, with weights or not
@@ -234,25 +234,32 @@ TEST_CASE("generated calls: the model's exact result, or refused before anything
       CAPTURE(weighted);
       CAPTURE(a_ok);
       CAPTURE(b_ok);
+      const clatomics::EvenBins<float> bins{nbins, r[0], r[1]};
+      std::vector<clatomics::View<float>> weights;
+      if (weighted) weights.push_back(clatomics::view<float>(b.buffer, offset, count));
+      const auto values_view = clatomics::view<float>(a.buffer, offset, count);
       if (!a_ok || !range_ok || (weighted && !b_ok)) {
-        refused_here([&] { clatomics::histogram_even(on, a.buffer, offset, count, nbins, r[0], r[1], weighted ? &b.buffer : nullptr, offset); });
+        refused_here([&] { clatomics::histogram_even(on, values_view, bins, weights); });
         continue;
       }
       Counts tallies;
       std::vector<float> sums;
       const float lo = widened ? r[0] - 0.5f : r[0], hi = widened ? r[1] + 0.5f : r[1];
       const Counts want = even_bins(values, offset, count, nbins, lo, hi, &other, offset, weighted ? &sums : nullptr, tallies);
-      const auto got = clatomics::histogram_even(on, a.buffer, offset, count, nbins, r[0], r[1], weighted ? &b.buffer : nullptr, offset);
+      const auto got = clatomics::histogram_even(on, values_view, bins, weights);
       CHECK(got.counts == want);
       CHECK(got.below == tallies[0]);
       CHECK(got.above == tallies[1]);
-      CHECK(got.weights == sums);
+      if (weighted)
+        CHECK(got.sums == std::vector<std::vector<double>>{std::vector<double>(sums.begin(), sums.end())});
+      else
+        CHECK(got.sums.empty());
     } else {  // compact into a poisoned output
       Made out = g.buffer(std::vector<float>(std::max<std::size_t>(count, 1), poison), true);
       const bool ok = a_ok && out.usable && out.writable && count <= out.elements;
       const float threshold = float(int(g.pick(9)) - 4);
       if (!ok) {
-        refused_here([&] { clatomics::compact<float>(on, a.buffer, offset, count, out.buffer, x > threshold, {true}); });
+        refused_here([&] { clatomics::compact(on, clatomics::view<float>(a.buffer, offset, count), clatomics::view<float>(out.buffer, 0, count), x > threshold, {true}); });
         if (out.usable && out.readable)
           for (const float v : test::to_host<float>(rt, out.buffer, out.elements)) REQUIRE(test::bits(v) == test::bits(poison));
         continue;
@@ -260,7 +267,7 @@ TEST_CASE("generated calls: the model's exact result, or refused before anything
       std::vector<float> want;
       for (std::size_t i = offset; i < offset + count; ++i)
         if (values[i] > threshold) want.push_back(values[i]);
-      const std::size_t kept = clatomics::compact<float>(on, a.buffer, offset, count, out.buffer, x > threshold, {true});
+      const std::size_t kept = clatomics::compact(on, clatomics::view<float>(a.buffer, offset, count), clatomics::view<float>(out.buffer, 0, count), x > threshold, {true});
       CHECK(kept == want.size());
       if (out.readable) {
         auto got = test::to_host<float>(rt, out.buffer, out.elements);

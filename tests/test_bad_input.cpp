@@ -154,7 +154,7 @@ TEST_CASE("double ops on a device without fp64 (Options::hide_fp64) are refused 
   clatomics::Runtime rt(options);
   CHECK_FALSE(rt.supports_double());
   const cl::Buffer one(rt.context(), CL_MEM_READ_WRITE, sizeof(double));
-  const auto what = test::message_of<std::invalid_argument>([&] { clatomics::reduce<double>(rt, one, 0, 1, clatomics::ReduceOp::sum); });
+  const auto what = test::message_of<std::invalid_argument>([&] { clatomics::reduce(rt, clatomics::view<double>(one, 0, 1), clatomics::ReduceOp::sum); });
   CHECK(test::contains(what, "reduce<double>"));
   CHECK(test::contains(what, "hide_fp64"));
   CHECK(test::contains(rt.build_options(), "-DCLAT_NO_FP64"));
@@ -234,13 +234,13 @@ TEST_CASE("algorithms: null, short, wrapping and foreign buffers are refused bef
     const std::string bad_case = b.what;
     CAPTURE(bad_case);
     const cl::Buffer& buf = *b.buffer;
-    refused("reduce", "reduce: buffer", [&] { clatomics::reduce<float>(rt, buf, b.offset, b.count, ReduceOp::sum); });
-    refused("dot a", "dot: a", [&] { clatomics::dot<float>(rt, buf, b.offset, other_in.buffer, 0, b.count); });
+    refused("reduce", "reduce: buffer", [&] { clatomics::reduce(rt, clatomics::view<float>(buf, b.offset, b.count), ReduceOp::sum); });
+    refused("dot a", "dot: a", [&] { clatomics::dot(rt, clatomics::view<float>(buf, b.offset, b.count), clatomics::view<float>(other_in.buffer, 0, b.count)); });
     if (b.count <= n)  // else a's range (checked first) is the bad one
-      refused("dot b", "dot: b", [&] { clatomics::dot<float>(rt, other_in.buffer, 0, buf, b.offset, b.count); });
-    refused("histogram_keys", "histogram_keys: keys", [&] { clatomics::histogram_keys(rt, buf, b.offset, b.count, 16); });
-    refused("histogram_even", "histogram_even: values", [&] { clatomics::histogram_even(rt, buf, b.offset, b.count, 4, 0.0f, 1.0f); });
-    refused("compact in", "compact: in", [&] { clatomics::compact<float>(rt, buf, b.offset, b.count, out_buffer, "x > 0.0f"); });
+      refused("dot b", "dot: b", [&] { clatomics::dot(rt, clatomics::view<float>(other_in.buffer, 0, b.count), clatomics::view<float>(buf, b.offset, b.count)); });
+    refused("histogram_keys", "histogram_keys: keys", [&] { clatomics::histogram_keys(rt, clatomics::view<cl_uint>(buf, b.offset, b.count), 16); });
+    refused("histogram_even", "histogram_even: values", [&] { clatomics::histogram_even(rt, clatomics::view<float>(buf, b.offset, b.count), {4, 0.0f, 1.0f}); });
+    refused("compact in", "compact: in", [&] { clatomics::compact(rt, clatomics::view<float>(buf, b.offset, b.count), clatomics::view<float>(out_buffer, 0, b.count), "x > 0.0f"); });
   }
   // The same in bytes for the byte histogram.
   const Bad bad_bytes[] = {{"null buffer", &null, 0, 1},         {"count beyond the buffer", &in.buffer, 0, 4 * n + 1},
@@ -249,13 +249,13 @@ TEST_CASE("algorithms: null, short, wrapping and foreign buffers are refused bef
   for (const Bad& b : bad_bytes) {
     const std::string bad_case = b.what;
     CAPTURE(bad_case);
-    refused("histogram", "histogram: bytes", [&] { clatomics::histogram(rt, *b.buffer, b.offset, b.count); });
+    refused("histogram", "histogram: bytes", [&] { clatomics::histogram(rt, clatomics::view<cl_uchar>(*b.buffer, b.offset, b.count)); });
   }
   // Weights and compaction output too short.
   refused("histogram_even weights", "histogram_even: weights",
-          [&] { clatomics::histogram_even(rt, in.buffer, 0, n, 4, 0.0f, 1.0f, &other_in.buffer, 1); });
+          [&] { clatomics::histogram_even(rt, clatomics::view<float>(in.buffer, 0, n), {4, 0.0f, 1.0f}, {clatomics::view<float>(other_in.buffer, 1, n)}); });
   cl::Buffer short_out(rt.context(), CL_MEM_READ_WRITE, 4 * (n - 1));
-  refused("compact out", "compact: out", [&] { clatomics::compact<float>(rt, in.buffer, 0, n, short_out, "x > 0.0f"); });
+  refused("compact out", "compact: out", [&] { clatomics::compact(rt, clatomics::view<float>(in.buffer, 0, n), clatomics::view<float>(short_out, 0, n), "x > 0.0f"); });
 
   // double where the device has no fp64: refused before the ranges are even looked at.
   {
@@ -263,16 +263,16 @@ TEST_CASE("algorithms: null, short, wrapping and foreign buffers are refused bef
     options.hide_fp64 = true;
     clatomics::Runtime no_fp64(options);
     const Poisoned d(no_fp64.context(), 2 * n);
-    refused("reduce<double>", "reduce<double>", [&] { clatomics::reduce<double>(no_fp64, d.buffer, 0, n, ReduceOp::sum); });
-    refused("dot<double>", "dot", [&] { clatomics::dot<double>(no_fp64, d.buffer, 0, d.buffer, 0, n); });
+    refused("reduce<double>", "reduce<double>", [&] { clatomics::reduce(no_fp64, clatomics::view<double>(d.buffer, 0, n), ReduceOp::sum); });
+    refused("dot<double>", "dot", [&] { clatomics::dot(no_fp64, clatomics::view<double>(d.buffer, 0, n), clatomics::view<double>(d.buffer, 0, n)); });
     CHECK(d.untouched(no_fp64.queue()));
   }
 
   // count 0 is valid: identities and empty results, nothing written.
-  CHECK(clatomics::reduce<float>(rt, in.buffer, n, 0, ReduceOp::sum) == 0.0f);
-  CHECK(clatomics::dot<float>(rt, in.buffer, 0, other_in.buffer, n, 0) == 0.0f);
-  CHECK(clatomics::histogram(rt, in.buffer, 4 * n, 0) == std::vector<std::uint64_t>(256, 0));
-  CHECK(clatomics::compact<float>(rt, in.buffer, n, 0, out_buffer, "x > 0.0f") == 0);
+  CHECK(clatomics::reduce(rt, clatomics::view<float>(in.buffer, n, 0), ReduceOp::sum) == 0.0f);
+  CHECK(clatomics::dot(rt, clatomics::view<float>(in.buffer, 0, 0), clatomics::view<float>(other_in.buffer, n, 0)) == 0.0f);
+  CHECK(clatomics::histogram(rt, clatomics::view<cl_uchar>(in.buffer, 4 * n, 0)) == std::vector<std::uint64_t>(256, 0));
+  CHECK(clatomics::compact(rt, clatomics::view<float>(in.buffer, n, 0), clatomics::view<float>(out_buffer, 0, 0), "x > 0.0f") == 0);
 
   CHECK(in.untouched());
   CHECK(other_in.untouched());
@@ -290,15 +290,15 @@ TEST_CASE("algorithms: a buffer from another context is refused by name before a
   const cl::Buffer& f = foreign.buffer;
   cl::Buffer out_buffer = out.buffer, foreign_out = foreign.buffer;
   using clatomics::ReduceOp;
-  refused("reduce", "reduce: buffer", [&] { clatomics::reduce<float>(rt, f, 0, n, ReduceOp::sum); });
-  refused("dot a", "dot: a", [&] { clatomics::dot<float>(rt, f, 0, in.buffer, 0, n); });
-  refused("dot b", "dot: b", [&] { clatomics::dot<float>(rt, in.buffer, 0, f, 0, n); });
-  refused("histogram", "histogram: bytes", [&] { clatomics::histogram(rt, f, 0, 4 * n); });
-  refused("histogram_keys", "histogram_keys: keys", [&] { clatomics::histogram_keys(rt, f, 0, n, 16); });
-  refused("histogram_even", "histogram_even: values", [&] { clatomics::histogram_even(rt, f, 0, n, 4, 0.0f, 1.0f); });
-  refused("histogram_even weights", "histogram_even: weights", [&] { clatomics::histogram_even(rt, in.buffer, 0, n, 4, 0.0f, 1.0f, &f, 0); });
-  refused("compact in", "compact: in", [&] { clatomics::compact<float>(rt, f, 0, n, out_buffer, "x > 0.0f"); });
-  refused("compact out", "compact: out", [&] { clatomics::compact<float>(rt, in.buffer, 0, n, foreign_out, "x > 0.0f"); });
+  refused("reduce", "reduce: buffer", [&] { clatomics::reduce(rt, clatomics::view<float>(f, 0, n), ReduceOp::sum); });
+  refused("dot a", "dot: a", [&] { clatomics::dot(rt, clatomics::view<float>(f, 0, n), clatomics::view<float>(in.buffer, 0, n)); });
+  refused("dot b", "dot: b", [&] { clatomics::dot(rt, clatomics::view<float>(in.buffer, 0, n), clatomics::view<float>(f, 0, n)); });
+  refused("histogram", "histogram: bytes", [&] { clatomics::histogram(rt, clatomics::view<cl_uchar>(f, 0, 4 * n)); });
+  refused("histogram_keys", "histogram_keys: keys", [&] { clatomics::histogram_keys(rt, clatomics::view<cl_uint>(f, 0, n), 16); });
+  refused("histogram_even", "histogram_even: values", [&] { clatomics::histogram_even(rt, clatomics::view<float>(f, 0, n), {4, 0.0f, 1.0f}); });
+  refused("histogram_even weights", "histogram_even: weights", [&] { clatomics::histogram_even(rt, clatomics::view<float>(in.buffer, 0, n), {4, 0.0f, 1.0f}, {clatomics::view<float>(f, 0, n)}); });
+  refused("compact in", "compact: in", [&] { clatomics::compact(rt, clatomics::view<float>(f, 0, n), clatomics::view<float>(out_buffer, 0, n), "x > 0.0f"); });
+  refused("compact out", "compact: out", [&] { clatomics::compact(rt, clatomics::view<float>(in.buffer, 0, n), clatomics::view<float>(foreign_out, 0, n), "x > 0.0f"); });
   CHECK(in.untouched());
   CHECK(out.untouched());
   CHECK(foreign.untouched(cl::CommandQueue(foreign_context, rt.device())));

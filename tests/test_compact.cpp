@@ -80,7 +80,7 @@ std::vector<T> device_compact(const std::vector<T>& x, std::size_t first, std::s
   if (padded.empty()) padded.push_back(T());
   const cl::Buffer in = test::to_device(rt, padded);
   cl::Buffer out = test::to_device(rt, std::vector<T>(std::max<std::size_t>(n, 1), poison<T>()));
-  const std::size_t kept = clatomics::compact<T>(rt, in, first, n, out, pred, CompactOptions{stable});
+  const std::size_t kept = clatomics::compact(rt, clatomics::view<T>(in, first, n), clatomics::view<T>(out, 0, n), pred, CompactOptions{stable});
   REQUIRE(kept <= n);
   auto all = test::to_host<T>(rt, out, std::max<std::size_t>(n, 1));
   for (std::size_t i = kept; i < all.size(); ++i) {
@@ -167,7 +167,7 @@ TEST_CASE("a predicate that does not compile: clatomics::Error with the build lo
   clatomics::ProfileScope enqueued;
   for (const bool stable : {false, true}) {
     try {
-      clatomics::compact<float>(rt, in, 0, x.size(), out, "x > fabs()", CompactOptions{stable});
+      clatomics::compact(rt, clatomics::view<float>(in, 0, x.size()), clatomics::view<float>(out, 0, x.size()), "x > fabs()", CompactOptions{stable});
       FAIL("no exception");
     } catch (const clatomics::Error& e) {
       CHECK(e.build_log().find("fabs") != std::string::npos);
@@ -188,7 +188,7 @@ TEST_CASE("bad input is refused before anything runs, out untouched") {
   using IA = std::invalid_argument;
   clatomics::ProfileScope enqueued;  // records every command the calls below enqueue
   const auto call = [&](const cl::Buffer& i, std::size_t off, std::size_t n, cl::Buffer& o, const char* pred) {
-    return clatomics::compact<cl_int>(rt, i, off, n, o, pred);
+    return clatomics::compact(rt, clatomics::view<cl_int>(i, off, n), clatomics::view<cl_int>(o, 0, n), pred);
   };
   CHECK_THROWS_AS(call(cl::Buffer(), 0, 1, out, "x > 0"), IA);
   CHECK_THROWS_AS(call(in, 0, 1, null_out, "x > 0"), IA);
@@ -263,9 +263,9 @@ TEST_CASE("a value the element type cannot hold is refused before anything runs"
   const cl::Buffer in = test::to_device(rt, std::vector<cl_int>(100, 1));
   const cl::Buffer out = test::to_device(rt, std::vector<cl_int>(100, poison<cl_int>()));
   clatomics::ProfileScope enqueued;
-  CHECK_THROWS_AS(clatomics::compact<cl_int>(rt, in, 0, 100, out, x > 0.5), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::compact<cl_uint>(rt, in, 0, 100, out, x > -1), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::compact<float>(rt, in, 0, 100, out, x > 16777217), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::compact(rt, clatomics::view<cl_int>(in, 0, 100), clatomics::view<cl_int>(out, 0, 100), x > 0.5), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::compact(rt, clatomics::view<cl_uint>(in, 0, 100), clatomics::view<cl_uint>(out, 0, 100), x > -1), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::compact(rt, clatomics::view<float>(in, 0, 100), clatomics::view<float>(out, 0, 100), x > 16777217), std::invalid_argument);
   CHECK(enqueued.commands() == 0);
   for (const cl_int v : test::to_host<cl_int>(rt, out, 100)) REQUIRE(v == poison<cl_int>());
 }
@@ -294,7 +294,7 @@ TEST_CASE("hostile predicate strings are refused before anything is compiled or 
   const auto builds = rt.build_count();
   for (const auto& text : hostile) {
     CAPTURE(text.substr(0, 80));
-    CHECK_THROWS_AS(clatomics::compact<cl_int>(rt, in, 0, 100, out, text), std::invalid_argument);
+    CHECK_THROWS_AS(clatomics::compact(rt, clatomics::view<cl_int>(in, 0, 100), clatomics::view<cl_int>(out, 0, 100), text), std::invalid_argument);
   }
   CHECK(rt.build_count() == builds);
   CHECK(enqueued.commands() == 0);
@@ -325,7 +325,7 @@ void check_compact(const cl::Buffer& in, const std::vector<T>& x, std::size_t fi
   cl::Buffer out = test::to_device(rt, std::vector<T>(n + 1, poison<T>()));
   for (const bool stable : {false, true}) {
     INFO(std::string(stable ? "stable" : "unstable"), " n=", n, " first=", first);
-    const std::size_t kept = clatomics::compact<T>(rt, in, first, n, out, pred, CompactOptions{stable});
+    const std::size_t kept = clatomics::compact(rt, clatomics::view<T>(in, first, n), clatomics::view<T>(out, 0, n), pred, CompactOptions{stable});
     REQUIRE(kept == ref.size());
     auto got = test::to_host<T>(rt, out, n + 1);
     for (std::size_t i = kept; i < got.size(); ++i) REQUIRE(test::bits(got[i]) == test::bits(poison<T>()));

@@ -113,8 +113,8 @@ TEST_CASE("host data over the group: deterministic float sums bit-identical to o
     for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = std::uint8_t(test::mix(std::uint32_t(i)) % 251), ++expect[bytes[i]];
     CHECK(clatomics::histogram(group, bytes) == expect);
 
-    const clatomics::EvenHistogram even = clatomics::histogram_even(group, x, 100, -50000.0f, 50000.0f);
-    const clatomics::EvenHistogram ref = clatomics::histogram_even(rt, x, 100, -50000.0f, 50000.0f);
+    const clatomics::EvenHistogram even = clatomics::histogram_even(group, x, {100, -50000.0f, 50000.0f});
+    const clatomics::EvenHistogram ref = clatomics::histogram_even(rt, x, {100, -50000.0f, 50000.0f});
     CHECK(even.counts == ref.counts);
     CHECK(even.below == ref.below);
     CHECK(even.above == ref.above);
@@ -419,17 +419,34 @@ TEST_CASE("dot, key histograms, weighted even histograms and compaction over the
   const auto k = clatomics::histogram_keys(group, keys, 1000), k1 = clatomics::histogram_keys(rt, keys, 1000);
   CHECK(k.counts == k1.counts);
   CHECK(k.out_of_range == k1.out_of_range);
-  const auto e = clatomics::histogram_even(group, a, 16, 0.0f, 64.0f, w), e1 = clatomics::histogram_even(rt, a, 16, 0.0f, 64.0f, w);
+  const auto none = clatomics::histogram_keys(group, keys, 0);  // no bins: every key out of range
+  CHECK(none.counts.empty());
+  CHECK(none.out_of_range == n);
+  const auto e = clatomics::histogram_even(group, a, {16, 0.0f, 64.0f}, {w}), e1 = clatomics::histogram_even(rt, a, {16, 0.0f, 64.0f}, {w});
   CHECK(e.counts == e1.counts);
   REQUIRE(e.sums.size() == 1);
   CHECK(e.sums[0] == e1.sums[0]);  // small integers: exact in any order
+  // Several weight channels, each at its own place in a chunk's staging buffer; double positions.
+  const auto e2 = clatomics::histogram_even(group, a, {16, 0.0f, 64.0f}, {w, a, w});
+  REQUIRE(e2.sums.size() == 3);
+  CHECK(e2.sums[0] == e1.sums[0]);
+  CHECK(e2.sums[1] == clatomics::histogram_even(rt, a, {16, 0.0f, 64.0f}, {a}).sums[0]);
+  CHECK(e2.sums[2] == e1.sums[0]);
+  if (rt.supports_double()) {
+    const std::vector<double> ad(a.begin(), a.end());
+    const auto d = clatomics::histogram_even(group, ad, {16, 0.0, 64.0}, {w}), d1 = clatomics::histogram_even(rt, ad, {16, 0.0, 64.0}, {w});
+    CHECK(d.counts == d1.counts);
+    CHECK(d.sums == d1.sums);
+    CHECK(d.edges == clatomics::EvenHistogram::Edges::double_linspace);
+  }
   const clatomics::Predicate big = clatomics::where::x > 40.0f;
   CHECK(clatomics::compact<float>(group, a, big, {true}) == clatomics::compact<float>(rt, a, big, {true}));
   auto unordered = clatomics::compact<float>(group, a, big), expect = clatomics::compact<float>(rt, a, big, {true});
   std::sort(unordered.begin(), unordered.end()), std::sort(expect.begin(), expect.end());
   CHECK(unordered == expect);
   CHECK_THROWS_AS(clatomics::dot<float>(group, a, std::vector<float>(3)), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::histogram_even(group, a, 16, 0.0f, 64.0f, std::vector<float>(3)), std::invalid_argument);
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::histogram_even(group, a, {16, 0.0f, 64.0f}, {w, std::vector<float>(3)}); }),
+                       "weights[1] has 3 elements, values has " + std::to_string(a.size())));
 }
 
 namespace {
@@ -617,8 +634,8 @@ TEST_CASE("group host data through pinned staging memory: the same results as fr
     std::vector<float> scattered(1000, 0.0f);
     clatomics::scatter_reduce<float, cl_uint>(group, scattered, keys, w, clatomics::ScatterOp::sum);
     const auto result = std::make_tuple(clatomics::reduce<float>(group, x, ReduceOp::sum, ReduceOptions{true}),
-                                        clatomics::histogram_even(group, x, 64, -1e3f, 1e3f, w).counts,
-                                        clatomics::histogram_even(group, x, 64, -1e3f, 1e3f, w).weights,
+                                        clatomics::histogram_even(group, x, {64, -1e3f, 1e3f}, {w}).counts,
+                                        clatomics::histogram_even(group, x, {64, -1e3f, 1e3f}, {w}).sums,
                                         clatomics::dot<float>(group, x, w), clatomics::compact<float>(group, x, positive, stable), scattered);
     clatomics::testing::set_pinned_staging(clatomics::testing::PinnedStaging::automatic);
     return result;

@@ -35,7 +35,7 @@ void check_exact() {
       for (std::size_t i = 0; i < n; ++i) ref += double(a[ao + i]) * double(b[bo + i]);
       const cl::Buffer da = test::to_device(rt, a), db = test::to_device(rt, b);
       INFO("n=", n, " a offset=", ao, " b offset=", bo);
-      CHECK(clatomics::dot<T>(rt, da, ao, db, bo, n) == T(ref));
+      CHECK(clatomics::dot(rt, clatomics::view<T>(da, ao, n), clatomics::view<T>(db, bo, n)) == T(ref));
     }
 }
 
@@ -56,7 +56,7 @@ void check_rounded() {
     abs_sum += std::fabs(double(a[i + 1]) * double(b[i + 2]));
   }
   const cl::Buffer da = test::to_device(rt, a), db = test::to_device(rt, b);
-  const T d = clatomics::dot<T>(rt, da, 1, db, 2, a.size() - 2);
+  const T d = clatomics::dot(rt, clatomics::view<T>(da, 1, a.size() - 2), clatomics::view<T>(db, 2, a.size() - 2));
   CHECK(std::fabs(double(d) - ref) <= bound * abs_sum);
 }
 
@@ -94,22 +94,22 @@ TEST_CASE("bad input is refused before anything runs") {
   const cl::Buffer b = test::to_device(rt, std::vector<float>(50, 2.0f));
   const std::size_t max = std::numeric_limits<std::size_t>::max();
   clatomics::ProfileScope enqueued;  // records every command the calls below enqueue
-  CHECK_THROWS_AS(clatomics::dot<float>(rt, cl::Buffer(), 0, b, 0, 1), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::dot<float>(rt, a, 0, cl::Buffer(), 0, 1), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::dot<float>(rt, a, 0, b, 0, 51), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::dot<float>(rt, a, 0, b, 1, 50), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::dot<float>(rt, a, 60, b, 0, 41), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::dot<float>(rt, a, max, b, 0, 1), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::dot<double>(rt, a, 0, b, 0, 26), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::dot(rt, clatomics::view<float>(cl::Buffer(), 0, 1), clatomics::view<float>(b, 0, 1)), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::dot(rt, clatomics::view<float>(a, 0, 1), clatomics::view<float>(cl::Buffer(), 0, 1)), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::dot(rt, clatomics::view<float>(a, 0, 51), clatomics::view<float>(b, 0, 51)), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::dot(rt, clatomics::view<float>(a, 0, 50), clatomics::view<float>(b, 1, 50)), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::dot(rt, clatomics::view<float>(a, 60, 41), clatomics::view<float>(b, 0, 41)), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::dot(rt, clatomics::view<float>(a, max, 1), clatomics::view<float>(b, 0, 1)), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::dot(rt, clatomics::view<double>(a, 0, 26), clatomics::view<double>(b, 0, 26)), std::invalid_argument);
   try {
-    clatomics::dot<float>(rt, a, 0, b, 10, 45);
+    clatomics::dot(rt, clatomics::view<float>(a, 0, 45), clatomics::view<float>(b, 10, 45));
     FAIL("no exception");
   } catch (const std::invalid_argument& e) {
     CHECK(std::string(e.what()).find("dot: b") != std::string::npos);
   }
   CHECK(enqueued.commands() == 0);
-  CHECK(clatomics::dot<float>(rt, a, 50, b, 0, 50) == 100.0f);
-  CHECK(clatomics::dot<float>(rt, a, 7, b, 50, 0) == 0.0f);
+  CHECK(clatomics::dot(rt, clatomics::view<float>(a, 50, 50), clatomics::view<float>(b, 0, 50)) == 100.0f);
+  CHECK(clatomics::dot(rt, clatomics::view<float>(a, 7, 0), clatomics::view<float>(b, 50, 0)) == 0.0f);
 }
 
 TEST_CASE("double on a device without fp64 is refused") {
@@ -117,6 +117,6 @@ TEST_CASE("double on a device without fp64 is refused") {
   options.hide_fp64 = true;
   clatomics::Runtime rt(options);
   const cl::Buffer buffer(rt.context(), CL_MEM_READ_WRITE, 64);
-  CHECK_THROWS_AS(clatomics::dot<double>(rt, buffer, 0, buffer, 0, 8), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::dot(rt, clatomics::view<double>(buffer, 0, 8), clatomics::view<double>(buffer, 0, 8)), std::invalid_argument);
   CHECK_THROWS_AS(clatomics::dot<double>(rt, std::vector<double>(2), std::vector<double>(2)), std::invalid_argument);
 }

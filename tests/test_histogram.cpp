@@ -62,16 +62,17 @@ void check_even(const clatomics::EvenHistogram& h, const EvenReference& r, bool 
   CHECK(h.above == r.above);
   CHECK(h.nan == r.nan);
   if (!weighted) {
-    CHECK(h.weights.empty());
+    CHECK(h.sums.empty());
     return;
   }
-  REQUIRE(h.weights.size() == r.weights.size());
+  REQUIRE(h.sums.size() == 1);
+  REQUIRE(h.sums[0].size() == r.weights.size());
   for (std::size_t b = 0; b < r.weights.size(); ++b) {
     INFO("bin ", b);
     if (exact_weights)
-      CHECK(double(h.weights[b]) == r.weights[b]);
+      CHECK(h.sums[0][b] == r.weights[b]);
     else  // float sums in any order: within 1e-5 of the sum of |w| (about 170 ulp)
-      CHECK(std::fabs(double(h.weights[b]) - r.weights[b]) <= 1e-5 * r.abs_weights[b]);
+      CHECK(std::fabs(h.sums[0][b] - r.weights[b]) <= 1e-5 * r.abs_weights[b]);
   }
 }
 
@@ -126,12 +127,12 @@ TEST_CASE("byte histograms, every strategy") {
       for (const std::size_t off : offsets) {
         const auto x = random_bytes(n + off, unsigned(n + off));
         INFO(name_of(s), " uniform n=", n, " offset=", off);
-        CHECK(clatomics::histogram(rt, device(x), off, n, options) == byte_reference(x, off, n));
+        CHECK(clatomics::histogram(rt, clatomics::view<cl_uchar>(device(x), off, n), options) == byte_reference(x, off, n));
       }
     // Full contention: every byte in one bin.
     const std::vector<std::uint8_t> same((std::size_t(1) << 21) + 3, std::uint8_t(200));
     INFO(name_of(s), " one bin");
-    CHECK(clatomics::histogram(rt, device(same), 3, same.size() - 3, options) == byte_reference(same, 3, same.size() - 3));
+    CHECK(clatomics::histogram(rt, clatomics::view<cl_uchar>(device(same), 3, same.size() - 3), options) == byte_reference(same, 3, same.size() - 3));
     CHECK(clatomics::histogram(rt, same, options) == byte_reference(same, 0, same.size()));
   }
 }
@@ -149,7 +150,7 @@ TEST_CASE("key histograms count keys >= nbins as out of range, every strategy") 
           std::uint64_t out = 0;
           for (std::size_t i = off; i < off + n; ++i) keys[i] < nbins ? ++counts[keys[i]] : ++out;
           INFO(name_of(s), " nbins=", nbins, " n=", n, " offset=", off);
-          const auto h = clatomics::histogram_keys(rt, device(keys), off, n, nbins, HistogramOptions{s});
+          const auto h = clatomics::histogram_keys(rt, clatomics::view<cl_uint>(device(keys), off, n), nbins, HistogramOptions{s});
           CHECK(h.counts == counts);
           CHECK(h.out_of_range == out);
         }
@@ -222,7 +223,7 @@ TEST_CASE("even bins follow NumPy's edge rule") {
                                 std::nextafter(0.0f, -1e30f)};
   for (const HistogramStrategy s : strategies) {
     INFO(name_of(s));
-    const auto h = clatomics::histogram_even(rt, x, 4, lo, hi, {}, HistogramOptions{s});
+    const auto h = clatomics::histogram_even(rt, x, {4, lo, hi}, {}, HistogramOptions{s});
     CHECK(h.counts == std::vector<std::uint64_t>{2, 3, 1, 3});
     CHECK(h.below == 2);
     CHECK(h.above == 2);
@@ -251,7 +252,7 @@ TEST_CASE("even bins: values beside the float32 edges land where NumPy puts them
   const auto r = even_reference(x, 0, x.size(), nbins, lo, hi);
   for (const HistogramStrategy s : strategies) {
     INFO(name_of(s));
-    check_even(clatomics::histogram_even(rt, x, nbins, lo, hi, {}, HistogramOptions{s}), r, false, false);
+    check_even(clatomics::histogram_even(rt, x, {nbins, lo, hi}, {}, HistogramOptions{s}), r, false, false);
   }
 }
 
@@ -264,13 +265,15 @@ TEST_CASE("even histograms, every strategy, with and without weights") {
           const float lo = -2.5f, hi = 7.5f;
           const auto x = even_values(n + off, nbins, lo, hi, unsigned(n + nbins));
           INFO(name_of(s), " nbins=", nbins, " n=", n, " offset=", off);
-          const auto h = clatomics::histogram_even(rt, device(x), off, n, nbins, lo, hi, nullptr, 0, HistogramOptions{s});
+          const clatomics::EvenBins<float> bins{nbins, lo, hi};
+          const auto h = clatomics::histogram_even(rt, clatomics::view<float>(device(x), off, n), bins, {}, HistogramOptions{s});
           check_even(h, even_reference(x, off, n, nbins, lo, hi), false, false);
           // Weights from another offset (another alignment than the values) on the smaller sizes.
           if (n > 200000) continue;
           const auto w = exact_weights(n + 2, unsigned(n));
           const cl::Buffer dw = device(w);
-          const auto hw = clatomics::histogram_even(rt, device(x), off, n, nbins, lo, hi, &dw, 2, HistogramOptions{s});
+          const auto hw = clatomics::histogram_even(rt, clatomics::view<float>(device(x), off, n), bins, {clatomics::view<float>(dw, 2, n)},
+                                                    HistogramOptions{s});
           check_even(hw, even_reference(x, off, n, nbins, lo, hi, &w, 2), true, true);
         }
 }
@@ -285,7 +288,7 @@ TEST_CASE("weighted histograms with rounded float sums") {
   for (auto& v : w) v = dist(gen);
   for (const HistogramStrategy s : strategies) {
     INFO(name_of(s));
-    const auto h = clatomics::histogram_even(rt, x, 64, 0.0f, 1.0f, w, HistogramOptions{s});
+    const auto h = clatomics::histogram_even(rt, x, {64, 0.0f, 1.0f}, {w}, HistogramOptions{s});
     check_even(h, even_reference(x, 0, n, 64, 0.0f, 1.0f, &w, 0), true, false);
   }
 }
@@ -304,14 +307,14 @@ TEST_CASE("launches and streamed chunks add up in 64-bit totals, directly and th
       INFO(name_of(s) << (merge_32bit ? ", 32-bit counts merged per launch" : ", 64-bit totals directly"));
       const HistogramOptions options{s};
       CHECK(clatomics::histogram(rt, bytes, options) == byte_reference(bytes, 0, bytes.size()));
-      CHECK(clatomics::histogram(rt, device(bytes), 1, bytes.size() - 1, options) == byte_reference(bytes, 1, bytes.size() - 1));
+      CHECK(clatomics::histogram(rt, clatomics::view<cl_uchar>(device(bytes), 1, bytes.size() - 1), options) == byte_reference(bytes, 1, bytes.size() - 1));
       const auto hk = clatomics::histogram_keys(rt, keys, 256, options);
       std::vector<std::uint64_t> counts(256);
       std::uint64_t out = 0;
       for (const cl_uint k : keys) k < 256 ? ++counts[k] : ++out;
       CHECK(hk.counts == counts);
       CHECK(hk.out_of_range == out);
-      check_even(clatomics::histogram_even(rt, x, 50, 0.0f, 10.0f, w, options), even_reference(x, 0, x.size(), 50, 0.0f, 10.0f, &w, 0),
+      check_even(clatomics::histogram_even(rt, x, {50, 0.0f, 10.0f}, {w}, options), even_reference(x, 0, x.size(), 50, 0.0f, 10.0f, &w, 0),
                  true, true);
     }
   }
@@ -320,7 +323,7 @@ TEST_CASE("launches and streamed chunks add up in 64-bit totals, directly and th
   CHECK_THROWS_AS(clatomics::testing::set_stream_limits({0, (std::uint64_t(1) << 31) + 1}), std::invalid_argument);
   // Empty host data: zeros.
   CHECK(clatomics::histogram(rt, std::vector<std::uint8_t>{}) == std::vector<std::uint64_t>(256));
-  const auto empty = clatomics::histogram_even(rt, std::vector<float>{}, 3, 0.0f, 1.0f);
+  const auto empty = clatomics::histogram_even(rt, std::vector<float>{}, {3, 0.0f, 1.0f});
   CHECK(empty.counts == std::vector<std::uint64_t>(3));
   CHECK(empty.below + empty.above + empty.nan == 0);
 }
@@ -333,60 +336,109 @@ TEST_CASE("bad input is refused before anything runs") {
   const std::size_t max = std::numeric_limits<std::size_t>::max();
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
   using IA = std::invalid_argument;
+  const auto b = [&](std::size_t offset, std::size_t count) { return clatomics::view<cl_uchar>(bytes, offset, count); };
+  const auto f = [&](std::size_t offset, std::size_t count) { return clatomics::view<float>(floats, offset, count); };
+  const auto k = [&](std::size_t offset, std::size_t count) { return clatomics::view<cl_uint>(floats, offset, count); };
+  const auto w50 = [&](std::size_t offset, std::size_t count) { return clatomics::view<float>(short_weights, offset, count); };
+  using Bins = clatomics::EvenBins<float>;
   clatomics::ProfileScope enqueued;  // records every command the calls below enqueue
-  CHECK_THROWS_AS(clatomics::histogram(rt, cl::Buffer(), 0, 1), IA);
-  CHECK_THROWS_AS(clatomics::histogram(rt, bytes, 0, 101), IA);
-  CHECK_THROWS_AS(clatomics::histogram(rt, bytes, 101, 0), IA);
-  CHECK_THROWS_AS(clatomics::histogram(rt, bytes, max, 2), IA);
-  CHECK_THROWS_AS(clatomics::histogram(rt, bytes, 0, 10, HistogramOptions{static_cast<HistogramStrategy>(9)}), IA);
-  CHECK_THROWS_AS(clatomics::histogram_keys(rt, floats, 0, 101, 10), IA);
-  CHECK_THROWS_AS(clatomics::histogram_keys(rt, floats, 0, 10, 0), IA);
-  CHECK_THROWS_AS(clatomics::histogram_keys(rt, std::vector<cl_uint>(3), 0), IA);
-  CHECK_THROWS_AS(clatomics::histogram_keys(rt, floats, 0, 10, std::size_t(1) << 32), IA);
-  CHECK_THROWS_AS(clatomics::histogram_keys(rt, floats, 0, 10, 20000, HistogramOptions{HistogramStrategy::private_per_item}), IA);
-  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 0, 0.0f, 1.0f), IA);
-  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 4, 2.0f, 1.0f), IA);
-  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 4, nan, 1.0f), IA);
-  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 4, 0.0f, nan), IA);
-  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 4, -inf, 1.0f), IA);
-  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 4, 0.0f, inf), IA);
-  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 4, -3e38f, 3e38f), IA);
-  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 100000, 0.0f, 1e-40f), IA);
-  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 60, 4, 0.0f, 1.0f, &short_weights), IA);
-  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 50, 4, 0.0f, 1.0f, &short_weights, 1), IA);
-  CHECK_THROWS_AS(clatomics::histogram_even(rt, floats, 0, 10, 4, 0.0f, 1.0f, &floats, max), IA);
-  CHECK_THROWS_AS(clatomics::histogram_even(rt, std::vector<float>(5), 4, 0.0f, 1.0f, std::vector<float>(4)), IA);
-  try {
-    clatomics::histogram_even(rt, floats, 0, 60, 4, 0.0f, 1.0f, &short_weights);
-    FAIL("no exception");
-  } catch (const IA& e) {
-    CHECK(std::string(e.what()).find("weights") != std::string::npos);
-  }
-  try {
-    clatomics::histogram_even(rt, floats, 0, 10, 4, 2.0f, 1.0f);
-    FAIL("no exception");
-  } catch (const IA& e) {
-    CHECK(std::string(e.what()).find("lo") != std::string::npos);
-  }
-  for (const std::size_t nbins : {std::size_t(0), std::size_t(1) << 32}) {
+  CHECK_THROWS_AS(clatomics::histogram(rt, clatomics::view<cl_uchar>(cl::Buffer(), 0, 1)), IA);
+  CHECK_THROWS_AS(clatomics::histogram(rt, b(0, 101)), IA);
+  CHECK_THROWS_AS(clatomics::histogram(rt, b(101, 0)), IA);
+  CHECK_THROWS_AS(clatomics::histogram(rt, b(max, 2)), IA);
+  CHECK_THROWS_AS(clatomics::histogram(rt, b(0, 10), HistogramOptions{static_cast<HistogramStrategy>(9)}), IA);
+  CHECK_THROWS_AS(clatomics::histogram_keys(rt, k(0, 101), 10), IA);
+  CHECK_THROWS_AS(clatomics::histogram_keys(rt, k(0, 101), 0), IA);  // no bins: the range is still checked
+  CHECK_THROWS_AS(clatomics::histogram_keys(rt, k(0, 10), 0, HistogramOptions{static_cast<HistogramStrategy>(9)}), IA);
+  CHECK_THROWS_AS(clatomics::histogram_keys(rt, k(0, 10), std::size_t(1) << 32), IA);
+  CHECK_THROWS_AS(clatomics::histogram_keys(rt, k(0, 10), 20000, HistogramOptions{HistogramStrategy::private_per_item}), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, f(0, 10), Bins{0, 0.0f, 1.0f}), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, f(0, 10), Bins{4, 2.0f, 1.0f}), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, f(0, 10), Bins{4, nan, 1.0f}), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, f(0, 10), Bins{4, 0.0f, nan}), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, f(0, 10), Bins{4, -inf, 1.0f}), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, f(0, 10), Bins{4, 0.0f, inf}), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, f(0, 10), Bins{4, -3e38f, 3e38f}), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, f(0, 10), Bins{100000, 0.0f, 1e-40f}), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, f(0, 60), Bins{4, 0.0f, 1.0f}, {w50(0, 60)}), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, f(0, 50), Bins{4, 0.0f, 1.0f}, {w50(1, 50)}), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, f(0, 10), Bins{4, 0.0f, 1.0f}, {f(max, 10)}), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, std::vector<float>(5), Bins{4, 0.0f, 1.0f}, {std::vector<float>(4)}), IA);
+  // Every refusal quotes what it refuses.
+  const auto refusal = [](auto call) -> std::string {
     try {
-      clatomics::histogram_keys(rt, floats, 0, 10, nbins);
-      FAIL("no exception");
+      call();
     } catch (const IA& e) {
-      CHECK(std::string(e.what()).find("nbins") != std::string::npos);
+      return e.what();
     }
-  }
+    return "no exception";
+  };
+  CHECK(refusal([&] { clatomics::histogram_even(rt, f(0, 50), Bins{4, 0.0f, 1.0f}, {f(0, 40)}); }) ==
+        "clatomics: histogram weights[0]: a view of 40 weights for 50 positions; they must be of the same length");
+  CHECK(refusal([&] { clatomics::histogram_even(rt, std::vector<float>(5), Bins{4, 0.0f, 1.0f}, {std::vector<float>(5), std::vector<float>(4)}); }) ==
+        "clatomics: histogram_even: weights[1] has 4 elements, values has 5; they must be of the same length");
+  CHECK(refusal([&] { clatomics::histogram_even(rt, f(0, 10), Bins{4, 2.0f, 1.0f}); }) == "clatomics: histogram_even: lo (2) is above hi (1)");
+  CHECK(refusal([&] { clatomics::histogram_even(rt, f(0, 10), Bins{4, 0.0f, inf}); }) ==
+        "clatomics: histogram_even: hi is inf; the range must be finite");
+  CHECK(refusal([&] { clatomics::histogram_even(rt, f(0, 10), Bins{4, -inf, 1.0f}); }) ==
+        "clatomics: histogram_even: lo is -inf; the range must be finite");
+  CHECK(refusal([&] { clatomics::histogram_even(rt, f(0, 10), Bins{4, nan, 1.0f}); }) ==
+        "clatomics: histogram_even: lo is nan; the range must be finite");
+  CHECK(refusal([&] { clatomics::histogram_even(rt, f(0, 10), Bins{4, -3e38f, 3e38f}); }) ==
+        "clatomics: histogram_even: hi - lo = 3.00000001e+38 - -3.00000001e+38 overflows float");
+  CHECK(refusal([&] { clatomics::histogram_even(rt, f(0, 10), Bins{0, 0.0f, 1.0f}); }) ==
+        "clatomics: histogram_even: nbins is 0; it must be at least 1");
+  CHECK(refusal([&] { clatomics::histogram_keys(rt, k(0, 10), std::size_t(1) << 32); }) ==
+        "clatomics: histogram_keys: nbins is 4294967296; it must be at most 2^32 - 4");
   CHECK(enqueued.commands() == 0);
   // In range: fine.
-  const auto h = clatomics::histogram_even(rt, floats, 0, 50, 4, 0.0f, 1.0f, &short_weights, 0);
+  const auto h = clatomics::histogram_even(rt, f(0, 50), Bins{4, 0.0f, 1.0f}, {w50(0, 50)});
   CHECK(h.counts == std::vector<std::uint64_t>{0, 0, 0, 50});
-  CHECK(h.weights == std::vector<float>{0, 0, 0, 50});
+  CHECK(h.sums == std::vector<std::vector<double>>{{0, 0, 0, 50}});
+}
+
+TEST_CASE("no key bins: every key out of range, as np.bincount's counts cut at 0 bins") {
+  auto& rt = test::runtime();
+  const std::vector<cl_uint> keys = {0, 3, 7, 0, 4294967295u};
+  for (const HistogramStrategy s : strategies) {
+    INFO(name_of(s));
+    const auto host = clatomics::histogram_keys(rt, keys, 0, HistogramOptions{s});
+    CHECK(host.counts.empty());
+    CHECK(host.out_of_range == 5);
+    const auto resident = clatomics::histogram_keys(rt, clatomics::view<cl_uint>(device(keys), 1, 3), 0, HistogramOptions{s});
+    CHECK(resident.counts.empty());
+    CHECK(resident.out_of_range == 3);
+    const auto none = clatomics::histogram_keys(rt, std::vector<cl_uint>{}, 0, HistogramOptions{s});
+    CHECK(none.counts.empty());
+    CHECK(none.out_of_range == 0);
+  }
+}
+
+TEST_CASE("no values: nbins zeros, from host data and from an empty view") {
+  auto& rt = test::runtime();
+  const cl::Buffer floats = device(std::vector<float>(4, 0.5f));
+  const cl::Buffer doubles = test::runtime().supports_double() ? device(std::vector<double>(4, 0.5)) : cl::Buffer();
+  for (const HistogramStrategy s : strategies) {
+    INFO(name_of(s));
+    const auto host = clatomics::histogram_even(rt, std::vector<float>{}, {5, 0.0f, 1.0f}, {std::vector<float>{}}, HistogramOptions{s});
+    CHECK(host.counts == std::vector<std::uint64_t>(5));
+    CHECK(host.sums == std::vector<std::vector<double>>{std::vector<double>(5)});
+    const auto view = clatomics::histogram_even(rt, clatomics::view<float>(floats, 2, 0), {5, 0.0f, 1.0f},
+                                                {clatomics::view<float>(floats, 4, 0)}, HistogramOptions{s});
+    CHECK(view.counts == std::vector<std::uint64_t>(5));
+    CHECK(view.below + view.above + view.nan == 0);
+    CHECK(view.sums == std::vector<std::vector<double>>{std::vector<double>(5)});
+    if (doubles()) {
+      const auto d = clatomics::histogram_even(rt, clatomics::view<double>(doubles, 0, 0), {3, 0.0, 1.0}, {}, HistogramOptions{s});
+      CHECK(d.counts == std::vector<std::uint64_t>(3));
+    }
+  }
 }
 
 TEST_CASE("an empty range widens by half a unit on each side, as NumPy's") {
   auto& rt = test::runtime();
   const cl::Buffer floats = test::to_device(rt, std::vector<float>{1, 1, 1, 0.6f, 1.4f, 2, 0, 1, 1, 1});
-  const auto widened = clatomics::histogram_even(rt, floats, 0, 10, 4, 1.0f, 1.0f);
+  const auto widened = clatomics::histogram_even(rt, clatomics::view<float>(floats), {4, 1.0f, 1.0f});
   CHECK(widened.lo == 0.5);
   CHECK(widened.hi == 1.5);
   CHECK(widened.counts == std::vector<std::uint64_t>{1, 0, 6, 1});  // np.histogram(data, 4, (1, 1))

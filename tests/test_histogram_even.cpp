@@ -20,7 +20,7 @@ using clatomics::EvenBins;
 using clatomics::HistogramOptions;
 using clatomics::HistogramStrategy;
 using clatomics::WeightAccumulation;
-using clatomics::WeightBuffer;
+using clatomics::view;
 
 using test::name_of;
 const auto& strategies = test::histogram_strategies;
@@ -198,6 +198,11 @@ std::vector<const std::vector<float>*> pointers(const std::vector<std::vector<fl
   return p;
 }
 
+// The first channels of w as host weight channels.
+std::vector<clatomics::HostFloats> channels_of(const std::vector<std::vector<float>>& w, std::size_t channels) {
+  return std::vector<clatomics::HostFloats>(w.begin(), w.begin() + std::ptrdiff_t(channels));
+}
+
 }  // namespace
 
 TEST_CASE("double positions: NumPy's float64 bins, which rounding to float would change") {
@@ -219,7 +224,7 @@ TEST_CASE("double positions: NumPy's float64 bins, which rounding to float would
       INFO(name_of(s), " offset ", off);
       std::vector<double> shifted(off, 0.0);
       shifted.insert(shifted.end(), x.begin(), x.end());
-      const auto h = clatomics::histogram_even(rt, device(shifted), off, x.size(), EvenBins<double>{nbins, lo, hi}, {}, HistogramOptions{s});
+      const auto h = clatomics::histogram_even(rt, view<double>(device(shifted), off, x.size()), EvenBins<double>{nbins, lo, hi}, {}, HistogramOptions{s});
       check_counts(h, r);
       CHECK(h.lo == lo);
       CHECK(h.hi == hi);
@@ -246,14 +251,12 @@ TEST_CASE("up to 4 weight channels in one pass, every strategy and accumulation,
         std::vector<std::vector<float>> ws;
         for (std::size_t c = 0; c < channels; ++c) ws.emplace_back(w[c].begin() + std::ptrdiff_t(c), w[c].begin() + std::ptrdiff_t(c + n));
         const auto r = given_range_reference(xs, nbins, lo, hi, pointers(ws, channels));
-        const auto h = clatomics::histogram_even(rt, xs, EvenBins<float>{nbins, lo, hi}, pointers(ws, channels), options);
+        const auto h = clatomics::histogram_even(rt, xs, EvenBins<float>{nbins, lo, hi}, channels_of(ws, channels), options);
         check_counts(h, r);
         check_sums(h.sums, r, a, true);
-        REQUIRE(h.weights.size() == nbins);
-        for (std::size_t b = 0; b < nbins; ++b) CHECK(double(h.weights[b]) == r.sums[0][b]);
-        std::vector<WeightBuffer> wb;
-        for (std::size_t c = 0; c < channels; ++c) wb.push_back({device(w[c]), c});
-        const auto hb = clatomics::histogram_even(rt, device(x), 1, n, EvenBins<float>{nbins, lo, hi}, wb, options);
+        std::vector<clatomics::View<float>> wb;
+        for (std::size_t c = 0; c < channels; ++c) wb.push_back(view<float>(device(w[c]), c, n));
+        const auto hb = clatomics::histogram_even(rt, view<float>(device(x), 1, n), EvenBins<float>{nbins, lo, hi}, wb, options);
         check_counts(hb, r);
         check_sums(hb.sums, r, a, true);
       }
@@ -279,10 +282,10 @@ TEST_CASE("weight sums within each accumulation's stated bound; compensated and 
     if (a == WeightAccumulation::compensated_float2 && !rt.device_info().caps.int64_base_atomics) continue;
     for (const HistogramStrategy s : strategies) {
       INFO(std::string(accumulation_names[int(a)]), " ", name_of(s));
-      check_sums(clatomics::histogram_even(rt, x, EvenBins<float>{4, 0.0f, 4.0f}, {&w}, HistogramOptions{s, a}).sums, r, a, false);
+      check_sums(clatomics::histogram_even(rt, x, EvenBins<float>{4, 0.0f, 4.0f}, {w}, HistogramOptions{s, a}).sums, r, a, false);
     }
     INFO(std::string(accumulation_names[int(a)]), ", 10^7 weights of 0.1f");
-    const auto h = clatomics::histogram_even(rt, one_bin, EvenBins<float>{1, 0.0f, 1.0f}, {&tenths}, HistogramOptions{{}, a});
+    const auto h = clatomics::histogram_even(rt, one_bin, EvenBins<float>{1, 0.0f, 1.0f}, {tenths}, HistogramOptions{{}, a});
     CHECK(h.counts[0] == big);
     if (a == WeightAccumulation::float_atomic) {
       MESSAGE("float_atomic: 10^7 * 0.1f summed to ", h.sums[0][0], ", off by ", h.sums[0][0] - exact);
@@ -349,10 +352,10 @@ TEST_CASE("2-D even bins: numpy.histogram2d's bins, per-axis tallies, weights") 
           CHECK(h.sums.empty());
         }
       };
-      check(clatomics::histogram2d_even(rt, xs, ys, EvenBins<T>{nx, xlo, xhi}, EvenBins<T>{ny, ylo, yhi}, {&w0, &w1}, HistogramOptions{s}),
+      check(clatomics::histogram2d_even(rt, xs, ys, EvenBins<T>{nx, xlo, xhi}, EvenBins<T>{ny, ylo, yhi}, {w0, w1}, HistogramOptions{s}),
             true);
-      check(clatomics::histogram2d_even(rt, device(x), 1, device(y), 2, n, EvenBins<T>{nx, xlo, xhi}, EvenBins<T>{ny, ylo, yhi}, {},
-                                        HistogramOptions{s}),
+      check(clatomics::histogram2d_even(rt, view<T>(device(x), 1, n), view<T>(device(y), 2, n), EvenBins<T>{nx, xlo, xhi},
+                                        EvenBins<T>{ny, ylo, yhi}, {}, HistogramOptions{s}),
             false);
     }
   };
@@ -405,7 +408,7 @@ TEST_CASE("no range: np.histogram's range from the data, float32 edge arithmetic
       check_counts(h, r);
       CHECK(h.lo == rlo);
       CHECK(h.hi == rhi);
-      check_counts(clatomics::histogram_even<float>(rt, device(x), 0, x.size(), nbins, {}, HistogramOptions{s}), r);
+      check_counts(clatomics::histogram_even(rt, view<float>(device(x)), nbins, {}, HistogramOptions{s}), r);
     }
   }
   CHECK(differing > 0);
@@ -415,12 +418,12 @@ TEST_CASE("no range: np.histogram's range from the data, float32 edge arithmetic
   for (auto& v : x) v = dist(gen);
   float rlo = 0, rhi = 0;
   const auto r = data_range_reference(std::vector<float>(x.begin() + 3, x.end()), 1000, rlo, rhi);
-  check_counts(clatomics::histogram_even<float>(rt, device(x), 3, x.size() - 3, 1000), r);
+  check_counts(clatomics::histogram_even(rt, view<float>(device(x), 3, x.size() - 3), 1000), r);
   if (rt.supports_double()) {
     const std::vector<double> xd(x.begin(), x.end());
     double dlo = 0, dhi = 0;
     const auto rd = data_range_reference(xd, 77, dlo, dhi);
-    const auto h = clatomics::histogram_even<double>(rt, device(xd), 0, xd.size(), 77);
+    const auto h = clatomics::histogram_even(rt, view<double>(device(xd)), 77);
     check_counts(h, rd);
     CHECK(h.lo == dlo);
     CHECK(h.hi == dhi);
@@ -434,7 +437,7 @@ TEST_CASE("no range: equal values widen by 0.5, no data is [0, 1], NaN and infin
   CHECK(same.lo == 2.5);
   CHECK(same.hi == 3.5);
   CHECK(same.counts == std::vector<std::uint64_t>{0, 0, 1000, 0});
-  const auto none = clatomics::histogram_even<float>(rt, device(std::vector<float>{}), 0, 0, 4);
+  const auto none = clatomics::histogram_even(rt, view<float>(device(std::vector<float>{}), 0, 0), 4);
   CHECK(none.lo == 0.0);
   CHECK(none.hi == 1.0);
   // 1e8 - 0.5 is 1e8 in float: the widened range is still empty, and NumPy finds too many bins.
@@ -448,7 +451,7 @@ TEST_CASE("no range: equal values widen by 0.5, no data is [0, 1], NaN and infin
     CHECK(test::contains(what, "autodetected range"));
     const cl::Buffer buffer = device(x);
     clatomics::ProfileScope enqueued;
-    const auto what_device = test::message_of<std::invalid_argument>([&] { clatomics::histogram_even<float>(rt, buffer, 0, x.size(), 10); });
+    const auto what_device = test::message_of<std::invalid_argument>([&] { clatomics::histogram_even(rt, view<float>(buffer), 10); });
     CHECK(test::contains(what_device, "autodetected range"));
     CHECK(test::contains(what_device, bad != bad ? "nan" : "inf"));
     CHECK(enqueued.commands() == 2);  // the range pass and its read; no histogram
@@ -461,7 +464,7 @@ TEST_CASE("no range over a spread of a few ulps of zero: NumPy 2's bins, though 
   // NumPy 2.4: np.histogram(np.float32([0, tiny / 2, tiny]), 4) -> [1 0 1 1]; np.float32([0, 1e-45]), 1 -> [2].
   const std::vector<float> x{0.0f, tiny / 2, tiny};
   CHECK(clatomics::histogram_even(rt, x, 4).counts == std::vector<std::uint64_t>{1, 0, 1, 1});
-  CHECK(clatomics::histogram_even<float>(rt, device(x), 0, x.size(), 4).counts == std::vector<std::uint64_t>{1, 0, 1, 1});
+  CHECK(clatomics::histogram_even(rt, view<float>(device(x)), 4).counts == std::vector<std::uint64_t>{1, 0, 1, 1});
   CHECK(clatomics::histogram_even(rt, std::vector<float>{0.0f, 1e-45f}, 1).counts == std::vector<std::uint64_t>{2});
   for (const HistogramStrategy s : strategies) {
     INFO(name_of(s));
@@ -476,7 +479,7 @@ TEST_CASE("which edges a histogram has: no data is [0, 1] as if given; merge_int
   auto& rt = test::runtime();
   using Edges = clatomics::EvenHistogram::Edges;
   CHECK(clatomics::histogram_even(rt, std::vector<float>{}, 10).edges == Edges::double_linspace_to_float);
-  CHECK(clatomics::histogram_even<float>(rt, device(std::vector<float>{}), 0, 0, 10).edges == Edges::double_linspace_to_float);
+  CHECK(clatomics::histogram_even(rt, view<float>(device(std::vector<float>{}), 0, 0), 10).edges == Edges::double_linspace_to_float);
   const std::vector<float> part{0.1f, 0.279999971f, 0.7f};
   auto found = clatomics::histogram_even(rt, part, 10);
   const auto given = clatomics::histogram_even(rt, part, EvenBins<float>{10, 0.1f, 0.7f});
@@ -505,7 +508,7 @@ TEST_CASE("compensated sums of infinities, NaN and sums past float's range: as f
   const std::vector<float> w{inf, 1.0f, -inf, big, big, inf, -inf};
   for (const HistogramStrategy s : strategies) {
     INFO(name_of(s));
-    const auto h = clatomics::histogram_even(rt, x, EvenBins<float>{4, 0.0f, 4.0f}, {&w}, HistogramOptions{s, WeightAccumulation::compensated_float2});
+    const auto h = clatomics::histogram_even(rt, x, EvenBins<float>{4, 0.0f, 4.0f}, {w}, HistogramOptions{s, WeightAccumulation::compensated_float2});
     REQUIRE(h.sums.size() == 1);
     CHECK(h.sums[0][0] == double(inf));
     CHECK(h.sums[0][1] == -double(inf));
@@ -522,33 +525,41 @@ TEST_CASE("bad even-histogram input is refused before anything is enqueued") {
   clatomics::ProfileScope enqueued;
   const auto message = [](auto&& call) { return test::message_of<IA>(call); };
   const EvenBins<float> bins{4, 0.0f, 1.0f};
-  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, floats, 0, 10, bins, std::vector<WeightBuffer>(5, {floats, 0})); }), "at most 4"));
-  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, floats, 0, 60, bins, {{floats, 0}, {floats, 50}}); }), "weights[1]"));
-  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, bins, {&host, nullptr}); }), "weights[1]"));
-  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, bins, {&short_host}); }), "weights[0]"));
+  const auto f = [&](std::size_t offset, std::size_t count) { return view<float>(floats, offset, count); };
+  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, f(0, 10), bins, std::vector<clatomics::View<float>>(5, f(0, 10))); }),
+                       "weights: 5 channels, at most 4"));
+  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, f(0, 60), bins, {f(0, 60), f(50, 60)}); }), "weights[1]"));
+  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, f(0, 60), bins, {f(0, 60), f(50, 50)}); }),
+                       "weights[1]: a view of 50 weights for 60 positions"));
+  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, bins, {host, short_host}); }), "weights[1] has 99 elements, values has 100"));
+  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, bins, {short_host}); }), "weights[0]"));
   CHECK(test::contains(message([&] {
-          clatomics::histogram_even(rt, host, bins, {&host}, HistogramOptions{{}, static_cast<WeightAccumulation>(7)});
+          clatomics::histogram_even(rt, host, bins, {host}, HistogramOptions{{}, static_cast<WeightAccumulation>(7)});
         }),
         "accumulation"));
   CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, EvenBins<float>{0, 0.0f, 1.0f}); }), "nbins"));
   CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, std::size_t(0)); }), "nbins"));
-  CHECK(test::contains(message([&] { clatomics::histogram_even<float>(rt, floats, 0, 101, 4); }), "values"));
+  CHECK(test::contains(message([&] { clatomics::histogram_even(rt, f(0, 101), 4); }), "values"));
   CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, EvenBins<float>{4, 2.0f, 1.0f}); }), "lo (2) is above hi (1)"));
   CHECK(test::contains(message([&] { clatomics::histogram_even(rt, host, EvenBins<float>{100, 1.0f, 1.000001f}); }), "too many bins"));
   const auto xb = EvenBins<float>{4, 0.0f, 1.0f};
   CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, host, host, xb, EvenBins<float>{4, 2.0f, 1.0f}); }), "ybins"));
   CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, host, host, EvenBins<float>{4, 0.0f, NAN}, xb); }), "xbins"));
-  CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, host, short_host, xb, xb); }), "y has 99"));
+  CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, host, short_host, xb, xb); }), "y has 99 elements, x has 100"));
+  CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, f(0, 100), f(0, 99), xb, xb); }), "views of 100 and 99 elements"));
+  CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, host, host, EvenBins<float>{4, 0.0f, NAN}, xb); }), "xbins: hi is nan"));
+  CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, host, host, xb, EvenBins<float>{4, 3.0f, 1.0f}); }),
+                       "ybins: lo (3) is above hi (1)"));
   CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, host, host, EvenBins<float>{70000, 0.0f, 1.0f}, EvenBins<float>{70000, 0.0f, 1.0f}); }),
                        "bins exceed"));
-  CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, floats, 0, floats, 1, 100, xb, xb); }), "y"));
+  CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, f(0, 100), f(1, 100), xb, xb); }), "y"));
   CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, host, host, xb, EvenBins<float>{0, 0.0f, 1.0f}); }), "ybins.nbins"));
   CHECK(test::contains(message([&] { clatomics::histogram2d_even(rt, host, host, EvenBins<float>{0, 0.0f, 1.0f}, xb); }), "xbins.nbins"));
   // private_per_item where the counters fit but the weight sums do not: says so.
   const std::vector<float> w(host.size(), 1.0f);
   if (rt.supports_double())
     CHECK(test::contains(message([&] {
-                           clatomics::histogram_even(rt, host, EvenBins<float>{3000, 0.0f, 1.0f}, {&w, &w, &w, &w},
+                           clatomics::histogram_even(rt, host, EvenBins<float>{3000, 0.0f, 1.0f}, {w, w, w, w},
                                                      HistogramOptions{HistogramStrategy::private_per_item, WeightAccumulation::double_atomic});
                          }),
                          "weight sums"));
@@ -564,7 +575,7 @@ TEST_CASE("double positions and double sums on a device without fp64 (Options::h
   CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::histogram_even(rt, xd, EvenBins<double>{4, 0.0, 1.0}); }),
                        "double positions"));
   CHECK(test::contains(test::message_of<std::invalid_argument>([&] {
-                         clatomics::histogram_even(rt, x, EvenBins<float>{4, 0.0f, 1.0f}, {&x}, HistogramOptions{{}, WeightAccumulation::double_atomic});
+                         clatomics::histogram_even(rt, x, EvenBins<float>{4, 0.0f, 1.0f}, {x}, HistogramOptions{{}, WeightAccumulation::double_atomic});
                        }),
                        "double_atomic"));
   // Without weights, no accumulation is needed: nothing to refuse.
@@ -583,20 +594,47 @@ TEST_CASE("lo == hi widens by half a unit on each side, as NumPy does") {
   CHECK(same.hi == 1.5);
   const auto same2 = clatomics::histogram2d_even(rt, ones, ones, EvenBins<float>{4, 1.0f, 1.0f}, EvenBins<float>{1, 1.0f, 1.0f});
   CHECK(same2.counts == std::vector<std::uint64_t>{1, 0, 3, 1});
+  // Views, and both axes widened: y's one bin [0.5, 1.5] holds every point.
+  const cl::Buffer d = device(ones);
+  const auto view_same = clatomics::histogram_even(rt, view<float>(d), EvenBins<float>{4, 1.0f, 1.0f});
+  CHECK(view_same.counts == std::vector<std::uint64_t>{1, 0, 3, 1});
+  CHECK(view_same.lo == 0.5);
+  CHECK(view_same.hi == 1.5);
+  const auto view_same2 = clatomics::histogram2d_even(rt, view<float>(d), view<float>(d), EvenBins<float>{2, 1.0f, 1.0f},
+                                                      EvenBins<float>{2, 1.0f, 1.0f});
+  CHECK(view_same2.counts == std::vector<std::uint64_t>{1, 0, 0, 4});  // (0.6, 0.6) in (0, 0); the rest in (1, 1)
+  CHECK(view_same2.outside == 0);
+  if (!rt.supports_double()) return;
+  // Double positions widen in double: np.histogram(np.float64([...]), 4, (1, 1)).
+  const std::vector<double> dones{1.0, 1.0, 1.0, 0.6, 1.4, 0.5, 1.5, 0.4999999999999999};
+  const auto dsame = clatomics::histogram_even(rt, dones, EvenBins<double>{4, 1.0, 1.0});
+  CHECK(dsame.counts == std::vector<std::uint64_t>{2, 0, 3, 2});
+  CHECK(dsame.below == 1);
+  CHECK(dsame.lo == 0.5);
+  CHECK(dsame.hi == 1.5);
+  const auto dview = clatomics::histogram_even(rt, view<double>(device(dones)), EvenBins<double>{4, 1.0, 1.0});
+  CHECK(dview.counts == dsame.counts);
+  CHECK(dview.below == 1);
+  const auto dsame2 = clatomics::histogram2d_even(rt, dones, dones, EvenBins<double>{4, 1.0, 1.0}, EvenBins<double>{1, 1.0, 1.0});
+  CHECK(dsame2.counts == std::vector<std::uint64_t>{2, 0, 3, 2});
+  CHECK(dsame2.x.below == 1);
+  CHECK(dsame2.y.below == 1);
+  CHECK(dsame2.outside == 1);
 }
 
-TEST_CASE("the float form's call works for double values too") {
-  // histogram_even(rt, values, nbins, lo, hi[, weights]) with std::vector<double>: the
-  // EvenBins<double> form, the same bins and sums.
+TEST_CASE("the bins take the positions' type: double values with float-looking bounds, {nbins, lo, hi}") {
+  // histogram_even(rt, values, {nbins, lo, hi}, {weights}): EvenBins of the values' type, whatever
+  // the bounds are written as (EvenBins<float> with double values is a static_assert).
   auto& rt = test::runtime();
   if (!rt.supports_double()) return;
   const std::vector<double> values{0.05, 0.15, 0.15, 0.95, 1.0, -1.0, 0.5};
   const std::vector<float> weights{1, 2, 3, 4, 5, 6, 7};
-  const auto h = clatomics::histogram_even(rt, values, 10, 0.0, 1.0, weights);
-  const auto want = clatomics::histogram_even(rt, values, EvenBins<double>{10, 0.0, 1.0}, {&weights});
-  CHECK(h.counts == want.counts);
+  const auto h = clatomics::histogram_even(rt, values, {10, 0.f, 1.f}, {weights});
   CHECK(h.counts == std::vector<std::uint64_t>{1, 2, 0, 0, 0, 1, 0, 0, 0, 2});
-  CHECK(h.sums == want.sums);
+  CHECK(h.sums == std::vector<std::vector<double>>{{1, 5, 0, 0, 0, 7, 0, 0, 0, 9}});
   CHECK(h.below == 1);
-  CHECK(clatomics::histogram_even(rt, values, 10, 0.f, 1.f).counts == want.counts);  // float literals, as the README shows
+  CHECK(h.edges == clatomics::EvenHistogram::Edges::double_linspace);
+  const auto d = clatomics::histogram_even(rt, view<double>(device(values)), {10, 0.f, 1.f}, {view<float>(device(weights))});
+  CHECK(d.counts == h.counts);
+  CHECK(d.sums == h.sums);
 }

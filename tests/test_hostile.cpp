@@ -21,11 +21,11 @@ TEST_CASE("histogram_even refuses a range with fewer floats than bins, like NumP
   const std::vector<float> values(1000, 1.0f);
   clatomics::ProfileScope enqueued;
   const float next = std::nextafter(1.0f, 2.0f);
-  const auto what = test::message_of<std::invalid_argument>([&] { clatomics::histogram_even(rt, values, 1000000, 1.0f, next); });
+  const auto what = test::message_of<std::invalid_argument>([&] { clatomics::histogram_even(rt, values, {1000000, 1.0f, next}); });
   CHECK(test::contains(what, "too many bins"));
-  CHECK_THROWS_AS(clatomics::histogram_even(rt, values, 3, 1.0f, std::nextafter(next, 2.0f)), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, values, {3, 1.0f, std::nextafter(next, 2.0f)}), std::invalid_argument);
   CHECK(enqueued.commands() == 0);
-  CHECK(clatomics::histogram_even(rt, values, 2, 1.0f, std::nextafter(next, 2.0f)).counts == std::vector<std::uint64_t>{1000, 0});
+  CHECK(clatomics::histogram_even(rt, values, {2, 1.0f, std::nextafter(next, 2.0f)}).counts == std::vector<std::uint64_t>{1000, 0});
 }
 
 TEST_CASE("histogram_even with about one float per bin: every value in NumPy's bin, in bounded time") {
@@ -42,7 +42,7 @@ TEST_CASE("histogram_even with about one float per bin: every value in NumPy's b
   const auto edges = test::numpy_edges(nbins, lo, hi);
   std::vector<std::uint64_t> expected(nbins, 0);
   for (const float v : values) ++expected[test::even_slot(v, edges)];  // every value lies in [lo, hi]
-  const auto h = clatomics::histogram_even(rt, values, nbins, lo, hi);
+  const auto h = clatomics::histogram_even(rt, values, {nbins, lo, hi});
   CHECK(h.counts == expected);
   CHECK(h.below + h.above + h.nan == 0);
 }
@@ -56,7 +56,7 @@ TEST_CASE("bin counts beyond the device's or the host's memory are refused befor
   for (const std::size_t nbins : {std::size_t(1) << 31, std::size_t(1) << 28, (std::size_t(1) << 32) - 4}) {
     CAPTURE(nbins);
     if (nbins * 8 <= caps.max_mem_alloc_size) continue;  // this device can hold them: nothing to refuse
-    const auto what = test::message_of<std::invalid_argument>([&] { clatomics::histogram_even(rt, values, nbins, 0.0f, 1.0f); });
+    const auto what = test::message_of<std::invalid_argument>([&] { clatomics::histogram_even(rt, values, {nbins, 0.0f, 1.0f}); });
     CHECK(test::contains(what, "CL_DEVICE_MAX_MEM_ALLOC_SIZE"));
     CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::histogram_keys(rt, keys, nbins); }), "nbins"));
   }

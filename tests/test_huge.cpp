@@ -93,14 +93,14 @@ TEST_CASE("byte histogram of 2^32 + 17 bytes in one device buffer, filled on the
   rt.queue().enqueueNDRangeKernel(fill, cl::NullRange, cl::NDRange(pos.size()));
   rt.queue().finish();
 
-  const auto whole = clatomics::histogram(rt, bytes, 0, n_bytes);
+  const auto whole = clatomics::histogram(rt, clatomics::view<cl_uchar>(bytes, 0, n_bytes));
   CHECK(whole[0] == two32 + 1);  // does not fit in 32 bits
   CHECK(whole == expected(0, n_bytes));
   // Ranges whose offsets lie past 2^32, and one across it.
   for (const std::uint64_t first : {two32 - 1, two32 + 1, two32 + 16}) {
     CAPTURE(first);
     const std::uint64_t count = n_bytes - first;
-    CHECK(clatomics::histogram(rt, bytes, std::size_t(first), std::size_t(count)) == expected(first, count));
+    CHECK(clatomics::histogram(rt, clatomics::view<cl_uchar>(bytes, std::size_t(first), std::size_t(count))) == expected(first, count));
   }
   MESSAGE("one device buffer of 2^32 + 17 bytes: " << seconds_since(t0) << " s");
 }
@@ -145,11 +145,11 @@ TEST_CASE("reduce over 2^32 + 17 uints in one device buffer, filled on the devic
   for (const bool deterministic : {false, true}) {
     CAPTURE(deterministic);
     const clatomics::ReduceOptions options{deterministic};
-    CHECK(clatomics::reduce<cl_uint>(rt, values, 0, std::size_t(n), ReduceOp::sum, options) == sum);
-    CHECK(clatomics::reduce<cl_uint>(rt, values, 0, std::size_t(n), ReduceOp::max, options) == 18u);
-    CHECK(clatomics::reduce<cl_uint>(rt, values, 0, std::size_t(n), ReduceOp::min, options) == 0u);
-    CHECK(clatomics::reduce<cl_uint>(rt, values, std::size_t(two32 - 4096), 4096 + 17, ReduceOp::sum, options) == tail + 1);
-    CHECK(clatomics::reduce<cl_uint>(rt, values, std::size_t(two32), 3, ReduceOp::prod, options) == 2u * 3u * 4u);
+    CHECK(clatomics::reduce(rt, clatomics::view<cl_uint>(values, 0, std::size_t(n)), ReduceOp::sum, options) == sum);
+    CHECK(clatomics::reduce(rt, clatomics::view<cl_uint>(values, 0, std::size_t(n)), ReduceOp::max, options) == 18u);
+    CHECK(clatomics::reduce(rt, clatomics::view<cl_uint>(values, 0, std::size_t(n)), ReduceOp::min, options) == 0u);
+    CHECK(clatomics::reduce(rt, clatomics::view<cl_uint>(values, std::size_t(two32 - 4096), 4096 + 17), ReduceOp::sum, options) == tail + 1);
+    CHECK(clatomics::reduce(rt, clatomics::view<cl_uint>(values, std::size_t(two32), 3), ReduceOp::prod, options) == 2u * 3u * 4u);
   }
   MESSAGE("one device buffer of 2^32 + 17 uints: " << seconds_since(t0) << " s");
 }

@@ -57,7 +57,7 @@ T device_reduce(const std::vector<T>& x, std::size_t first, std::size_t n, Reduc
   std::vector<T> padded = x;
   if (padded.empty()) padded.push_back(T(1));  // OpenCL has no empty buffers
   const cl::Buffer buffer = test::to_device(rt, padded);
-  return clatomics::reduce<T>(rt, buffer, first, n, op, clatomics::ReduceOptions{deterministic});
+  return clatomics::reduce(rt, clatomics::view<T>(buffer, first, n), op, clatomics::ReduceOptions{deterministic});
 }
 
 // Integers: anything; products over odd numbers so that they do not become 0.
@@ -241,12 +241,12 @@ TEST_CASE("double reductions") {
 TEST_CASE("count 0 gives the identity") {
   auto& rt = test::runtime();
   const cl::Buffer buffer = test::to_device(rt, std::vector<float>(4, 1.0f));
-  CHECK(clatomics::reduce<float>(rt, buffer, 4, 0, ReduceOp::sum) == 0.0f);
-  CHECK(clatomics::reduce<float>(rt, buffer, 4, 0, ReduceOp::prod) == 1.0f);
-  CHECK(clatomics::reduce<float>(rt, buffer, 0, 0, ReduceOp::min) == std::numeric_limits<float>::infinity());
-  CHECK(clatomics::reduce<float>(rt, buffer, 0, 0, ReduceOp::max) == -std::numeric_limits<float>::infinity());
-  CHECK(clatomics::reduce<cl_int>(rt, buffer, 0, 0, ReduceOp::min) == std::numeric_limits<cl_int>::max());
-  CHECK(clatomics::reduce<cl_ulong>(rt, buffer, 0, 0, ReduceOp::max) == 0u);
+  CHECK(clatomics::reduce(rt, clatomics::view<float>(buffer, 4, 0), ReduceOp::sum) == 0.0f);
+  CHECK(clatomics::reduce(rt, clatomics::view<float>(buffer, 4, 0), ReduceOp::prod) == 1.0f);
+  CHECK(clatomics::reduce(rt, clatomics::view<float>(buffer, 0, 0), ReduceOp::min) == std::numeric_limits<float>::infinity());
+  CHECK(clatomics::reduce(rt, clatomics::view<float>(buffer, 0, 0), ReduceOp::max) == -std::numeric_limits<float>::infinity());
+  CHECK(clatomics::reduce(rt, clatomics::view<cl_int>(buffer, 0, 0), ReduceOp::min) == std::numeric_limits<cl_int>::max());
+  CHECK(clatomics::reduce(rt, clatomics::view<cl_ulong>(buffer, 0, 0), ReduceOp::max) == 0u);
   CHECK(clatomics::reduce<cl_int>(rt, std::vector<cl_int>{}, ReduceOp::prod) == 1);
 }
 
@@ -275,25 +275,25 @@ TEST_CASE("bad input is refused before anything runs") {
   const cl::Buffer buffer = test::to_device(rt, std::vector<float>(100, 1.0f));
   const std::size_t max = std::numeric_limits<std::size_t>::max();
   clatomics::ProfileScope enqueued;  // records every command the calls below enqueue
-  CHECK_THROWS_AS(clatomics::reduce<float>(rt, cl::Buffer(), 0, 1, ReduceOp::sum), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::reduce<float>(rt, cl::Buffer(), 0, 0, ReduceOp::sum), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::reduce<float>(rt, buffer, 0, 101, ReduceOp::sum), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::reduce<float>(rt, buffer, 99, 2, ReduceOp::sum), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::reduce<float>(rt, buffer, 101, 0, ReduceOp::sum), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::reduce<double>(rt, buffer, 0, 51, ReduceOp::sum), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::reduce<float>(rt, buffer, max, 2, ReduceOp::sum), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::reduce<float>(rt, buffer, 2, max, ReduceOp::sum), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::reduce<float>(rt, buffer, max / 2, 2, ReduceOp::sum), std::invalid_argument);
-  CHECK_THROWS_AS(clatomics::reduce<float>(rt, buffer, 0, 4, static_cast<ReduceOp>(42)), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::reduce(rt, clatomics::view<float>(cl::Buffer(), 0, 1), ReduceOp::sum), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::reduce(rt, clatomics::view<float>(cl::Buffer(), 0, 0), ReduceOp::sum), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::reduce(rt, clatomics::view<float>(buffer, 0, 101), ReduceOp::sum), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::reduce(rt, clatomics::view<float>(buffer, 99, 2), ReduceOp::sum), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::reduce(rt, clatomics::view<float>(buffer, 101, 0), ReduceOp::sum), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::reduce(rt, clatomics::view<double>(buffer, 0, 51), ReduceOp::sum), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::reduce(rt, clatomics::view<float>(buffer, max, 2), ReduceOp::sum), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::reduce(rt, clatomics::view<float>(buffer, 2, max), ReduceOp::sum), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::reduce(rt, clatomics::view<float>(buffer, max / 2, 2), ReduceOp::sum), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::reduce(rt, clatomics::view<float>(buffer, 0, 4), static_cast<ReduceOp>(42)), std::invalid_argument);
   try {
-    clatomics::reduce<float>(rt, buffer, 90, 20, ReduceOp::sum);
+    clatomics::reduce(rt, clatomics::view<float>(buffer, 90, 20), ReduceOp::sum);
     FAIL("no exception");
   } catch (const std::invalid_argument& e) {
     CHECK(std::string(e.what()).find("buffer") != std::string::npos);
   }
   CHECK(enqueued.commands() == 0);
   // In range: fine.
-  CHECK(clatomics::reduce<float>(rt, buffer, 0, 100, ReduceOp::sum) == 100.0f);
+  CHECK(clatomics::reduce(rt, clatomics::view<float>(buffer, 0, 100), ReduceOp::sum) == 100.0f);
 }
 
 TEST_CASE("double on a device without fp64 is refused") {
@@ -301,7 +301,7 @@ TEST_CASE("double on a device without fp64 is refused") {
   options.hide_fp64 = true;
   clatomics::Runtime rt(options);
   const cl::Buffer buffer(rt.context(), CL_MEM_READ_WRITE, 64);
-  CHECK_THROWS_AS(clatomics::reduce<double>(rt, buffer, 0, 8, ReduceOp::sum), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::reduce(rt, clatomics::view<double>(buffer, 0, 8), ReduceOp::sum), std::invalid_argument);
   CHECK_THROWS_AS(clatomics::reduce<double>(rt, std::vector<double>(3, 1.0), ReduceOp::sum), std::invalid_argument);
-  CHECK(clatomics::reduce<float>(rt, buffer, 0, 0, ReduceOp::sum) == 0.0f);
+  CHECK(clatomics::reduce(rt, clatomics::view<float>(buffer, 0, 0), ReduceOp::sum) == 0.0f);
 }

@@ -99,32 +99,34 @@ Expected expected(const std::vector<float>& a, const std::vector<float>& b) {
 // against the host. out: where compact writes (n floats), its own memory.
 void check_all(clatomics::Runtime& rt, const cl::Buffer& a, std::size_t offset, const cl::Buffer& b, std::size_t b_offset,
                const cl::Buffer& out, const Expected& e) {
-  CHECK(clatomics::reduce<float>(rt, a, offset, n, ReduceOp::sum) == e.sum);
-  CHECK(clatomics::reduce<float>(rt, a, offset, n, ReduceOp::sum, {true}) == e.sum);
-  CHECK(clatomics::reduce<float>(rt, a, offset, n, ReduceOp::min) == e.min);
-  CHECK(clatomics::reduce<float>(rt, a, offset, n, ReduceOp::max) == e.max);
-  CHECK(clatomics::dot<float>(rt, a, offset, b, b_offset, n) == e.dot);
-  CHECK(clatomics::histogram(rt, a, offset * 4, n * 4) == e.bytes);
-  const auto keys = clatomics::histogram_keys(rt, a, offset, n, key_bins);
+  CHECK(clatomics::reduce(rt, clatomics::view<float>(a, offset, n), ReduceOp::sum) == e.sum);
+  CHECK(clatomics::reduce(rt, clatomics::view<float>(a, offset, n), ReduceOp::sum, {true}) == e.sum);
+  CHECK(clatomics::reduce(rt, clatomics::view<float>(a, offset, n), ReduceOp::min) == e.min);
+  CHECK(clatomics::reduce(rt, clatomics::view<float>(a, offset, n), ReduceOp::max) == e.max);
+  CHECK(clatomics::dot(rt, clatomics::view<float>(a, offset, n), clatomics::view<float>(b, b_offset, n)) == e.dot);
+  CHECK(clatomics::histogram(rt, clatomics::view<cl_uchar>(a, offset * 4, n * 4)) == e.bytes);
+  const auto keys = clatomics::histogram_keys(rt, clatomics::view<cl_uint>(a, offset, n), key_bins);
   CHECK(keys.counts == e.keys);
   CHECK(keys.out_of_range == e.keys_out);
-  const auto even = clatomics::histogram_even(rt, a, offset, n, nbins, lo, hi, &b, b_offset);
+  const auto va = clatomics::view<float>(a, offset, n), vb = clatomics::view<float>(b, b_offset, n);
+  const clatomics::EvenBins<float> bins{nbins, lo, hi};
+  const auto even = clatomics::histogram_even(rt, va, bins, {vb});
   CHECK(even.counts == e.even);
-  CHECK(even.weights == e.weights);
-  // Two weight channels (b twice) summed as compensated float pairs, through the EvenBins form.
-  const std::vector<clatomics::WeightBuffer> channels{{b, b_offset}, {b, b_offset}};
+  REQUIRE(even.sums.size() == 1);
+  CHECK(even.sums[0] == std::vector<double>(e.weights.begin(), e.weights.end()));
+  // Two weight channels (b twice) summed as compensated float pairs.
   clatomics::HistogramOptions pairs;
   pairs.accumulation = clatomics::WeightAccumulation::compensated_float2;
-  const auto even2 = clatomics::histogram_even<float>(rt, a, offset, n, clatomics::EvenBins<float>{nbins, lo, hi}, channels, pairs);
+  const auto even2 = clatomics::histogram_even(rt, va, bins, {vb, vb}, pairs);
   CHECK(even2.counts == e.even);
   REQUIRE(even2.sums.size() == 2);
   for (const auto& sums : even2.sums) CHECK(sums == std::vector<double>(e.weights.begin(), e.weights.end()));
   // The range found in the data on the device, and 2-D bins over (a, b): as the std::vector
   // forms (staged through the library's own buffers) find them.
-  CHECK(clatomics::histogram_even<float>(rt, a, offset, n, nbins).counts == clatomics::histogram_even<float>(rt, e.a, nbins).counts);
-  const clatomics::EvenBins<float> xbins{nbins, lo, hi}, ybins{7, -4.0f, 4.0f};
-  const auto grid = clatomics::histogram2d_even<float>(rt, a, offset, b, b_offset, n, xbins, ybins);
-  const auto host_grid = clatomics::histogram2d_even<float>(rt, e.a, e.b, xbins, ybins);
+  CHECK(clatomics::histogram_even(rt, va, nbins).counts == clatomics::histogram_even(rt, e.a, nbins).counts);
+  const clatomics::EvenBins<float> ybins{7, -4.0f, 4.0f};
+  const auto grid = clatomics::histogram2d_even(rt, va, vb, bins, ybins);
+  const auto host_grid = clatomics::histogram2d_even(rt, e.a, e.b, bins, ybins);
   CHECK(grid.counts == host_grid.counts);
   CHECK(grid.outside == host_grid.outside);
   // scatter_reduce: a's bits as indices (those below key_bins; the rest out of range), b as
@@ -138,14 +140,14 @@ void check_all(clatomics::Runtime& rt, const cl::Buffer& a, std::size_t offset, 
   const auto sums = test::to_host<float>(rt, out, key_bins);
   for (std::size_t k = 0; k < key_bins; ++k)
     if (e.keys[k]) CHECK(sums[k] == e.scatter[k]);
-  CHECK(clatomics::compact<float>(rt, a, offset, n, out, x > 2.5f, {true}) == e.kept.size());
+  CHECK(clatomics::compact(rt, clatomics::view<float>(a, offset, n), clatomics::view<float>(out, 0, n), x > 2.5f, {true}) == e.kept.size());
   CHECK(test::to_host<float>(rt, out, e.kept.size()) == e.kept);
   // Partial results of two parts of the range (cut at a tile, as the deterministic tree wants),
   // merged in either order.
   const std::size_t cut = clatomics::reduce_tile;
   for (const bool deterministic : {false, true}) {
-    const auto head = clatomics::reduce_partial<float>(rt, a, offset, cut, ReduceOp::sum, 0, {deterministic});
-    const auto tail = clatomics::reduce_partial<float>(rt, a, offset + cut, n - cut, ReduceOp::sum, cut, {deterministic});
+    const auto head = clatomics::reduce_partial(rt, clatomics::view<float>(a, offset, cut), ReduceOp::sum, 0, {deterministic});
+    const auto tail = clatomics::reduce_partial(rt, clatomics::view<float>(a, offset + cut, n - cut), ReduceOp::sum, cut, {deterministic});
     CHECK(clatomics::merge_reduce<float>({tail, head}) == e.sum);
   }
 }
@@ -170,7 +172,7 @@ TEST_CASE("every algorithm is exact on host memory at every 4-byte alignment (CL
   for (const auto c : bytes) ++counts[c];
   for (std::size_t align = 1; align < 4; ++align) {
     CAPTURE(align);
-    CHECK(clatomics::histogram(rt, host_buffer(rt, ma, align, bytes), 0, n) == counts);
+    CHECK(clatomics::histogram(rt, clatomics::view<cl_uchar>(host_buffer(rt, ma, align, bytes), 0, n)) == counts);
   }
 }
 
@@ -179,11 +181,11 @@ TEST_CASE("a range whose host memory is not aligned to its elements is refused")
   HostMemory memory(n * 4 + 64);
   const cl::Buffer odd = host_buffer(rt, memory, 2, exact_floats(n, 3));
   clatomics::ProfileScope enqueued;
-  const auto what = test::message_of<std::invalid_argument>([&] { clatomics::reduce<float>(rt, odd, 0, n, ReduceOp::sum); });
+  const auto what = test::message_of<std::invalid_argument>([&] { clatomics::reduce(rt, clatomics::view<float>(odd, 0, n), ReduceOp::sum); });
   CHECK(test::contains(what, "not a multiple of its 4-byte elements"));
-  CHECK_THROWS_AS(clatomics::histogram_keys(rt, odd, 0, n, 10), std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::histogram_keys(rt, clatomics::view<cl_uint>(odd, 0, n), 10), std::invalid_argument);
   CHECK(enqueued.commands() == 0);
-  CHECK(clatomics::histogram(rt, odd, 1, n) == clatomics::histogram(rt, odd, 1, n));  // bytes: any address
+  CHECK(clatomics::histogram(rt, clatomics::view<cl_uchar>(odd, 1, n)) == clatomics::histogram(rt, clatomics::view<cl_uchar>(odd, 1, n)));  // bytes: any address
 }
 
 TEST_CASE("every algorithm is exact on sub-buffers and at element offsets") {
@@ -240,7 +242,7 @@ TEST_CASE("sub-buffers whose parent's handle the user released: every algorithm,
       return parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &head);
     }();
     clatomics::ProfileScope enqueued;
-    CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::reduce<double>(rt, sd, 0, 8, ReduceOp::sum); }),
+    CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::reduce(rt, clatomics::view<double>(sd, 0, 8), ReduceOp::sum); }),
                          "not a multiple of its 8-byte elements"));
     CHECK(enqueued.commands() == 0);
   }
@@ -264,7 +266,7 @@ TEST_CASE("every algorithm is exact on an out-of-order queue without profiling, 
     // Host data streams in several chunks on that queue too.
     clatomics::testing::set_stream_limits({std::size_t(16) << 10, 0});
     CHECK(clatomics::reduce(ooo, a, ReduceOp::sum, {true}) == expected(a, b).sum);
-    CHECK(clatomics::histogram_even(ooo, a, nbins, lo, hi, b).counts == expected(a, b).even);
+    CHECK(clatomics::histogram_even(ooo, a, {nbins, lo, hi}, {b}).counts == expected(a, b).even);
     CHECK(clatomics::compact(ooo, a, x > 2.5f, {true}) == expected(a, b).kept);
     clatomics::testing::set_stream_limits({});
     // A device group over the caller's queue: host data (several chunks) and resident parts.
@@ -272,7 +274,7 @@ TEST_CASE("every algorithm is exact on an out-of-order queue without profiling, 
     const Expected e = expected(a, b);
     clatomics::testing::set_stream_limits({std::size_t(16) << 10, 0});
     CHECK(clatomics::reduce(group, a, ReduceOp::sum, {true}) == e.sum);
-    CHECK(clatomics::histogram_even(group, a, nbins, lo, hi, b).counts == e.even);
+    CHECK(clatomics::histogram_even(group, a, {nbins, lo, hi}, {b}).counts == e.even);
     CHECK(clatomics::dot(group, a, b) == e.dot);
     std::vector<float> scattered(key_bins, 0.0f);
     std::vector<cl_uint> indices(n);
@@ -287,7 +289,7 @@ TEST_CASE("every algorithm is exact on an out-of-order queue without profiling, 
     CHECK(clatomics::reduce(group, resident, ReduceOp::sum, {true}) == e.sum);
   }
   clatomics::ProfileScope scope;
-  clatomics::reduce<float>(ooo, da, 0, n, ReduceOp::sum);
+  clatomics::reduce(ooo, clatomics::view<float>(da, 0, n), ReduceOp::sum);
   CHECK(scope.commands() > 0);
   const auto what = test::message_of<clatomics::Error>([&] { (void)scope.device_ms(); });
   CHECK(test::contains(what, "CL_PROFILING_INFO_NOT_AVAILABLE"));
@@ -309,23 +311,23 @@ TEST_CASE("buffers whose flags forbid their role, and images, are refused before
   const cl::Buffer read_only(rt.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, const_cast<float*>(a.data()));
   clatomics::ProfileScope enqueued;
   using IA = std::invalid_argument;
-  CHECK(test::contains(test::message_of<IA>([&] { clatomics::reduce<float>(rt, write_only, 0, n, ReduceOp::sum); }), "CL_MEM_WRITE_ONLY"));
-  CHECK_THROWS_AS(clatomics::dot<float>(rt, input, 0, write_only, 0, n), IA);
-  CHECK_THROWS_AS(clatomics::histogram(rt, write_only, 0, n), IA);
-  CHECK_THROWS_AS(clatomics::histogram_keys(rt, write_only, 0, n, 4), IA);
-  CHECK_THROWS_AS(clatomics::histogram_even(rt, input, 0, n, 4, lo, hi, &write_only), IA);
-  CHECK_THROWS_AS(clatomics::compact<float>(rt, write_only, 0, n, input, x > 0.0f), IA);
-  CHECK(test::contains(test::message_of<IA>([&] { clatomics::compact<float>(rt, input, 0, n, read_only, x > 0.0f); }), "CL_MEM_READ_ONLY"));
+  CHECK(test::contains(test::message_of<IA>([&] { clatomics::reduce(rt, clatomics::view<float>(write_only, 0, n), ReduceOp::sum); }), "CL_MEM_WRITE_ONLY"));
+  CHECK_THROWS_AS(clatomics::dot(rt, clatomics::view<float>(input, 0, n), clatomics::view<float>(write_only, 0, n)), IA);
+  CHECK_THROWS_AS(clatomics::histogram(rt, clatomics::view<cl_uchar>(write_only, 0, n)), IA);
+  CHECK_THROWS_AS(clatomics::histogram_keys(rt, clatomics::view<cl_uint>(write_only, 0, n), 4), IA);
+  CHECK_THROWS_AS(clatomics::histogram_even(rt, clatomics::view<float>(input, 0, n), {4, lo, hi}, {clatomics::view<float>(write_only, 0, n)}), IA);
+  CHECK_THROWS_AS(clatomics::compact(rt, clatomics::view<float>(write_only, 0, n), clatomics::view<float>(input, 0, n), x > 0.0f), IA);
+  CHECK(test::contains(test::message_of<IA>([&] { clatomics::compact(rt, clatomics::view<float>(input, 0, n), clatomics::view<float>(read_only, 0, n), x > 0.0f); }), "CL_MEM_READ_ONLY"));
   if (rt.device().getInfo<CL_DEVICE_IMAGE_SUPPORT>()) {
     const cl::Image2D image(rt.context(), CL_MEM_READ_WRITE, cl::ImageFormat(CL_R, CL_FLOAT), 64, 64);
     const cl::Buffer wrapped(image(), true);
-    CHECK(test::contains(test::message_of<IA>([&] { clatomics::reduce<float>(rt, wrapped, 0, 16, ReduceOp::sum); }), "not a buffer"));
+    CHECK(test::contains(test::message_of<IA>([&] { clatomics::reduce(rt, clatomics::view<float>(wrapped, 0, 16), ReduceOp::sum); }), "not a buffer"));
   }
   CHECK(enqueued.commands() == 0);
   // Read-only inputs and write-only outputs are what the roles ask for: fine.
   const cl::Buffer out(rt.context(), CL_MEM_WRITE_ONLY, n * 4);
-  CHECK(clatomics::reduce<float>(rt, read_only, 0, n, ReduceOp::sum) == expected(a, a).sum);
-  CHECK(clatomics::compact<float>(rt, read_only, 0, n, out, x > 2.5f) == expected(a, a).kept.size());
+  CHECK(clatomics::reduce(rt, clatomics::view<float>(read_only, 0, n), ReduceOp::sum) == expected(a, a).sum);
+  CHECK(clatomics::compact(rt, clatomics::view<float>(read_only, 0, n), clatomics::view<float>(out, 0, n), x > 2.5f) == expected(a, a).kept.size());
 }
 
 TEST_CASE("an output sharing memory with an input is refused; disjoint parts of one buffer are fine") {
@@ -346,18 +348,18 @@ TEST_CASE("an output sharing memory with an input is refused; disjoint parts of 
   const cl::Buffer user_b(rt.context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, (m - 8) * 4, memory.base + 32);
   clatomics::ProfileScope enqueued;
   using IA = std::invalid_argument;
-  CHECK(test::contains(test::message_of<IA>([&] { clatomics::compact<float>(rt, parent, 0, m, parent, x > 1.0f); }), "shares memory"));
-  CHECK_THROWS_AS(clatomics::compact<float>(rt, parent, 0, m, head, x > 1.0f), IA);        // a buffer and its sub-buffer
-  CHECK_THROWS_AS(clatomics::compact<float>(rt, head, 0, m, parent, x > 1.0f), IA);
-  CHECK_THROWS_AS(clatomics::compact<float>(rt, head, 0, m - align, overlapping, x > 1.0f), IA);  // two sub-buffers
-  CHECK_THROWS_AS(clatomics::compact<float>(rt, user_a, 0, m - 8, user_b, x > 1.0f), IA);   // one host memory
+  CHECK(test::contains(test::message_of<IA>([&] { clatomics::compact(rt, clatomics::view<float>(parent, 0, m), clatomics::view<float>(parent, 0, m), x > 1.0f); }), "shares memory"));
+  CHECK_THROWS_AS(clatomics::compact(rt, clatomics::view<float>(parent, 0, m), clatomics::view<float>(head, 0, m), x > 1.0f), IA);        // a buffer and its sub-buffer
+  CHECK_THROWS_AS(clatomics::compact(rt, clatomics::view<float>(head, 0, m), clatomics::view<float>(parent, 0, m), x > 1.0f), IA);
+  CHECK_THROWS_AS(clatomics::compact(rt, clatomics::view<float>(head, 0, m - align), clatomics::view<float>(overlapping, 0, m - align), x > 1.0f), IA);  // two sub-buffers
+  CHECK_THROWS_AS(clatomics::compact(rt, clatomics::view<float>(user_a, 0, m - 8), clatomics::view<float>(user_b, 0, m - 8), x > 1.0f), IA);   // one host memory
   CHECK(enqueued.commands() == 0);
   CHECK(test::to_host<float>(rt, parent, data.size()) == before);
   // Disjoint: the first half of a buffer into its second half, and a sub-buffer into another.
   std::vector<float> kept;
   for (std::size_t i = 0; i < m - align; ++i)
     if (data[i] > 1.0f) kept.push_back(data[i]);
-  CHECK(clatomics::compact<float>(rt, head, 0, m - align, tail, x > 1.0f, {true}) == kept.size());
+  CHECK(clatomics::compact(rt, clatomics::view<float>(head, 0, m - align), clatomics::view<float>(tail, 0, m - align), x > 1.0f, {true}) == kept.size());
   CHECK(test::to_host<float>(rt, tail, kept.size()) == kept);
 }
 
@@ -404,13 +406,13 @@ TEST_CASE("deterministic reduce: the same bits at any offset, alignment and chun
     CAPTURE(offset);
     std::vector<float> padded(offset, 5.0f);
     padded.insert(padded.end(), values.begin(), values.end());
-    CHECK(test::bits(clatomics::reduce<float>(rt, test::to_device(rt, padded), offset, count, ReduceOp::sum, deterministic)) ==
+    CHECK(test::bits(clatomics::reduce(rt, clatomics::view<float>(test::to_device(rt, padded), offset, count), ReduceOp::sum, deterministic)) ==
           test::bits(tree));
   }
   HostMemory memory(count * 4 + 64);
   for (std::size_t align = 4; align <= 60; align += 28) {
     CAPTURE(align);
-    CHECK(test::bits(clatomics::reduce<float>(rt, host_buffer(rt, memory, align, values), 0, count, ReduceOp::sum, deterministic)) ==
+    CHECK(test::bits(clatomics::reduce(rt, clatomics::view<float>(host_buffer(rt, memory, align, values), 0, count), ReduceOp::sum, deterministic)) ==
           test::bits(tree));
   }
   for (const std::size_t chunk_bytes : {std::size_t(0), std::size_t(64) << 10, (std::size_t(1) << 20) + 4096}) {
@@ -456,7 +458,7 @@ void check_two_parts(clatomics::Runtime& rt, const Where& where, const std::vect
   const auto part = [&](int k, std::size_t first, std::size_t elements) {
     const auto [buffer, offset] = where(first);
     if (before) before(k);
-    return clatomics::reduce_partial<float>(rt, buffer, offset, elements, ReduceOp::sum, first, options);
+    return clatomics::reduce_partial(rt, clatomics::view<float>(buffer, offset, elements), ReduceOp::sum, first, options);
   };
   const auto head = part(0, 0, cut), tail = part(1, cut, count - cut);
   for (const auto* p : {&head, &tail}) {

@@ -43,33 +43,19 @@ template <class T>
 std::vector<T> compact_vector(Runtime& rt, const std::vector<T>& in, const std::string& expression, CompactOptions options);
 }  // namespace detail
 
-// Copies the elements x of in[offset, offset + count) for which the predicate holds to out[0, n)
-// and returns n. T: float, cl_int or cl_uint. out must hold count elements and share no memory
-// with in.
+// Copies the elements x of the view in for which the predicate holds to out's first n elements
+// and returns n (clatomics/view.hpp: the element type comes with the views, so a buffer of one
+// type is never read as another: compact(rt, view<float>(a), view<float>(b), where::x > 0.5f)).
+// T: float, cl_int or cl_uint. out must hold in.count() elements and share no memory with in.
 // The predicate: a Predicate (clatomics/predicate.hpp: `where::x > 0.5f && where::x < 0.9f`),
 // whose values are kernel arguments: one program per shape, any values. Or the string form, an
 // OpenCL C expression of x ("x % 3u == 0u") that is code: checked token by token (see
 // predicate.hpp for what it may hold) and compiled once per distinct string.
 // Throws std::invalid_argument for a null buffer or one whose flags forbid its role, a range
-// beyond its buffer or overflowing size_t, an out buffer smaller than count elements or sharing
-// memory with in, a value the element type cannot hold, a string predicate outside the allowed
-// form; clatomics::Error with the build log when a string predicate does not compile. In each
-// case nothing has been enqueued and out is untouched.
-template <class T>
-std::size_t compact(Runtime& rt, const cl::Buffer& in, std::size_t offset, std::size_t count, const cl::Buffer& out,
-                    const Predicate& predicate, CompactOptions options = {}) {
-  detail::require_compact_type<T>();
-  return detail::compact_buffers<T>(rt, in(), offset, count, out(), 0, predicate, options);
-}
-template <class T>
-std::size_t compact(Runtime& rt, const cl::Buffer& in, std::size_t offset, std::size_t count, const cl::Buffer& out,
-                    const std::string& expression, CompactOptions options = {}) {
-  detail::require_compact_type<T>();
-  return detail::compact_buffers<T>(rt, in(), offset, count, out(), 0, expression, options);
-}
-
-// Views (clatomics/view.hpp): the element type comes with them; out must hold in.count()
-// elements (std::invalid_argument otherwise). compact(rt, view<float>(a), view<float>(b), x > 0.5f).
+// beyond its buffer or overflowing size_t, an out view smaller than in or sharing memory with
+// in, a value the element type cannot hold, a string predicate outside the allowed form;
+// clatomics::Error with the build log when a string predicate does not compile. In each case
+// nothing has been enqueued and out is untouched.
 template <class T>
 std::size_t compact(Runtime& rt, const View<T>& in, const View<T>& out, const Predicate& predicate, CompactOptions options = {}) {
   detail::require_compact_type<T>();

@@ -74,9 +74,22 @@ class DeviceGroup {
 template <class T>
 T reduce(DeviceGroup& group, const std::vector<T>& data, ReduceOp op, ReduceOptions options = {});
 std::vector<std::uint64_t> histogram(DeviceGroup& group, const std::vector<std::uint8_t>& bytes, HistogramOptions options = {});
-// weights: empty for none, else one per value (summed in float per chunk, merged in double).
-EvenHistogram histogram_even(DeviceGroup& group, const std::vector<float>& values, std::size_t nbins, float lo, float hi,
-                             const std::vector<float>& weights = {}, HistogramOptions options = {});
+namespace detail {
+template <class T>
+EvenHistogram group_histogram_even(DeviceGroup& group, const std::vector<T>& values, const EvenBins<T>& bins,
+                                   const std::vector<HostFloats>& weights, HistogramOptions options);
+}
+// Bins and weights as histogram_even(Runtime&, ...) takes them (float or double positions; {w}
+// or {w0, w1} host weight channels), each chunk's sums merged in double.
+template <class V, class T = V>
+EvenHistogram histogram_even(DeviceGroup& group, const std::vector<V>& values, const EvenBins<T>& bins,
+                             const std::vector<HostFloats>& weights = {}, HistogramOptions options = {}) {
+  if constexpr (detail::even_types<V, T>()) {
+    return detail::group_histogram_even<V>(group, values, bins, weights, options);
+  } else {
+    return {};
+  }
+}
 KeyHistogram histogram_keys(DeviceGroup& group, const std::vector<cl_uint>& keys, std::size_t nbins, HistogramOptions options = {});
 // float or double: the chunks' dot products added on the host in chunk order.
 template <class T>

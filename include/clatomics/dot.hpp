@@ -21,18 +21,14 @@ template <class T>
 T dot_buffers(Runtime& rt, cl_mem a, std::size_t a_offset, cl_mem b, std::size_t b_offset, std::size_t count);
 }
 
-// Sum of a[a_offset + i] * b[b_offset + i] for i < count (T: float or double): each work-group
-// sums its products in __local memory and adds them to the result with one atomic add, so the
-// last bits of the result may vary from run to run. count == 0 gives 0. a and b may be the same
-// buffer (nothing is written).
-// Throws std::invalid_argument (before anything is enqueued) for a null buffer or one the device
-// cannot read, a range beyond its buffer or overflowing size_t, double on a device without fp64.
-template <class T>
-T dot(Runtime& rt, const cl::Buffer& a, std::size_t a_offset, const cl::Buffer& b, std::size_t b_offset, std::size_t count) {
-  detail::require_dot_type<T>();
-  return detail::dot_buffers<T>(rt, a(), a_offset, b(), b_offset, count);
-}
-// Views of the same length (std::invalid_argument otherwise): dot(rt, view<float>(a), view<float>(b)).
+// Sum of a[i] * b[i] over two views of the same length (T: float or double; clatomics/view.hpp:
+// dot(rt, view<float>(a, offset, n), view<float>(b))): each work-group sums its products in
+// __local memory and adds them to the result with one atomic add, so the last bits of the result
+// may vary from run to run. Empty views give 0. a and b may be the same buffer (nothing is
+// written).
+// Throws std::invalid_argument (before anything is enqueued) for views of different lengths, a
+// null buffer or one the device cannot read, a range beyond its buffer or overflowing size_t,
+// double on a device without fp64.
 template <class T>
 T dot(Runtime& rt, const View<T>& a, const View<T>& b) {
   detail::require_dot_type<T>();

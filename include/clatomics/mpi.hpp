@@ -67,8 +67,6 @@ inline void allreduce(EvenHistogram& h, MPI_Comm comm) {
   MPI_Allreduce(MPI_IN_PLACE, tallies, 3, MPI_UINT64_T, MPI_SUM, comm);
   h.below = tallies[0], h.above = tallies[1], h.nan = tallies[2];
   for (auto& channel : h.sums) MPI_Allreduce(MPI_IN_PLACE, channel.data(), int(channel.size()), MPI_DOUBLE, MPI_SUM, comm);
-  if (!h.sums.empty())
-    for (std::size_t b = 0; b < h.weights.size(); ++b) h.weights[b] = float(h.sums[0][b]);
 }
 
 // A reduction: every rank's part gathered (a few values per rank, or one per tile), then merged

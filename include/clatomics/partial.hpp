@@ -34,12 +34,11 @@ struct ReducePartial {
   std::vector<T> values;
 };
 
-// The partial reduction of buffer[offset, offset + count), elements first, ... of the whole
-// range. Refuses (std::invalid_argument, before anything is enqueued) what reduce() refuses, and
-// a deterministic float sum or product whose first is not a multiple of reduce_tile.
+// The partial reduction of a view (view<float>(buffer, offset, count)), elements first, ... of
+// the whole range. Refuses (std::invalid_argument, before anything is enqueued) what reduce()
+// refuses, and a deterministic float sum or product whose first is not a multiple of reduce_tile.
 template <class T>
-ReducePartial<T> reduce_partial(Runtime& rt, const cl::Buffer& buffer, std::size_t offset, std::size_t count, ReduceOp op,
-                                std::uint64_t first, ReduceOptions options = {});
+ReducePartial<T> reduce_partial(Runtime& rt, const View<T>& part, ReduceOp op, std::uint64_t first, ReduceOptions options = {});
 // The same over host data (one shard).
 template <class T>
 ReducePartial<T> reduce_partial(Runtime& rt, const std::vector<T>& shard, ReduceOp op, std::uint64_t first,
@@ -68,8 +67,7 @@ void merge_into(KeyHistogram& into, const KeyHistogram& from);
 void merge_into(EvenHistogram& into, const EvenHistogram& from);
 
 #define CLATOMICS_PARTIAL_EXTERN(T)                                                                                            \
-  extern template ReducePartial<T> reduce_partial<T>(Runtime&, const cl::Buffer&, std::size_t, std::size_t, ReduceOp, std::uint64_t, \
-                                                     ReduceOptions);                                                          \
+  extern template ReducePartial<T> reduce_partial<T>(Runtime&, const View<T>&, ReduceOp, std::uint64_t, ReduceOptions);        \
   extern template ReducePartial<T> reduce_partial<T>(Runtime&, const std::vector<T>&, ReduceOp, std::uint64_t, ReduceOptions);  \
   extern template T merge_reduce<T>(std::vector<ReducePartial<T>>);
 CLATOMICS_PARTIAL_EXTERN(float)

@@ -35,8 +35,8 @@ template <class T>
 T reduce_buffer(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op, ReduceOptions options);
 }
 
-// Reduces elements [offset, offset + count) of buffer (elements of T) on rt's queue.
-// T: float, double, cl_int, cl_uint, cl_long, cl_ulong.
+// Reduces a view's elements (clatomics/view.hpp: view<float>(buffer, offset, count), which brings
+// its type) on rt's queue. T: float, double, cl_int, cl_uint, cl_long, cl_ulong.
 // - Integer sums and products wrap around (two's complement), as in C++ on unsigned types.
 // - float/double min and max treat NaN as missing data (like fmin/fmax): NaN only when every
 //   element is NaN; -0.0 orders below +0.0. A NaN in a sum or product propagates.
@@ -45,12 +45,6 @@ T reduce_buffer(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t coun
 // Throws std::invalid_argument (before anything is enqueued) for a null buffer or one the
 // device cannot read (see README, "Contracts"), a range beyond the buffer or overflowing size_t,
 // an op outside ReduceOp, double on a device without fp64.
-template <class T>
-T reduce(Runtime& rt, const cl::Buffer& buffer, std::size_t offset, std::size_t count, ReduceOp op, ReduceOptions options = {}) {
-  detail::require_reduce_type<T>();
-  return detail::reduce_buffer<T>(rt, buffer(), offset, count, op, options);
-}
-// A view (clatomics/view.hpp) brings its type: reduce(rt, view<float>(buffer, offset, count), op).
 template <class T>
 T reduce(Runtime& rt, const View<T>& in, ReduceOp op, ReduceOptions options = {}) {
   detail::require_reduce_type<T>();

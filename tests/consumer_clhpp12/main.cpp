@@ -115,7 +115,7 @@ void library_errors(clatomics::Runtime &rt) {
   const cl::Buffer small = device_copy(rt, std::vector<float>(4, 1.0f));
   bool refused = false;
   try {
-    clatomics::reduce<float>(rt, small, 0, 5, clatomics::ReduceOp::sum);
+    clatomics::reduce(rt, clatomics::view<float>(small, 0, 5), clatomics::ReduceOp::sum);
   } catch (const std::invalid_argument &) {
     refused = true;
   }
@@ -146,17 +146,17 @@ void reductions(clatomics::Runtime &rt) {
   }
   const cl::Buffer buffer = device_copy(rt, x);
   using clatomics::ReduceOp;
-  check(clatomics::reduce<float>(rt, buffer, 0, n, ReduceOp::sum) == float(sum),
+  check(clatomics::reduce(rt, clatomics::view<float>(buffer, 0, n), ReduceOp::sum) == float(sum),
         "reduce sum = " + std::to_string(sum));
-  check(clatomics::reduce<float>(rt, buffer, 0, n, ReduceOp::min) == -4.0f,
+  check(clatomics::reduce(rt, clatomics::view<float>(buffer, 0, n), ReduceOp::min) == -4.0f,
         "reduce min = -4");
-  check(clatomics::reduce<float>(rt, buffer, 0, n, ReduceOp::max) == 11.75f,
+  check(clatomics::reduce(rt, clatomics::view<float>(buffer, 0, n), ReduceOp::max) == 11.75f,
         "reduce max = 11.75");
   // From an offset, deterministic: the same exact sum of the tail.
   double tail = 0;
   for (std::size_t i = 7; i < n; ++i)
     tail += x[i];
-  check(clatomics::reduce<float>(rt, buffer, 7, n - 7, ReduceOp::sum,
+  check(clatomics::reduce(rt, clatomics::view<float>(buffer, 7, n - 7), ReduceOp::sum,
                                  clatomics::ReduceOptions{true}) == float(tail),
         "deterministic reduce sum from offset 7 = " + std::to_string(tail));
 
@@ -164,7 +164,7 @@ void reductions(clatomics::Runtime &rt) {
   std::int64_t isum = 0;
   for (std::size_t i = 0; i < n; ++i)
     isum += k[i] = cl_int(i % 1000) - 500;
-  check(clatomics::reduce<cl_int>(rt, device_copy(rt, k), 0, n,
+  check(clatomics::reduce(rt, clatomics::view<cl_int>(device_copy(rt, k), 0, n),
                                   ReduceOp::sum) == cl_int(isum),
         "reduce int sum = " + std::to_string(isum));
 }
@@ -191,7 +191,7 @@ void histogram(clatomics::Runtime &rt) {
     values.push_back(std::numeric_limits<float>::quiet_NaN());
   const cl::Buffer buffer = device_copy(rt, values);
   const clatomics::EvenHistogram h =
-      clatomics::histogram_even(rt, buffer, 0, values.size(), 10, 0.0f, 10.0f);
+      clatomics::histogram_even(rt, clatomics::view<float>(buffer, 0, values.size()), {10, 0.0f, 10.0f});
   check(h.counts == expected, "histogram_even counts of 10 bins");
   check(h.below == 3 && h.above == 6 && h.nan == 2,
         "histogram_even below 3, above 6, nan 2 (got " +
@@ -213,7 +213,7 @@ void compaction(clatomics::Runtime &rt) {
   const cl::Buffer output = device_copy(rt, std::vector<float>(n, -1.0f));
 
   const std::size_t kept =
-      clatomics::compact<float>(rt, input, 0, n, output, x > 0.5f && x < 0.9f);
+      clatomics::compact(rt, clatomics::view<float>(input, 0, n), clatomics::view<float>(output, 0, n), x > 0.5f && x < 0.9f);
   std::vector<float> got = read_back<float>(rt, output, kept);
   std::sort(got.begin(), got.end());
   std::vector<float> sorted = expected;
@@ -224,7 +224,7 @@ void compaction(clatomics::Runtime &rt) {
             std::to_string(expected.size()) + ")");
 
   const std::size_t stable =
-      clatomics::compact<float>(rt, input, 0, n, output, x > 0.5f && x < 0.9f,
+      clatomics::compact(rt, clatomics::view<float>(input, 0, n), clatomics::view<float>(output, 0, n), x > 0.5f && x < 0.9f,
                                 clatomics::CompactOptions{true});
   check(stable == expected.size() &&
             read_back<float>(rt, output, stable) == expected,

@@ -96,8 +96,7 @@ json histogram_even(cat::Runtime& rt, const json& c) {
   const std::vector<T> values = array_of<T>(c["values"]);
   std::vector<std::vector<float>> weights;
   for (const json& w : c.value("weights", json::array())) weights.push_back(array_of<float>(w));
-  cat::HostWeights channels;
-  for (const auto& w : weights) channels.push_back(&w);
+  const std::vector<cat::HostFloats> channels(weights.begin(), weights.end());
   cat::HistogramOptions options;
   options.accumulation = accumulation_of(c);
   const std::size_t nbins = c["nbins"];

@@ -286,10 +286,11 @@ void run_histogram_even(clatomics::Runtime& rt) {
                  clatomics::HistogramStrategy::local_single}) {
     clatomics::HistogramOptions o;
     o.strategy = s;
-    const auto h = clatomics::histogram_even(rt, x, nbins, lo, hi, w, o);
+    const auto h = clatomics::histogram_even(rt, x, {nbins, lo, hi}, {w}, o);
     expect(h.counts == counts && h.below == below && h.above == above, "histogram_even counts, strategy " + std::to_string(int(s)));
-    for (std::size_t b = 0; b < nbins && !h.weights.empty(); ++b)
-      expect(double(h.weights[b]) == sums[b], "histogram_even weight of bin " + std::to_string(b));
+    expect(h.sums.size() == 1, "histogram_even: one weight channel");
+    for (std::size_t b = 0; b < nbins && !h.sums.empty(); ++b)
+      expect(h.sums[0][b] == sums[b], "histogram_even weight of bin " + std::to_string(b));
   }
 }
 
