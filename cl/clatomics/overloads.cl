@@ -14,9 +14,10 @@
  * p points to float, double, int, uint, long or ulong in __global or __local memory (double
  * needs CLAT_HAS_DOUBLE, long and ulong CLAT_HAS_INT64_ATOMICS); float2 (one 64-bit word) has
  * add, sub, exchange, compare_exchange, load and store. fetch_* and exchange return the old value.
- * Each name calls the per-type function of the same op (clat_atomic_add_float, ..._local, the
- * OpenCL built-ins for integer add, sub and exchange), so it takes the same checked native path;
- * integer semantics are integer.cl's (wrapping, division by zero changes nothing). All relaxed.
+ * The float/double fetch_* are ops.def's list. Each name calls the per-type function of the same
+ * op (clat_atomic_add_float, ..._local, the OpenCL built-ins for integer add, sub and exchange),
+ * so it takes the same checked native path; integer semantics are integer.cl's (wrapping,
+ * division by zero changes nothing). All relaxed.
  *
  * Defined where CLAT_HAVE_OVERLOADS is (config.cl). Bad use fails to compile with a message
  * naming the supported forms: a __constant or __private pointer, or a pointer to char, uchar,

@@ -10,8 +10,9 @@
  *   T clat_atomic_xchg_T(p, v)         *p = v
  *   T clat_atomic_cmpxchg_T(p, cmp, v) *p = v if the *bits* of *p equal those of cmp
  * with T float or double, on __global pointers; the same names ending in _local take __local
- * pointers. Each returns the value that was in memory before. All are relaxed: atomic on the
- * location, with no ordering of other memory (use a barrier/fence for that).
+ * pointers. The read-modify-writes are those of ops.def. Each returns the value that was in
+ * memory before. All are relaxed: atomic on the location, with no ordering of other memory (use a
+ * barrier/fence for that).
  */
 #ifndef CLATOMICS_REAL_CL
 #define CLATOMICS_REAL_CL
