@@ -56,27 +56,33 @@
 #define BENCH_OPERAND_min BENCH_DOWN
 #define BENCH_OPERAND_max BENCH_UP
 
-/* Every op as F(p, v): an op of two operands takes (v, 1) through an adapter (mad: old + v). */
-#define BENCH_ADAPTERS_v(OP, T)
-#define BENCH_ADAPTERS_a_b(OP, T)                                                                   \
-  T bench_call_##OP##_##T(volatile global T *p, T v) { return clat_atomic_##OP##_##T(p, v, (T)1); } \
-  T bench_call_##OP##_##T##_local(volatile local T *p, T v) { return clat_atomic_##OP##_##T##_local(p, v, (T)1); }
-#define BENCH_CALL_v(OP, T, SFX) clat_atomic_##OP##_##T##SFX
-#define BENCH_CALL_a_b(OP, T, SFX) bench_call_##OP##_##T##SFX
+/* Every op as F(p, v): an op of two operands takes (v, 1) through an adapter (mad: old + v).
+ * Names are pasted before they are passed on: the OpenCL C header may define min, max or mad. */
+#define BENCH_ADAPTERS_v(ADAPTER, ATOMIC, T)
+#define BENCH_ADAPTERS_a_b(ADAPTER, ATOMIC, T)                                                \
+  T ADAPTER(volatile global T *p, T v) { return ATOMIC(p, v, (T)1); }                         \
+  T ADAPTER##_local(volatile local T *p, T v) { return ATOMIC##_local(p, v, (T)1); }
+#define BENCH_CALL_v(ATOMIC, ADAPTER) ATOMIC
+#define BENCH_CALL_a_b(ATOMIC, ADAPTER) ADAPTER
 
-#define BENCH_OP(OP, OPERANDS, T, OPERAND)                                                    \
-  BENCH_ADAPTERS_##OPERANDS(OP, T)                                                            \
-  BENCH_GLOBAL(bench_##OP##_##T##_global, T, BENCH_CALL_##OPERANDS(OP, T, ), OPERAND)         \
-  BENCH_LOCAL(bench_##OP##_##T##_local, T, BENCH_CALL_##OPERANDS(OP, T, _local), OPERAND)
+#define BENCH_KERNELS(KNAME, T, CALL, CALL_LOCAL, OPERAND)                                    \
+  BENCH_GLOBAL(KNAME##_global, T, CALL, OPERAND)                                              \
+  BENCH_LOCAL(KNAME##_local, T, CALL_LOCAL, OPERAND)
+#define BENCH_OP(T, KNAME, OPERANDS, ATOMIC, ADAPTER, ATOMIC_LOCAL, ADAPTER_LOCAL, OPERAND)    \
+  BENCH_ADAPTERS_##OPERANDS(ADAPTER, ATOMIC, T)                                               \
+  BENCH_KERNELS(KNAME, T, BENCH_CALL_##OPERANDS(ATOMIC, ADAPTER),                             \
+                BENCH_CALL_##OPERANDS(ATOMIC_LOCAL, ADAPTER_LOCAL), OPERAND)
 #define BENCH_ROW(T, A, B, C, D, NAME, OPERANDS, NEW, NATIVE, AGG_OPERAND, AGG_ATOMIC, AGG_NEUTRAL, \
                   AGG_COMBINE, AGG_APPLY)                                                     \
-  BENCH_OP(NAME, OPERANDS, T, BENCH_OPERAND_##NAME)
-#define BENCH_ROW_VIA(T, A, B, C, D, NAME, OPERANDS, BASE, BASE_OPERAND) \
-  BENCH_OP(NAME, OPERANDS, T, BENCH_OPERAND_##NAME)
+  BENCH_OP(T, bench_##NAME##_##T, OPERANDS, clat_atomic_##NAME##_##T, bench_call_##NAME##_##T, \
+           clat_atomic_##NAME##_##T##_local, bench_call_##NAME##_##T##_local, BENCH_OPERAND_##NAME)
+#define BENCH_ROW_VIA(T, A, B, C, D, NAME, OPERANDS, BASE, BASE_OPERAND)                      \
+  BENCH_OP(T, bench_##NAME##_##T, OPERANDS, clat_atomic_##NAME##_##T, bench_call_##NAME##_##T, \
+           clat_atomic_##NAME##_##T##_local, bench_call_##NAME##_##T##_local, BENCH_OPERAND_##NAME)
 
-#define BENCH_ALL_OPS(T)                            \
-  CLAT_REAL_OPS(BENCH_ROW, BENCH_ROW_VIA, T, , , , ) \
-  BENCH_OP(xchg, v, T, BENCH_ID)
+#define BENCH_ALL_OPS(T)                                                                      \
+  CLAT_REAL_OPS(BENCH_ROW, BENCH_ROW_VIA, T, , , , )                                          \
+  BENCH_KERNELS(bench_xchg_##T, T, clat_atomic_xchg_##T, clat_atomic_xchg_##T##_local, BENCH_ID)
 
 BENCH_ALL_OPS(float)
 #ifdef CLAT_HAS_DOUBLE

@@ -34,14 +34,16 @@
 
 #define CLAT_OVL CLAT_FN __attribute__((overloadable))
 
-/* clat_fetch_<op> for a float/double op of ops.def: the per-type function of the same op. */
+/* clat_fetch_<op> for a float/double op of ops.def: the per-type function of the same op. The
+ * readers paste every name before passing it on: a bare op name given to another macro would be
+ * expanded first, and an OpenCL C header may define min, max or mad as macros (PoCL does). */
+#define CLAT_OVERLOAD_CALL(T, AS, OPERANDS, FETCH, ATOMIC)                                     \
+  CLAT_OVL T FETCH(volatile AS T *p CLAT_OPERANDS_##OPERANDS(T)) { return ATOMIC(p CLAT_ARGS_##OPERANDS); }
 #define CLAT_OVERLOAD_REAL_OP(T, AS, SFX, C, D, NAME, OPERANDS, NEW, NATIVE, AGG_OPERAND, AGG_ATOMIC, \
                               AGG_NEUTRAL, AGG_COMBINE, AGG_APPLY)                                  \
-  CLAT_OVERLOAD_REAL_VIA(T, AS, SFX, C, D, NAME, OPERANDS, , )
+  CLAT_OVERLOAD_CALL(T, AS, OPERANDS, clat_fetch_##NAME, clat_atomic_##NAME##_##T##SFX)
 #define CLAT_OVERLOAD_REAL_VIA(T, AS, SFX, C, D, NAME, OPERANDS, BASE, BASE_OPERAND)               \
-  CLAT_OVL T clat_fetch_##NAME(volatile AS T *p CLAT_OPERANDS_##OPERANDS(T)) {                     \
-    return clat_atomic_##NAME##_##T##SFX(p CLAT_ARGS_##OPERANDS);                                  \
-  }
+  CLAT_OVERLOAD_CALL(T, AS, OPERANDS, clat_fetch_##NAME, clat_atomic_##NAME##_##T##SFX)
 
 #define CLAT_OVERLOAD_COMPARE_EXCHANGE(T, AS, SFX)                                             \
   CLAT_OVL bool clat_compare_exchange(volatile AS T *p, T *expected, T desired) {              \
@@ -110,14 +112,14 @@ CLAT_OVERLOADS_FLOAT2(__local, _local)
     if (g) return NAME(g ARGS);                                                                \
     return NAME(to_local(p) ARGS);                                                             \
   }
-#define CLAT_GENERIC_FETCH(T, NAME, OPERANDS)                                                  \
-  CLAT_OVL T clat_fetch_##NAME(volatile T *p CLAT_OPERANDS_##OPERANDS(T))                      \
-      CLAT_GENERIC_TO(clat_fetch_##NAME, T, CLAT_ARGS_##OPERANDS)
+#define CLAT_GENERIC_FETCH(T, FETCH, OPERANDS)                                                 \
+  CLAT_OVL T FETCH(volatile T *p CLAT_OPERANDS_##OPERANDS(T)) CLAT_GENERIC_TO(FETCH, T, CLAT_ARGS_##OPERANDS)
+#define CLAT_GENERIC_INTEGER_OP(T, NAME, OPERANDS) CLAT_GENERIC_FETCH(T, clat_fetch_##NAME, OPERANDS)
 #define CLAT_GENERIC_REAL_OP(T, A, B, C, D, NAME, OPERANDS, NEW, NATIVE, AGG_OPERAND, AGG_ATOMIC,  \
                              AGG_NEUTRAL, AGG_COMBINE, AGG_APPLY)                                  \
-  CLAT_GENERIC_FETCH(T, NAME, OPERANDS)
+  CLAT_GENERIC_FETCH(T, clat_fetch_##NAME, OPERANDS)
 #define CLAT_GENERIC_REAL_VIA(T, A, B, C, D, NAME, OPERANDS, BASE, BASE_OPERAND)                   \
-  CLAT_GENERIC_FETCH(T, NAME, OPERANDS)
+  CLAT_GENERIC_FETCH(T, clat_fetch_##NAME, OPERANDS)
 /* The forms every type shares. */
 #define CLAT_OVERLOADS_GENERIC(T)                                                              \
   CLAT_OVL T clat_exchange(volatile T *p, T v) CLAT_GENERIC_TO(clat_exchange, T, CLAT_COMMA v) \
@@ -129,7 +131,7 @@ CLAT_OVERLOADS_FLOAT2(__local, _local)
   CLAT_REAL_OPS(CLAT_GENERIC_REAL_OP, CLAT_GENERIC_REAL_VIA, T, , , , )                        \
   CLAT_OVERLOADS_GENERIC(T)
 #define CLAT_OVERLOADS_GENERIC_INTEGER(T)                                                      \
-  CLAT_INTEGER_FETCH_OPS(CLAT_GENERIC_FETCH, T)                                                \
+  CLAT_INTEGER_FETCH_OPS(CLAT_GENERIC_INTEGER_OP, T)                                              \
   CLAT_OVERLOADS_GENERIC(T)
 #define CLAT_COMMA ,
 CLAT_OVERLOADS_GENERIC_REAL(float)
@@ -151,11 +153,12 @@ CLAT_OVERLOADS_GENERIC_INTEGER(ulong)
   "their own names (clat_atomic_add_half, clat_atomic_add_bf16, ...)"
 #define CLAT_REFUSED(NAME) __attribute__((overloadable, unavailable(#NAME CLAT_OVERLOAD_FORMS)))
 /* Every fetch op is refused by ops.def's name: the integer ones are a part of that list. */
+#define CLAT_REFUSE_CALL(T, Q, OPERANDS, FETCH) CLAT_FN T FETCH(Q T *p CLAT_OPERANDS_##OPERANDS(T)) CLAT_REFUSED(FETCH);
 #define CLAT_REFUSE_REAL_OP(T, Q, B, C, D, NAME, OPERANDS, NEW, NATIVE, AGG_OPERAND, AGG_ATOMIC,   \
                             AGG_NEUTRAL, AGG_COMBINE, AGG_APPLY)                                   \
-  CLAT_REFUSE_REAL_VIA(T, Q, B, C, D, NAME, OPERANDS, , )
+  CLAT_REFUSE_CALL(T, Q, OPERANDS, clat_fetch_##NAME)
 #define CLAT_REFUSE_REAL_VIA(T, Q, B, C, D, NAME, OPERANDS, BASE, BASE_OPERAND)                    \
-  CLAT_FN T clat_fetch_##NAME(Q T *p CLAT_OPERANDS_##OPERANDS(T)) CLAT_REFUSED(clat_fetch_##NAME);
+  CLAT_REFUSE_CALL(T, Q, OPERANDS, clat_fetch_##NAME)
 #define CLAT_REFUSE_POINTER(Q, T)                                                              \
   CLAT_REAL_OPS(CLAT_REFUSE_REAL_OP, CLAT_REFUSE_REAL_VIA, T, Q, , , )                         \
   CLAT_FN T clat_exchange(Q T *p, T v) CLAT_REFUSED(clat_exchange);                            \

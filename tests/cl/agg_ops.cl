@@ -13,11 +13,13 @@ enum { CLAT_REAL_OPS(AGG_ENUM, AGG_ENUM_VIA, , , , , ) };
 /* The operands of a call: a, or a and b. */
 #define AGG_ARGS_v , a
 #define AGG_ARGS_a_b , a, b
+/* Names are pasted before they are passed on: the OpenCL C header may define min, max or mad. */
+#define AGG_CALL(LABEL, FN, OPERANDS) case LABEL: return FN(p AGG_ARGS_##OPERANDS);
 #define AGG_CASE(T, SFX, C, D, E, NAME, OPERANDS, NEW, NATIVE, AGG_OPERAND, AGG_ATOMIC, AGG_NEUTRAL, \
                  AGG_COMBINE, AGG_APPLY)                                                          \
-  AGG_CASE_VIA(T, SFX, C, D, E, NAME, OPERANDS, , )
+  AGG_CALL(OP_##NAME, clat_atomic_##NAME##_##T##_agg##SFX, OPERANDS)
 #define AGG_CASE_VIA(T, SFX, C, D, E, NAME, OPERANDS, BASE, BASE_OPERAND)                         \
-  case OP_##NAME: return clat_atomic_##NAME##_##T##_agg##SFX(p AGG_ARGS_##OPERANDS);
+  AGG_CALL(OP_##NAME, clat_atomic_##NAME##_##T##_agg##SFX, OPERANDS)
 
 kernel void agg_probe(global int *out) {
   out[0] = CLAT_PATH_AGG;

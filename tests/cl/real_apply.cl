@@ -14,11 +14,13 @@ enum { CLAT_REAL_OPS(APPLY_ENUM, APPLY_ENUM_VIA, , , , , ) OP_xchg, OP_cmpxchg }
 /* The operands of a call: a, or a and b. */
 #define APPLY_ARGS_v , a
 #define APPLY_ARGS_a_b , a, b
+/* Names are pasted before they are passed on: the OpenCL C header may define min, max or mad. */
+#define APPLY_CALL(LABEL, FN, OPERANDS) case LABEL: return FN(p APPLY_ARGS_##OPERANDS);
 #define APPLY_CASE(T, SFX, VARIANT, C, D, NAME, OPERANDS, NEW, NATIVE, AGG_OPERAND, AGG_ATOMIC,    \
                    AGG_NEUTRAL, AGG_COMBINE, AGG_APPLY)                                           \
-  APPLY_CASE_VIA(T, SFX, VARIANT, C, D, NAME, OPERANDS, , )
+  APPLY_CALL(OP_##NAME, clat_atomic_##NAME##_##T##SFX##VARIANT, OPERANDS)
 #define APPLY_CASE_VIA(T, SFX, VARIANT, C, D, NAME, OPERANDS, BASE, BASE_OPERAND)                 \
-  case OP_##NAME: return clat_atomic_##NAME##_##T##SFX##VARIANT(p APPLY_ARGS_##OPERANDS);
+  APPLY_CALL(OP_##NAME, clat_atomic_##NAME##_##T##SFX##VARIANT, OPERANDS)
 
 #define DEFINE_APPLY(T, AS, SFX, VARIANT)                                                     \
   T apply_##T##SFX##VARIANT(uint op, volatile AS T *p, T a, T b) {                            \
