@@ -9,12 +9,16 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "clatomics/ops.def"
 #include "report.hpp"
 
 namespace clatomics::bench {
 namespace {
 
-constexpr const char* all_ops[] = {"add", "sub", "mul", "div", "mad", "min", "max", "xchg"};
+// The read-modify-writes of clatomics/ops.def in its order, then xchg.
+#define BENCH_HOST_OP(T, A, B, C, D, name, ...) #name,
+constexpr const char* all_ops[] = {CLAT_REAL_OPS(BENCH_HOST_OP, BENCH_HOST_OP, , , , , ) "xchg"};
+#undef BENCH_HOST_OP
 constexpr const char* backoff_path = "cas+backoff";  // the path of the rows of backoff.cl's loop
 
 struct Plan {

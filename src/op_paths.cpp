@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "clatomics/ops.def"
 #include "native_table.hpp"
 
 namespace clatomics::detail {
@@ -74,6 +75,30 @@ OpPath slot_path(const Probe& probe, const char* family, const std::string& op, 
   return p;
 }
 
+// The float/double read-modify-writes of clatomics/ops.def, in its order, with the native family
+// each takes (add, minmax or none); a VIA op takes its base's.
+struct RealOp {
+  std::string name, native;
+};
+
+const std::vector<RealOp>& real_ops() {
+  static const std::vector<RealOp> ops = [] {
+    std::vector<RealOp> list;
+    const auto native_of = [&](const std::string& base) {
+      for (const auto& op : list)
+        if (op.name == base) return op.native;
+      return std::string("none");
+    };
+#define CLAT_HOST_OP(T, A, B, C, D, name, operands, new_value, native, ...) list.push_back({#name, #native});
+#define CLAT_HOST_VIA(T, A, B, C, D, name, operands, base, base_operand) list.push_back({#name, native_of(#base)});
+    CLAT_REAL_OPS(CLAT_HOST_OP, CLAT_HOST_VIA, , , , , )
+#undef CLAT_HOST_OP
+#undef CLAT_HOST_VIA
+    return list;
+  }();
+  return ops;
+}
+
 bool any_of(const std::string& value, std::initializer_list<const char*> names) {
   return std::any_of(names.begin(), names.end(), [&](const char* n) { return value == n; });
 }
@@ -84,19 +109,17 @@ std::vector<OpPath> op_paths(const Probe& probe, bool doubles) {
   std::vector<OpPath> paths;
   for (const std::string type : {"float", "double"}) {
     if (type == "double" && !doubles) continue;
-    for (const std::string space : {"global", "local"})
-      for (const std::string op : {"add", "sub", "mul", "div", "mad", "min", "max", "xchg", "cmpxchg"}) {
-        if (any_of(op, {"add", "sub"}))
-          paths.push_back(slot_path(probe, "atomic", op, type, space, "add_" + type + "_" + space));
-        else if (any_of(op, {"min", "max"}))
-          paths.push_back(slot_path(probe, "atomic", op, type, space, "minmax_" + type + "_" + space));
-        else if (any_of(op, {"xchg", "cmpxchg"}))
-          paths.push_back(fixed_path("atomic", op, type, space, Path::hardware));
-        else {
-          paths.push_back(fixed_path("atomic", op, type, space, Path::cas));
+    for (const std::string space : {"global", "local"}) {
+      for (const auto& op : real_ops()) {
+        if (op.native != "none") {
+          paths.push_back(slot_path(probe, "atomic", op.name, type, space, op.native + "_" + type + "_" + space));
+        } else {
+          paths.push_back(fixed_path("atomic", op.name, type, space, Path::cas));
           paths.back().note = "no device has a native atomic for it (backoff.cl: the CAS loop with backoff)";
         }
       }
+      for (const char* op : {"xchg", "cmpxchg"}) paths.push_back(fixed_path("atomic", op, type, space, Path::hardware));
+    }
   }
   return paths;
 }
@@ -111,8 +134,7 @@ std::vector<OpPath> variant_paths(const Probe& probe, const std::vector<OpPath>&
   const std::vector<std::string> reals = doubles ? std::vector<std::string>{"float", "double"} : std::vector<std::string>{"float"};
   for (const std::string space : {"global", "local"}) {
     for (const auto& type : reals)
-      for (const char* op : {"add", "sub", "mul", "div", "mad", "min", "max"})
-        paths.push_back(slot_path(probe, "aggregated", op, type, space, "agg"));
+      for (const auto& op : real_ops()) paths.push_back(slot_path(probe, "aggregated", op.name, type, space, "agg"));
     for (const char* type : {"int", "uint"})
       for (const char* op : {"add", "min", "max"}) paths.push_back(slot_path(probe, "aggregated", op, type, space, "agg"));
   }

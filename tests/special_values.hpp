@@ -77,7 +77,8 @@ T flush(T x) {
   return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(T(0), x) : x;
 }
 
-inline bool arithmetic(Op op) { return op <= op_mad; }
+// Every op but the order (min, max) and exchange ones, wherever ops.def puts it.
+inline bool arithmetic(Op op) { return op != op_min && op != op_max && op != op_xchg && op != op_cmpxchg; }
 
 // got equals want under the rules in this file's header comment.
 template <class T>

@@ -46,34 +46,43 @@
     if (acc == (T)1234567.25) sink[0] = acc;                                                  \
   }
 
-/* Call adapters: every op as F(p, v). */
-#define BENCH_CALL_add(T, SFX) clat_atomic_add_##T##SFX
-#define BENCH_CALL_sub(T, SFX) clat_atomic_sub_##T##SFX
-#define BENCH_CALL_mul(T, SFX) clat_atomic_mul_##T##SFX
-#define BENCH_CALL_div(T, SFX) clat_atomic_div_##T##SFX
-#define BENCH_CALL_min(T, SFX) clat_atomic_min_##T##SFX
-#define BENCH_CALL_max(T, SFX) clat_atomic_max_##T##SFX
-#define BENCH_CALL_xchg(T, SFX) clat_atomic_xchg_##T##SFX
+/* Each op of ops.def times with its operand as the header says; an op missing here fails to
+ * build, so that a new op gets an operand chosen for it. */
+#define BENCH_OPERAND_add BENCH_ALT
+#define BENCH_OPERAND_sub BENCH_ALT
+#define BENCH_OPERAND_mul BENCH_GROW
+#define BENCH_OPERAND_div BENCH_GROW
+#define BENCH_OPERAND_mad BENCH_ALT
+#define BENCH_OPERAND_min BENCH_DOWN
+#define BENCH_OPERAND_max BENCH_UP
 
-#define BENCH_MAD_ADAPTERS(T)                                                                       \
-  T bench_call_mad_##T(volatile global T *p, T v) { return clat_atomic_mad_##T(p, v, (T)1); }            \
-  T bench_call_mad_##T##_local(volatile local T *p, T v) { return clat_atomic_mad_##T##_local(p, v, (T)1); }
-#define BENCH_CALL_mad(T, SFX) bench_call_mad_##T##SFX
+/* Every op as F(p, v): an op of two operands takes (v, 1) through an adapter (mad: old + v).
+ * Names are pasted before they are passed on: the OpenCL C header may define min, max or mad. */
+#define BENCH_ADAPTERS_v(ADAPTER, ATOMIC, T)
+#define BENCH_ADAPTERS_a_b(ADAPTER, ATOMIC, T)                                                \
+  T ADAPTER(volatile global T *p, T v) { return ATOMIC(p, v, (T)1); }                         \
+  T ADAPTER##_local(volatile local T *p, T v) { return ATOMIC##_local(p, v, (T)1); }
+#define BENCH_CALL_v(ATOMIC, ADAPTER) ATOMIC
+#define BENCH_CALL_a_b(ATOMIC, ADAPTER) ADAPTER
 
-#define BENCH_OP(OP, T, OPERAND)                                                              \
-  BENCH_GLOBAL(bench_##OP##_##T##_global, T, BENCH_CALL_##OP(T, ), OPERAND)                   \
-  BENCH_LOCAL(bench_##OP##_##T##_local, T, BENCH_CALL_##OP(T, _local), OPERAND)
+#define BENCH_KERNELS(KNAME, T, CALL, CALL_LOCAL, OPERAND)                                    \
+  BENCH_GLOBAL(KNAME##_global, T, CALL, OPERAND)                                              \
+  BENCH_LOCAL(KNAME##_local, T, CALL_LOCAL, OPERAND)
+#define BENCH_OP(T, KNAME, OPERANDS, ATOMIC, ADAPTER, ATOMIC_LOCAL, ADAPTER_LOCAL, OPERAND)    \
+  BENCH_ADAPTERS_##OPERANDS(ADAPTER, ATOMIC, T)                                               \
+  BENCH_KERNELS(KNAME, T, BENCH_CALL_##OPERANDS(ATOMIC, ADAPTER),                             \
+                BENCH_CALL_##OPERANDS(ATOMIC_LOCAL, ADAPTER_LOCAL), OPERAND)
+#define BENCH_ROW(T, A, B, C, D, NAME, OPERANDS, NEW, NATIVE, AGG_OPERAND, AGG_ATOMIC, AGG_NEUTRAL, \
+                  AGG_COMBINE, AGG_APPLY)                                                     \
+  BENCH_OP(T, bench_##NAME##_##T, OPERANDS, clat_atomic_##NAME##_##T, bench_call_##NAME##_##T, \
+           clat_atomic_##NAME##_##T##_local, bench_call_##NAME##_##T##_local, BENCH_OPERAND_##NAME)
+#define BENCH_ROW_VIA(T, A, B, C, D, NAME, OPERANDS, BASE, BASE_OPERAND)                      \
+  BENCH_OP(T, bench_##NAME##_##T, OPERANDS, clat_atomic_##NAME##_##T, bench_call_##NAME##_##T, \
+           clat_atomic_##NAME##_##T##_local, bench_call_##NAME##_##T##_local, BENCH_OPERAND_##NAME)
 
-#define BENCH_ALL_OPS(T)        \
-  BENCH_MAD_ADAPTERS(T)         \
-  BENCH_OP(add, T, BENCH_ALT)   \
-  BENCH_OP(sub, T, BENCH_ALT)   \
-  BENCH_OP(mul, T, BENCH_GROW)  \
-  BENCH_OP(div, T, BENCH_GROW)  \
-  BENCH_OP(mad, T, BENCH_ALT)   \
-  BENCH_OP(min, T, BENCH_DOWN)  \
-  BENCH_OP(max, T, BENCH_UP)    \
-  BENCH_OP(xchg, T, BENCH_ID)
+#define BENCH_ALL_OPS(T)                                                                      \
+  CLAT_REAL_OPS(BENCH_ROW, BENCH_ROW_VIA, T, , , , )                                          \
+  BENCH_KERNELS(bench_xchg_##T, T, clat_atomic_xchg_##T, clat_atomic_xchg_##T##_local, BENCH_ID)
 
 BENCH_ALL_OPS(float)
 #ifdef CLAT_HAS_DOUBLE

@@ -2,6 +2,7 @@
  *
  *   T clat_atomic_<op>_T_agg(volatile __global T *p, T v)      op: add sub mul div min max
  *   T clat_atomic_mad_T_agg(volatile __global T *p, T a, T b)   *p = a*b + *p
+ *   (every op of ops.def, with its operands)
  *   with T float or double (fp64 devices); add, min, max also for int and uint;
  *   the same names ending in _agg_local take __local pointers.
  *
@@ -235,26 +236,29 @@ CLAT_FN uint clat_warp_peers(uint mask, ulong addr, int wide) {
   CLAT_FN T clat_atomic_##NAME##_##T##_agg##SFX(volatile AS T *p, T v)                          \
       CLAT_AGG_BODY(T, SFX, p, v, IDENT, COMB, APPLY, PLAINFN(p, clat_x), PLAINFN(p, v), PLAINFN(p, v), 0)
 
-/* float/double: add (sub is an add of -v), mul, div (the divisors' product), mad, min, max.
- * IDENT is the neutral operand: -0.0 for add (x + -0.0 == x, also for x = +-0), NaN for min/max
- * (order.cl treats NaN as missing data). */
-#define CLAT_DEFINE_AGG_REAL(T, AS, SFX, NAN_BITS, U)                                           \
-  CLAT_DEFINE_AGG_OP(T, AS, SFX, add, (T)-0.0, CLAT_AGG_ADD, CLAT_AGG_ADD, clat_atomic_add_##T##SFX) \
-  CLAT_DEFINE_AGG_OP(T, AS, SFX, mul, (T)1, CLAT_AGG_MUL, CLAT_AGG_MUL, clat_atomic_mul_##T##SFX) \
-  CLAT_DEFINE_AGG_OP(T, AS, SFX, div, (T)1, CLAT_AGG_MUL, CLAT_AGG_DIV, clat_atomic_div_##T##SFX) \
-  CLAT_DEFINE_AGG_OP(T, AS, SFX, min, as_##T((U)NAN_BITS), clat_min_##T, clat_min_##T,         \
-                     clat_atomic_min_##T##SFX)                                                  \
-  CLAT_DEFINE_AGG_OP(T, AS, SFX, max, as_##T((U)NAN_BITS), clat_max_##T, clat_max_##T,         \
-                     clat_atomic_max_##T##SFX)                                                  \
-  CLAT_FN T clat_atomic_sub_##T##_agg##SFX(volatile AS T *p, T v) {                             \
-    return clat_atomic_add_##T##_agg##SFX(p, -v);                                               \
-  }                                                                                             \
-  CLAT_FN T clat_atomic_mad_##T##_agg##SFX(volatile AS T *p, T a, T b) {                        \
-    const T clat_w = a * b;                                                                     \
-    CLAT_AGG_BODY(T, SFX, p, clat_w, (T)-0.0, CLAT_AGG_ADD, CLAT_AGG_ADD,                        \
-                  clat_atomic_add_##T##SFX(p, clat_x), clat_atomic_mad_##T##SFX(p, a, b),       \
-                  clat_atomic_mad_##T##SFX(p, a, b), 1)                                         \
+/* float/double: every op of ops.def, combined as its agg columns say. The neutral operand of
+ * add and mad is -0.0 (x + -0.0 == x, also for x = +-0), of min/max NaN (order.cl treats NaN as
+ * missing data). A work-item alone on its address makes the op itself, so that an op whose
+ * combined atomic is another one (mad: an add of the products a*b) keeps its own rounding there;
+ * on the sub-group path that costs a count of the members, paid only by a_b ops. */
+#define CLAT_AGG_NAN_float as_float(0x7fc00000u)
+#define CLAT_AGG_NAN_double as_double(0x7ff8000000000000ul)
+#define CLAT_AGG_COUNTS_v 0
+#define CLAT_AGG_COUNTS_a_b 1
+#define CLAT_AGG_REAL_OP(T, AS, SFX, C, D, NAME, OPERANDS, NEW, NATIVE, AGG_OPERAND, AGG_ATOMIC,     \
+                         AGG_NEUTRAL, AGG_COMBINE, AGG_APPLY)                                      \
+  CLAT_FN T clat_atomic_##NAME##_##T##_agg##SFX(volatile AS T *p CLAT_OPERANDS_##OPERANDS(T)) {    \
+    const T clat_w = AGG_OPERAND;                                                                 \
+    CLAT_AGG_BODY(T, SFX, p, clat_w, AGG_NEUTRAL, AGG_COMBINE, AGG_APPLY,                          \
+                  clat_atomic_##AGG_ATOMIC##_##T##SFX(p, clat_x),                                  \
+                  clat_atomic_##NAME##_##T##SFX(p CLAT_ARGS_##OPERANDS),                           \
+                  clat_atomic_##NAME##_##T##SFX(p CLAT_ARGS_##OPERANDS), CLAT_AGG_COUNTS_##OPERANDS) \
   }
+#define CLAT_AGG_REAL_VIA(T, AS, SFX, C, D, NAME, OPERANDS, BASE, BASE_OPERAND)                     \
+  CLAT_FN T clat_atomic_##NAME##_##T##_agg##SFX(volatile AS T *p CLAT_OPERANDS_##OPERANDS(T)) {    \
+    return clat_atomic_##BASE##_##T##_agg##SFX(p, BASE_OPERAND);                                   \
+  }
+#define CLAT_DEFINE_AGG_REAL(T, AS, SFX) CLAT_REAL_OPS(CLAT_AGG_REAL_OP, CLAT_AGG_REAL_VIA, T, AS, SFX, , )
 
 /* int/uint: add (wrapping), min, max on the built-in atomics. */
 #define CLAT_DEFINE_AGG_INT(T, AS, SFX, ADD, MINID, MAXID)                                      \
@@ -262,11 +266,11 @@ CLAT_FN uint clat_warp_peers(uint mask, ulong addr, int wide) {
   CLAT_DEFINE_AGG_OP(T, AS, SFX, min, (T)MINID, CLAT_AGG_IMIN, CLAT_AGG_IMIN, atomic_min)       \
   CLAT_DEFINE_AGG_OP(T, AS, SFX, max, (T)MAXID, CLAT_AGG_IMAX, CLAT_AGG_IMAX, atomic_max)
 
-CLAT_DEFINE_AGG_REAL(float, __global, , 0x7fc00000u, uint)
-CLAT_DEFINE_AGG_REAL(float, __local, _local, 0x7fc00000u, uint)
+CLAT_DEFINE_AGG_REAL(float, __global, )
+CLAT_DEFINE_AGG_REAL(float, __local, _local)
 #ifdef CLAT_HAS_DOUBLE
-CLAT_DEFINE_AGG_REAL(double, __global, , 0x7ff8000000000000ul, ulong)
-CLAT_DEFINE_AGG_REAL(double, __local, _local, 0x7ff8000000000000ul, ulong)
+CLAT_DEFINE_AGG_REAL(double, __global, )
+CLAT_DEFINE_AGG_REAL(double, __local, _local)
 #endif
 CLAT_DEFINE_AGG_INT(int, __global, , CLAT_AGG_IADD, INT_MAX, INT_MIN)
 CLAT_DEFINE_AGG_INT(int, __local, _local, CLAT_AGG_IADD, INT_MAX, INT_MIN)

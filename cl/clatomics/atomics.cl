@@ -6,6 +6,7 @@
 #define CLATOMICS_ATOMICS_CL
 
 #include "clatomics/config.cl"
+#include "clatomics/ops.def"
 #include "clatomics/cas.cl"
 #include "clatomics/order.cl"
 #include "clatomics/native_ptx.cl"

@@ -3,8 +3,9 @@
  * Defined only when the build defines CLAT_WITH_BACKOFF (so it costs nothing otherwise):
  *   T clat_atomic_<op>_<T>_backoff(volatile __global T *p, ...)
  *   T clat_atomic_<op>_<T>_local_backoff(volatile __local T *p, ...)
- * for op in add sub mul div mad min max, T float (and double where CLAT_HAS_DOUBLE), with the
- * same arguments, results and returned old values as clat_atomic_<op>_<T>, always on the CAS loop.
+ * for every op of ops.def (add sub mul div mad min max), T float (and double where
+ * CLAT_HAS_DOUBLE), with the same arguments, results and returned old values as
+ * clat_atomic_<op>_<T>, always on the CAS loop.
  *
  * After a failed compare-exchange the work-item pauses before retrying, doubling the pause up to
  * CLAT_BACKOFF_MAX_NS: fewer work-items hammer the line at once, so more of the attempts succeed.
@@ -40,16 +41,18 @@ CLAT_FN void clat_backoff_pause(uint ns) {
   clat_backoff_pause(clat_wait);                                               \
   clat_wait = min(clat_wait * 2u, (uint)CLAT_BACKOFF_MAX_NS);
 
-/* clat_atomic_<op>_<T><SFX>_backoff: cas.cl's float/double op list on the backoff loop; sub is an
- * add of -v, as on every other path. */
-#define CLAT_BACKOFF_OP(T, U, AS, SFX, CAS, NAME, OPERANDS, NEW)                                  \
+/* clat_atomic_<op>_<T><SFX>_backoff: ops.def's float/double ops on the backoff loop; a VIA op
+ * (sub: an add of -v) is its base's backoff form, as on every other path. */
+#define CLAT_BACKOFF_OP(T, U, AS, SFX, CAS, NAME, OPERANDS, NEW, NATIVE, AGG_OPERAND, AGG_ATOMIC,    \
+                        AGG_NEUTRAL, AGG_COMBINE, AGG_APPLY)                                       \
   CLAT_DEFINE_LOOP_OP(clat_atomic_##NAME##_##T##SFX##_backoff, T, U, AS, CAS, CLAT_BACKOFF,       \
                       OPERANDS, NEW)
-#define CLAT_DEFINE_BACKOFF_OPS(T, U, AS, SFX, CAS)                                               \
-  CLAT_REAL_LOOP_OPS(CLAT_BACKOFF_OP, T, U, AS, SFX, CAS)                                         \
-  CLAT_FN T clat_atomic_sub_##T##SFX##_backoff(volatile AS T *p, T v) {                           \
-    return clat_atomic_add_##T##SFX##_backoff(p, -v);                                             \
+#define CLAT_BACKOFF_VIA(T, U, AS, SFX, CAS, NAME, OPERANDS, BASE, BASE_OPERAND)                   \
+  CLAT_FN T clat_atomic_##NAME##_##T##SFX##_backoff(volatile AS T *p CLAT_OPERANDS_##OPERANDS(T)) { \
+    return clat_atomic_##BASE##_##T##SFX##_backoff(p, BASE_OPERAND);                              \
   }
+#define CLAT_DEFINE_BACKOFF_OPS(T, U, AS, SFX, CAS) \
+  CLAT_REAL_OPS(CLAT_BACKOFF_OP, CLAT_BACKOFF_VIA, T, U, AS, SFX, CAS)
 
 CLAT_DEFINE_BACKOFF_OPS(float, uint, __global, , atomic_cmpxchg)
 CLAT_DEFINE_BACKOFF_OPS(float, uint, __local, _local, atomic_cmpxchg)

@@ -82,21 +82,24 @@
 #define CLAT_NO_PAUSE_AFTER_LOSS
 #define CLAT_CAS_BODY(T, U, AS, CAS, p, NEW) CLAT_CAS_LOOP(T, U, AS, CAS, p, NEW, CLAT_NO_PAUSE)
 
-/* The parameters after p, named as an op's expression uses them. */
+/* The parameters after p, named as an op's expression uses them, and the same names as the
+ * arguments of a call (after p). */
 #define CLAT_OPERANDS_v(T) , T v
 #define CLAT_OPERANDS_a_b(T) , T a, T b
 #define CLAT_OPERANDS_limit(T) , T limit
 #define CLAT_OPERANDS_none(T)
+#define CLAT_ARGS_v , v
+#define CLAT_ARGS_a_b , a, b
+
+/* A reader of ops.def's CLAT_REAL_OPS that has nothing to define for its VIA ops. */
+#define CLAT_SKIP_VIA(T, A, B, C, D, NAME, OPERANDS, BASE, BASE_OPERAND)
 
 /* T FN(volatile AS T *p, operands): one op on the loop. */
 #define CLAT_DEFINE_LOOP_OP(FN, T, U, AS, CAS, PAUSE, OPERANDS, NEW)                            \
   CLAT_FN T FN(volatile AS T *p CLAT_OPERANDS_##OPERANDS(T))                                    \
       CLAT_CAS_LOOP(T, U, AS, CAS, p, NEW, PAUSE)
 
-/* An op list calls X(T, U, AS, SFX, CAS, name, operands, new value) for each of its ops; these
- * X define them as clat_cas_<name>_<T><SFX> and clat_atomic_<name>_<T><SFX>. */
-#define CLAT_CAS_OP(T, U, AS, SFX, CAS, NAME, OPERANDS, NEW) \
-  CLAT_DEFINE_LOOP_OP(clat_cas_##NAME##_##T##SFX, T, U, AS, CAS, CLAT_NO_PAUSE, OPERANDS, NEW)
+/* clat_atomic_<name>_<T><SFX>: an op that is always on the loop (integer.cl, float2.cl, ...). */
 #define CLAT_ATOMIC_LOOP_OP(T, U, AS, SFX, CAS, NAME, OPERANDS, NEW) \
   CLAT_DEFINE_LOOP_OP(clat_atomic_##NAME##_##T##SFX, T, U, AS, CAS, CLAT_NO_PAUSE, OPERANDS, NEW)
 
@@ -110,18 +113,13 @@
     return seen == want;                                                                       \
   }
 
-/* The float/double ops of the loop. mad computes fma(a, b, old): one rounding, the same result
- * on every device. sub is no entry: every path computes it as an add of -v. */
-#define CLAT_REAL_LOOP_OPS(X, T, U, AS, SFX, CAS)                              \
-  X(T, U, AS, SFX, CAS, add, v, old + v)                                       \
-  X(T, U, AS, SFX, CAS, mul, v, old * v)                                       \
-  X(T, U, AS, SFX, CAS, div, v, old / v)                                       \
-  X(T, U, AS, SFX, CAS, mad, a_b, fma(a, b, old))                              \
-  X(T, U, AS, SFX, CAS, min, v, clat_min_##T(old, v))                          \
-  X(T, U, AS, SFX, CAS, max, v, clat_max_##T(old, v))
-
-/* clat_cas_<op>_<T><SFX>: every float/double op on the loop, whatever the device offers; real.cl
- * chooses between these and the native paths. */
-#define CLAT_DEFINE_CAS_OPS(T, U, AS, SFX, CAS) CLAT_REAL_LOOP_OPS(CLAT_CAS_OP, T, U, AS, SFX, CAS)
+/* clat_cas_<op>_<T><SFX>: every float/double op of ops.def that has a loop of its own (not the
+ * VIA ones: sub is an add of -v), whatever the device offers; real.cl chooses between these and
+ * the native paths. */
+#define CLAT_CAS_REAL_OP(T, U, AS, SFX, CAS, NAME, OPERANDS, NEW, NATIVE, AGG_OPERAND, AGG_ATOMIC, \
+                         AGG_NEUTRAL, AGG_COMBINE, AGG_APPLY)                                     \
+  CLAT_DEFINE_LOOP_OP(clat_cas_##NAME##_##T##SFX, T, U, AS, CAS, CLAT_NO_PAUSE, OPERANDS, NEW)
+#define CLAT_DEFINE_CAS_OPS(T, U, AS, SFX, CAS) \
+  CLAT_REAL_OPS(CLAT_CAS_REAL_OP, CLAT_SKIP_VIA, T, U, AS, SFX, CAS)
 
 #endif /* CLATOMICS_CAS_CL */

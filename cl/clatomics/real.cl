@@ -10,8 +10,9 @@
  *   T clat_atomic_xchg_T(p, v)         *p = v
  *   T clat_atomic_cmpxchg_T(p, cmp, v) *p = v if the *bits* of *p equal those of cmp
  * with T float or double, on __global pointers; the same names ending in _local take __local
- * pointers. Each returns the value that was in memory before. All are relaxed: atomic on the
- * location, with no ordering of other memory (use a barrier/fence for that).
+ * pointers. The read-modify-writes are those of ops.def. Each returns the value that was in
+ * memory before. All are relaxed: atomic on the location, with no ordering of other memory (use a
+ * barrier/fence for that).
  */
 #ifndef CLATOMICS_REAL_CL
 #define CLATOMICS_REAL_CL
@@ -25,24 +26,26 @@
 #define CLAT_CAT(a, b) CLAT_CAT_(a, b)
 #define CLAT_IMPL(path, name) CLAT_CAT(CLAT_CAT(CLAT_PREFIX_, path), name)
 
+/* The path of an op of ops.def, from its native column and the paths config.cl chose. */
+#define CLAT_PUBLIC_PATH_add(ADD_PATH, MINMAX_PATH) ADD_PATH
+#define CLAT_PUBLIC_PATH_minmax(ADD_PATH, MINMAX_PATH) MINMAX_PATH
+#define CLAT_PUBLIC_PATH_none(ADD_PATH, MINMAX_PATH) 0
+
+/* clat_atomic_<op>_<T><SFX> for each op of ops.def: its implementation on its path, or its base
+ * with its base operand. */
+#define CLAT_PUBLIC_OP(T, AS, SFX, ADD_PATH, MINMAX_PATH, NAME, OPERANDS, NEW, NATIVE, AGG_OPERAND,  \
+                       AGG_ATOMIC, AGG_NEUTRAL, AGG_COMBINE, AGG_APPLY)                            \
+  CLAT_FN T clat_atomic_##NAME##_##T##SFX(volatile AS T *p CLAT_OPERANDS_##OPERANDS(T)) {           \
+    return CLAT_IMPL(CLAT_PUBLIC_PATH_##NATIVE(ADD_PATH, MINMAX_PATH), NAME##_##T##SFX)(           \
+        p CLAT_ARGS_##OPERANDS);                                                                   \
+  }
+#define CLAT_PUBLIC_VIA(T, AS, SFX, ADD_PATH, MINMAX_PATH, NAME, OPERANDS, BASE, BASE_OPERAND)      \
+  CLAT_FN T clat_atomic_##NAME##_##T##SFX(volatile AS T *p CLAT_OPERANDS_##OPERANDS(T)) {           \
+    return clat_atomic_##BASE##_##T##SFX(p, BASE_OPERAND);                                         \
+  }
+
 #define CLAT_DEFINE_PUBLIC_OPS(T, U, AS, SFX, CAS, XCHG, ADD_PATH, MINMAX_PATH)                \
-  CLAT_FN T clat_atomic_add_##T##SFX(volatile AS T *p, T v) {                                  \
-    return CLAT_IMPL(ADD_PATH, add_##T##SFX)(p, v);                                            \
-  }                                                                                            \
-  CLAT_FN T clat_atomic_sub_##T##SFX(volatile AS T *p, T v) {                                  \
-    return CLAT_IMPL(ADD_PATH, add_##T##SFX)(p, -v);                                           \
-  }                                                                                            \
-  CLAT_FN T clat_atomic_mul_##T##SFX(volatile AS T *p, T v) { return clat_cas_mul_##T##SFX(p, v); } \
-  CLAT_FN T clat_atomic_div_##T##SFX(volatile AS T *p, T v) { return clat_cas_div_##T##SFX(p, v); } \
-  CLAT_FN T clat_atomic_mad_##T##SFX(volatile AS T *p, T a, T b) {                             \
-    return clat_cas_mad_##T##SFX(p, a, b);                                                     \
-  }                                                                                            \
-  CLAT_FN T clat_atomic_min_##T##SFX(volatile AS T *p, T v) {                                  \
-    return CLAT_IMPL(MINMAX_PATH, min_##T##SFX)(p, v);                                         \
-  }                                                                                            \
-  CLAT_FN T clat_atomic_max_##T##SFX(volatile AS T *p, T v) {                                  \
-    return CLAT_IMPL(MINMAX_PATH, max_##T##SFX)(p, v);                                         \
-  }                                                                                            \
+  CLAT_REAL_OPS(CLAT_PUBLIC_OP, CLAT_PUBLIC_VIA, T, AS, SFX, ADD_PATH, MINMAX_PATH)            \
   CLAT_FN T clat_atomic_xchg_##T##SFX(volatile AS T *p, T v) {                                 \
     return as_##T(XCHG((volatile AS U *)p, as_##U(v)));                                        \
   }                                                                                            \

@@ -3,7 +3,23 @@
  * _some kernels skip work-items whose active[i] is 0 (divergent calls: NVIDIA warp path and the
  * plain path only; the sub-group path must be called by whole sub-groups). The local kernels
  * give each work-group its own ncells cells, loaded from and stored back to mem[group * ncells]. */
-enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MAD, OP_MIN, OP_MAX };
+#define AGG_ENUM(T, A, B, C, D, NAME, OPERANDS, NEW, NATIVE, AGG_OPERAND, AGG_ATOMIC, AGG_NEUTRAL,  \
+                 AGG_COMBINE, AGG_APPLY)                                                          \
+  OP_##NAME,
+#define AGG_ENUM_VIA(T, A, B, C, D, NAME, OPERANDS, BASE, BASE_OPERAND) OP_##NAME,
+/* ops.def's read-modify-writes in its order, as tests/real_ops.hpp numbers them */
+enum { CLAT_REAL_OPS(AGG_ENUM, AGG_ENUM_VIA, , , , , ) };
+
+/* The operands of a call: a, or a and b. */
+#define AGG_ARGS_v , a
+#define AGG_ARGS_a_b , a, b
+/* Names are pasted before they are passed on: the OpenCL C header may define min, max or mad. */
+#define AGG_CALL(LABEL, FN, OPERANDS) case LABEL: return FN(p AGG_ARGS_##OPERANDS);
+#define AGG_CASE(T, SFX, C, D, E, NAME, OPERANDS, NEW, NATIVE, AGG_OPERAND, AGG_ATOMIC, AGG_NEUTRAL, \
+                 AGG_COMBINE, AGG_APPLY)                                                          \
+  AGG_CALL(OP_##NAME, clat_atomic_##NAME##_##T##_agg##SFX, OPERANDS)
+#define AGG_CASE_VIA(T, SFX, C, D, E, NAME, OPERANDS, BASE, BASE_OPERAND)                         \
+  AGG_CALL(OP_##NAME, clat_atomic_##NAME##_##T##_agg##SFX, OPERANDS)
 
 kernel void agg_probe(global int *out) {
   out[0] = CLAT_PATH_AGG;
@@ -19,20 +35,15 @@ kernel void agg_probe(global int *out) {
 #define APPLY_REAL(T, SFX)                                                                  \
   T apply_##T##SFX(uint op, volatile AS_##SFX T *p, T a, T b) {                             \
     switch (op) {                                                                           \
-      case OP_ADD: return clat_atomic_add_##T##_agg##SFX(p, a);                             \
-      case OP_SUB: return clat_atomic_sub_##T##_agg##SFX(p, a);                             \
-      case OP_MUL: return clat_atomic_mul_##T##_agg##SFX(p, a);                             \
-      case OP_DIV: return clat_atomic_div_##T##_agg##SFX(p, a);                             \
-      case OP_MAD: return clat_atomic_mad_##T##_agg##SFX(p, a, b);                          \
-      case OP_MIN: return clat_atomic_min_##T##_agg##SFX(p, a);                             \
-      default: return clat_atomic_max_##T##_agg##SFX(p, a);                                \
+      CLAT_REAL_OPS(AGG_CASE, AGG_CASE_VIA, T, SFX, , , )                                   \
+      default: return (T)0;                                                                 \
     }                                                                                       \
   }
 #define APPLY_INT(T, SFX)                                                                   \
   T apply_##T##SFX(uint op, volatile AS_##SFX T *p, T a, T b) {                             \
     switch (op) {                                                                           \
-      case OP_ADD: return clat_atomic_add_##T##_agg##SFX(p, a);                             \
-      case OP_MIN: return clat_atomic_min_##T##_agg##SFX(p, a);                             \
+      case OP_add: return clat_atomic_add_##T##_agg##SFX(p, a);                             \
+      case OP_min: return clat_atomic_min_##T##_agg##SFX(p, a);                             \
       default: return clat_atomic_max_##T##_agg##SFX(p, a);                                \
     }                                                                                       \
   }
