@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "clatomics/scatter.hpp"
+#include "scatter_calls.hpp"
 #include "support.hpp"
 
 namespace {
@@ -44,10 +45,7 @@ const ScatterOp all_ops[] = {ScatterOp::sum, ScatterOp::prod, ScatterOp::min, Sc
 const ScatterStrategy forced_strategies[] = {ScatterStrategy::global_atomics, ScatterStrategy::local_private, ScatterStrategy::local_cache};
 constexpr std::size_t none = std::numeric_limits<std::size_t>::max();  // an element no bin receives
 
-std::string op_name(ScatterOp op) {
-  const char* names[] = {"sum", "prod", "min", "max", "mean"};
-  return names[int(op)];
-}
+using test::op_name;
 std::string name_of(ScatterStrategy s) { return clatomics::strategy_name(s); }
 template <class V>
 const char* type_name() {
@@ -56,13 +54,7 @@ const char* type_name() {
   else return test::cl_type_name<V>();
 }
 
-ScatterOptions options(bool include_self, ScatterStrategy strategy = ScatterStrategy::automatic, bool deterministic = false) {
-  ScatterOptions o;
-  o.include_self = include_self;
-  o.strategy = strategy;
-  o.deterministic = deterministic;
-  return o;
-}
+using test::options;
 
 // Buffer ranges as the entry points' views, so that one test reaches a range by offset and
 // count whatever the layout: `rows` rows of `width` a `stride` apart (0: the width) from

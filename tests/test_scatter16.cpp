@@ -17,6 +17,7 @@
 
 #include "clatomics/scatter.hpp"
 #include "sixteen_bits.hpp"
+#include "scatter_calls.hpp"
 #include "support.hpp"
 
 namespace {
@@ -61,10 +62,7 @@ H sentinel() {
   return H{format_of<H>().nan_sentinel};
 }
 
-std::string op_name(ScatterOp op) {
-  const char* names[] = {"sum", "prod", "min", "max", "mean"};
-  return names[int(op)];
-}
+using test::op_name;
 
 std::string hex(cl_ushort b) {
   std::ostringstream s;
@@ -130,13 +128,7 @@ std::vector<H> case_out() {
   return out;
 }
 
-ScatterOptions options(bool include_self, ScatterStrategy strategy = ScatterStrategy::automatic, bool deterministic = false) {
-  ScatterOptions o;
-  o.include_self = include_self;
-  o.strategy = strategy;
-  o.deterministic = deterministic;
-  return o;
-}
+using test::options;
 
 template <class H>
 void every_op() {
