@@ -93,10 +93,5 @@ T allreduce(const ReducePartial<T>& mine, MPI_Comm comm) {
   }
   return merge_reduce<T>(std::move(parts));
 }
-// The same (the runtime is not used; the first form of this call took one).
-template <class T>
-T allreduce(Runtime&, const ReducePartial<T>& mine, MPI_Comm comm) {
-  return allreduce<T>(mine, comm);
-}
 
 }  // namespace clatomics::mpi

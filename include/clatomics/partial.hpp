@@ -52,11 +52,6 @@ ReducePartial<T> reduce_partial(Runtime& rt, const std::vector<T>& shard, Reduce
 // Only empty parts: reduce()'s identity; no parts at all: refused.
 template <class T>
 T merge_reduce(std::vector<ReducePartial<T>> parts);
-// The same (the runtime is not used; the first form of this call took one).
-template <class T>
-T merge_reduce(Runtime&, std::vector<ReducePartial<T>> parts) {
-  return merge_reduce<T>(std::move(parts));
-}
 
 // Histograms merge by adding: counts and tallies exactly (64-bit), weight sums in double (their
 // order of addition may change the last bits, as with atomics). into and from must have the same
