@@ -22,6 +22,18 @@
 #include "started.hpp"
 
 namespace clatomics {
+
+const char* strategy_name(HistogramStrategy s) {
+  switch (s) {
+    case HistogramStrategy::automatic: return "automatic";
+    case HistogramStrategy::local_replicated: return "local_replicated";
+    case HistogramStrategy::local_single: return "local_single";
+    case HistogramStrategy::global_atomics: return "global_atomics";
+    case HistogramStrategy::private_per_item: return "private_per_item";
+  }
+  throw std::invalid_argument("clatomics: histogram: options.strategy (" + std::to_string(int(s)) + ") is not a HistogramStrategy");
+}
+
 namespace {
 
 using detail::Axis;
@@ -54,17 +66,6 @@ struct Setup {
   std::size_t acc_bytes() const { return accumulation == WeightAccumulation::float_atomic ? 4 : 8; }
   std::size_t position_bytes() const { return kind == Kind::bytes ? 1 : doubles ? 8 : 4; }
 };
-
-const char* strategy_name(HistogramStrategy s) {
-  switch (s) {
-    case HistogramStrategy::automatic: return "automatic";
-    case HistogramStrategy::local_replicated: return "local_replicated";
-    case HistogramStrategy::local_single: return "local_single";
-    case HistogramStrategy::global_atomics: return "global_atomics";
-    case HistogramStrategy::private_per_item: return "private_per_item";
-  }
-  throw std::invalid_argument("clatomics: histogram: options.strategy is not a HistogramStrategy");
-}
 
 std::size_t ceil_pow2(std::size_t n) {
   std::size_t p = 1;
@@ -147,12 +148,12 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
       plan.slots_cap = private_cap;
       plan.copies = private_copies;
       plan.group = gpu ? 256 : 1;
-      plan.max_groups = gpu ? 8 * cu : 4 * cu;
+      plan.max_groups = detail::resident_groups(caps);
       break;
     default:
       plan.kernel = "clat_hist_global";
       plan.group = gpu ? 256 : 16;
-      plan.max_groups = gpu ? 8 * cu : 4 * cu;
+      plan.max_groups = detail::resident_groups(caps);
       break;
   }
   plan.strategy = s;
@@ -238,6 +239,7 @@ class Run {
     return detail::Pending<std::vector<std::uint64_t>>(commands_, [out] { return std::move(*out); });
   }
   std::vector<std::uint64_t> totals() { return totals_later().get(); }
+  HistogramStrategy strategy() const { return plan_.strategy; }
   // Per channel, the bins' sums in double (a compensated pair read as hi + lo).
   std::vector<std::vector<double>> weight_sums() {
     const std::size_t acc = setup_.acc_bytes(), bins = setup_.bins();
@@ -386,13 +388,12 @@ detail::FoundRange<T> device_range(Runtime& rt, const std::string& what, cl_mem 
   if (count == 0) return data_range(what, count, T(0), T(0), false);
   const auto& caps = rt.device_info().caps;
   const bool gpu = caps.is_gpu();
-  const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
   const detail::Program program = detail::build_library_file(
       rt, "kernels/histogram.cl",
       detail::define("CLAT_HIST_KIND", int(Kind::even)) + detail::define("CLAT_HIST_DOUBLE", std::is_same_v<T, double> ? 1 : 0) +
           detail::define("CLAT_CONTIGUOUS", gpu ? 0 : 1) + detail::define("CLAT_HIST_VSLOTS", gpu ? 0 : 1));
   const detail::Kernel kernel = detail::make_kernel(program, "clat_hist_range");
-  const detail::Grid grid = detail::make_grid(rt, kernel, count, gpu ? 256 : 16, gpu ? 8 * cu : 4 * cu);
+  const detail::Grid grid = detail::make_grid(rt, kernel, count, gpu ? 256 : 16, detail::resident_groups(caps));
   const detail::Mem out = detail::make_buffer(rt, grid.groups * 3 * sizeof(T));
   detail::Commands commands(rt);
   detail::set_args(kernel, values, cl_ulong(offset), cl_ulong(count), out, detail::LocalBytes{grid.group * 3 * sizeof(T)});
@@ -406,10 +407,12 @@ detail::FoundRange<T> device_range(Runtime& rt, const std::string& what, cl_mem 
   return data_range(what, count, least, most, nan_seen);
 }
 
-KeyHistogram key_result(const std::vector<std::uint64_t>& totals, std::size_t nbins) {
+KeyHistogram key_result(Run& run, std::size_t nbins) {
+  const auto totals = run.totals();
   KeyHistogram h;
   h.counts.assign(totals.begin(), totals.begin() + std::ptrdiff_t(nbins));
   h.out_of_range = totals[nbins];
+  h.strategy = run.strategy();
   return h;
 }
 
@@ -422,6 +425,7 @@ EvenHistogram even_result(Run& run, const Setup& setup) {
   h.nan = totals[setup.nbins + 2];
   h.lo = setup.x.lo;
   h.hi = setup.x.hi;
+  h.strategy = run.strategy();
   h.edges = setup.doubles                               ? EvenHistogram::Edges::double_linspace
             : setup.x.rule == EdgeRule::data_range ? EvenHistogram::Edges::float_linspace
                                                    : EvenHistogram::Edges::double_linspace_to_float;
@@ -435,6 +439,7 @@ EvenHistogram2D even_result_2d(Run& run, const Setup& setup) {
   EvenHistogram2D h;
   h.nx = setup.x.nbins;
   h.ny = setup.y.nbins;
+  h.strategy = run.strategy();
   h.counts.assign(totals.begin(), totals.begin() + std::ptrdiff_t(bins));
   // Slot bins + 4 * cx + cy - 1: cx, cy = 0 in range, 1 below, 2 above, 3 NaN (kernels/histogram.cl).
   std::uint64_t* x_tally[4] = {nullptr, &h.x.below, &h.x.above, &h.x.nan};
@@ -498,6 +503,7 @@ KeyHistogram no_key_bins(std::size_t count, HistogramOptions options) {
   strategy_name(options.strategy);
   KeyHistogram h;
   h.out_of_range = count;
+  h.strategy = options.strategy;
   return h;
 }
 
@@ -562,7 +568,7 @@ KeyHistogram detail::histogram_keys_buffer(Runtime& rt, cl_mem keys, std::size_t
   Run run(rt, setup, options);
   run.start();
   run.add({keys, offset, nullptr, 0, {}}, count);
-  return key_result(run.totals(), nbins);
+  return key_result(run, nbins);
 }
 
 KeyHistogram histogram_keys(Runtime& rt, const std::vector<cl_uint>& keys, std::size_t nbins, HistogramOptions options) {
@@ -570,7 +576,7 @@ KeyHistogram histogram_keys(Runtime& rt, const std::vector<cl_uint>& keys, std::
   if (nbins == 0) return no_key_bins(keys.size(), options);
   Run run(rt, setup, options);
   add_host(rt, run, keys, nullptr, {});
-  return key_result(run.totals(), nbins);
+  return key_result(run, nbins);
 }
 
 template <class T>

@@ -12,9 +12,11 @@ inline constexpr clatomics::HistogramStrategy histogram_strategies[] = {
     clatomics::HistogramStrategy::local_single, clatomics::HistogramStrategy::global_atomics,
     clatomics::HistogramStrategy::private_per_item};
 
-inline std::string name_of(clatomics::HistogramStrategy s) {
-  const char* names[] = {"automatic", "local_replicated", "local_single", "global_atomics", "private_per_item"};
-  return names[int(s)];
+inline std::string name_of(clatomics::HistogramStrategy s) { return clatomics::strategy_name(s); }
+
+// What a result reports: the strategy forced, or the one automatic chose (never automatic).
+inline bool ran_as_asked(clatomics::HistogramStrategy asked, clatomics::HistogramStrategy ran) {
+  return asked == clatomics::HistogramStrategy::automatic ? ran != asked : ran == asked;
 }
 
 }  // namespace test

@@ -153,6 +153,7 @@ TEST_CASE("key histograms count keys >= nbins as out of range, every strategy") 
           const auto h = clatomics::histogram_keys(rt, clatomics::view<cl_uint>(device(keys), off, n), nbins, HistogramOptions{s});
           CHECK(h.counts == counts);
           CHECK(h.out_of_range == out);
+          CHECK(test::ran_as_asked(s, h.strategy));
         }
 }
 

@@ -259,6 +259,8 @@ TEST_CASE("up to 4 weight channels in one pass, every strategy and accumulation,
         const auto hb = clatomics::histogram_even(rt, view<float>(device(x), 1, n), EvenBins<float>{nbins, lo, hi}, wb, options);
         check_counts(hb, r);
         check_sums(hb.sums, r, a, true);
+        CHECK(test::ran_as_asked(s, h.strategy));
+        CHECK(hb.strategy == h.strategy);
       }
   }
 }
@@ -334,6 +336,7 @@ TEST_CASE("2-D even bins: numpy.histogram2d's bins, per-axis tallies, weights") 
     for (const HistogramStrategy s : strategies) {
       INFO((sizeof(T) == 4 ? "float " : "double "), name_of(s));
       const auto check = [&](const clatomics::EvenHistogram2D& h, bool weighted) {
+        CHECK(test::ran_as_asked(s, h.strategy));
         CHECK(h.nx == nx);
         CHECK(h.ny == ny);
         CHECK(h.counts == counts);

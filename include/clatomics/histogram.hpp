@@ -50,6 +50,10 @@ enum class WeightAccumulation {
                        // cl_khr_int64_base_atomics.
 };
 
+// "automatic", "local_replicated", "local_single", "global_atomics", "private_per_item";
+// std::invalid_argument for a value outside the enum.
+const char* strategy_name(HistogramStrategy strategy);
+
 struct HistogramOptions {
   HistogramStrategy strategy = HistogramStrategy::automatic;
   WeightAccumulation accumulation = WeightAccumulation::float_atomic;  // even histograms' weights only
@@ -58,6 +62,8 @@ struct HistogramOptions {
 struct KeyHistogram {
   std::vector<std::uint64_t> counts;  // nbins counts: keys 0 .. nbins - 1
   std::uint64_t out_of_range = 0;     // keys >= nbins
+  // The one that ran (no bins: the one asked for; a DeviceGroup's: its first device's).
+  HistogramStrategy strategy = HistogramStrategy::automatic;
 };
 
 struct EvenHistogram {
@@ -65,6 +71,7 @@ struct EvenHistogram {
   std::uint64_t below = 0, above = 0, nan = 0;
   std::vector<std::vector<double>> sums;  // per weight channel, the nbins per-bin sums (empty: none)
   double lo = 0, hi = 0;  // the range used: the one given, or the one found in the data
+  HistogramStrategy strategy = HistogramStrategy::automatic;  // the one that ran
   // How the edges were computed from lo and hi (histogram_even's comments say when each applies);
   // histograms merge only when these agree too.
   enum class Edges {
@@ -113,6 +120,7 @@ struct EvenHistogram2D {
   AxisTallies x, y;
   std::uint64_t outside = 0;
   std::vector<std::vector<double>> sums;  // per weight channel, nx * ny sums laid out as counts
+  HistogramStrategy strategy = HistogramStrategy::automatic;  // the one that ran
 };
 
 namespace detail {
