@@ -53,7 +53,7 @@ class Compactor {
     const auto& caps = rt.device_info().caps;
     const testing::CompactPlan plan = testing::compact_plan();
     cpu_ = !caps.is_gpu();
-    cu_ = std::max<cl_uint>(1, caps.compute_units);
+    groups_ = detail::resident_groups(caps);
     const std::string name = type_name<T>();
     source_ = "#define CLAT_COMPACT_T " + name + "\n#define CLAT_COMPACT_USER_PREDICATE 1\n" +
               "static inline bool clat_compact_keep(" + name + " x, __global const " + name + " *clat_p) {\n" + keep.body +
@@ -177,7 +177,7 @@ class Compactor {
   }
 
   std::size_t blocks(std::size_t n, std::size_t group) const { return (n + group * k_ - 1) / (group * k_); }
-  std::size_t groups() const { return cpu_ ? 4 * cu_ : 8 * cu_; }
+  std::size_t groups() const { return groups_; }
 
   Runtime& rt_;
   std::string source_;
@@ -185,7 +185,7 @@ class Compactor {
   detail::Kernel tiles_;
   detail::Mem values_;
   bool cpu_ = false, one_pass_ = false;
-  std::size_t cu_ = 1, group_ = 1, k_ = 1;
+  std::size_t groups_ = 1, group_ = 1, k_ = 1;
 };
 
 template <class T, class P>

@@ -28,8 +28,7 @@ T dot_range(Runtime& rt, detail::Commands& commands, cl_mem a, std::size_t a_off
                               detail::define("CLAT_CONTIGUOUS", cpu ? 1 : 0);
   const detail::Kernel kernel = detail::make_kernel(detail::build_library_file(rt, "kernels/dot.cl", options), "clat_dot");
   const std::size_t units = count / std::size_t(vec) + 1;
-  const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
-  const detail::Grid grid = cpu ? detail::make_grid(rt, kernel, units, 1, 4 * cu) : detail::make_grid(rt, kernel, units, 256, 8 * cu);
+  const detail::Grid grid = detail::make_grid(rt, kernel, units, cpu ? 1 : 256, detail::resident_groups(caps));
   const T zero = 0;
   const detail::Mem out = detail::make_buffer(rt, sizeof(T), CL_MEM_READ_WRITE, &zero);
   detail::set_args(kernel, a, cl_ulong(a_offset), b, cl_ulong(b_offset), cl_ulong(count), out,

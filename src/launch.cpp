@@ -17,6 +17,10 @@ std::size_t floor_pow2(std::size_t n) {
   return p;
 }
 
+std::size_t resident_groups(const Capabilities& caps) {
+  return std::size_t(caps.is_gpu() ? 8 : 4) * std::max<cl_uint>(1, caps.compute_units);
+}
+
 std::size_t kernel_group_limit(const Runtime& rt, const Kernel& kernel) {
   std::size_t limit = 0;
   check(clGetKernelWorkGroupInfo(kernel.get(), state_of(rt).device.get(), CL_KERNEL_WORK_GROUP_SIZE, sizeof limit, &limit, nullptr),

@@ -28,6 +28,10 @@ struct Grid {
 // one unit per work-item, at most max_groups.
 Grid make_grid(const Runtime& rt, const Kernel& kernel, std::uint64_t units, std::size_t group, std::size_t max_groups);
 
+// The work-groups a grid-stride launch keeps in flight on a device: eight per compute unit on
+// GPUs (enough to hide memory latency), four on CPUs (a few work-items per core).
+std::size_t resident_groups(const Capabilities& caps);
+
 // The most work-items a work-group of this kernel may have on rt's device.
 std::size_t kernel_group_limit(const Runtime& rt, const Kernel& kernel);
 

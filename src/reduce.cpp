@@ -107,8 +107,7 @@ void reduce_fast(Runtime& rt, detail::Commands& commands, cl_mem buffer, std::si
   const std::string name = std::string("clat_reduce_") + detail::reduce_op_name(op);
   const detail::Kernel kernel = detail::make_kernel(detail::build_library_file(rt, "kernels/reduce.cl", options), name.c_str());
   const std::size_t units = count / std::size_t(vec) + 1;
-  const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
-  const detail::Grid grid = cpu ? detail::make_grid(rt, kernel, units, 1, 4 * cu) : detail::make_grid(rt, kernel, units, 256, 8 * cu);
+  const detail::Grid grid = detail::make_grid(rt, kernel, units, cpu ? 1 : 256, detail::resident_groups(caps));
   const T start = atomic_start<T>(op);
   const detail::Mem out = detail::make_buffer(rt, sizeof(T), CL_MEM_READ_WRITE, &start);
   detail::set_args(kernel, buffer, cl_ulong(offset), cl_ulong(count), out, detail::LocalBytes{grid.group * sizeof(T)});

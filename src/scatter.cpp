@@ -331,7 +331,7 @@ void Scatter::choose(const Sample& sample) {
   const Capacity room = this->room();
   plan_.solo = room.solo;
   plan_.group = room.group;
-  plan_.max_groups = gpu ? 8 * cu : 4 * cu;
+  plan_.max_groups = detail::resident_groups(caps);
   const std::size_t copies = room.copies(slots_);
   // The table's keys (bin * width + d) stay below the tag that marks a free slot.
   const std::size_t cache = slots_ < no_tag ? room.cache_slots : 0;
