@@ -19,7 +19,7 @@
 #include <doctest/doctest.h>
 
 #include "clatomics/clatomics.hpp"
-#include "testing.hpp"
+#include "core/testing.hpp"
 
 namespace test {
 

@@ -15,7 +15,7 @@
 #include <limits>
 #include <sstream>
 
-#include "source_text.hpp"
+#include "core/source_text.hpp"
 #include "support.hpp"
 
 namespace {

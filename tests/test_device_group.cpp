@@ -15,8 +15,8 @@
 #include <tuple>
 #include <type_traits>
 
-#include "group_spread.hpp"
-#include "started.hpp"
+#include "groups/group_spread.hpp"
+#include "groups/started.hpp"
 #include "support.hpp"
 
 namespace {

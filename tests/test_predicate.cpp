@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "../src/predicate.hpp"
+#include "compact/predicate.hpp"
 
 namespace {
 

@@ -1,0 +1,261 @@
+// compact (kernels/compact.cl, with the predicate compiled in as a function of x and its values).
+// GPUs: one pass over tiles (coalesced loads, a work-group scan, coalesced writes), placed by a
+// "take a number" counter or, to keep the order, by decoupled look-back. CPUs: each work-item's
+// contiguous elements, placed by the counter or by count + scan + scatter.
+#include "clatomics/compact.hpp"
+
+#include <stdexcept>
+#include <type_traits>
+
+#include "compact/predicate.hpp"
+#include "core/buffer_checks.hpp"
+#include "core/launch.hpp"
+#include "core/runtime_state.hpp"
+#include "core/source_text.hpp"
+#include "core/testing.hpp"
+
+namespace clatomics {
+namespace {
+
+template <class T>
+const char* type_name() {
+  if constexpr (std::is_same_v<T, float>) return "float";
+  if constexpr (std::is_same_v<T, cl_int>) return "int";
+  if constexpr (std::is_same_v<T, cl_uint>) return "uint";
+}
+
+// The predicate as the body of clat_compact_keep(x, clat_p) and the values clat_p points to.
+template <class T>
+struct Keep {
+  std::string body;
+  std::vector<T> values;
+};
+
+// Structured: one body per shape; the values are data.
+template <class T>
+Keep<T> keep_of(const Predicate& predicate) {
+  return {"  return " + detail::predicate_shape(predicate, type_name<T>()) + ";", detail::predicate_values<T>(predicate)};
+}
+
+// Text: checked token by token before it goes anywhere near the compiler. #line: the compiler's
+// messages about it point at the predicate's own line 1.
+template <class T>
+Keep<T> keep_of(const std::string& expression) {
+  detail::validate_predicate_expression(expression);
+  return {"#line 1 \"predicate\"\n  return (" + expression + ");", {}};
+}
+
+// The kernels for one predicate and element type, built once (the runtime caches programs).
+template <class T>
+class Compactor {
+ public:
+  Compactor(Runtime& rt, const Keep<T>& keep) : rt_(rt) {
+    const auto& caps = rt.device_info().caps;
+    const testing::CompactPlan plan = testing::compact_plan();
+    cpu_ = !caps.is_gpu();
+    groups_ = detail::resident_groups(caps);
+    const std::string name = type_name<T>();
+    source_ = "#define CLAT_COMPACT_T " + name + "\n#define CLAT_COMPACT_USER_PREDICATE 1\n" +
+              "static inline bool clat_compact_keep(" + name + " x, __global const " + name + " *clat_p) {\n" + keep.body +
+              "\n}\n" + detail::embedded_source("kernels/compact.cl");  // which starts with its own #line
+    if (plan.path == testing::CompactPath::one_pass || (plan.path == testing::CompactPath::automatic && !cpu_))
+      one_pass_ = build_one_pass(caps, rt.device_info().local_mem_usable, plan);
+    if (!one_pass_) {
+      // GPUs: 256 work-items of 8 elements per block; CPUs: one work-item of 1024 per block.
+      group_ = cpu_ ? 1 : 256;
+      k_ = cpu_ ? 1024 : 8;
+      program_ = detail::build_cached(detail::state_of(rt), source_,
+                                      detail::define("CLAT_COMPACT_K", (long long)k_) + detail::define("CLAT_COMPACT_STAGE", cpu_ ? 1 : 0));
+    }
+    // OpenCL has no empty buffers: a predicate without values gets one unused element.
+    const std::vector<T> values = keep.values.empty() ? std::vector<T>(1) : keep.values;
+    values_ = detail::make_buffer(rt, values.size() * sizeof(T), CL_MEM_READ_ONLY, values.data());
+  }
+
+  // Ranges already checked; returns the number kept, written to out from element out_offset.
+  std::size_t run(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, std::size_t out_offset,
+                  bool stable) {
+    if (one_pass_) return run_tiles(commands, in, offset, count, out, out_offset, stable);
+    return stable ? run_stable(commands, in, offset, count, out, out_offset) : run_unstable(commands, in, offset, count, out, out_offset);
+  }
+
+ private:
+  // The one-pass kernel for tiles of group_ * k_ elements, where the device has the __local
+  // memory for a tile and runs a work-group of that size; false leaves the count + scan path.
+  bool build_one_pass(const Capabilities& caps, cl_ulong local_mem, const testing::CompactPlan& plan) {
+    group_ = plan.group ? plan.group : 256;
+    k_ = plan.per_item;
+    const auto local_bytes = [&] { return (group_ * k_ + group_ * k_ / 32) * sizeof(T) + (std::max<std::size_t>(group_, 35) + 1) * 4; };
+    // The largest tile the __local memory holds, down to 8 elements a work-item: for two
+    // work-groups per compute unit at least; on NVIDIA for one, since the size it reports is a
+    // work-group's limit, not the compute unit's, and 32 elements (32 KiB tiles, half the
+    // per-tile round trips of 16) measured 0.32x -> 0.45x of a read-only pass on the H200.
+    if (!plan.per_item) {
+      const std::size_t groups = caps.nvidia ? 1 : 2;
+      for (k_ = caps.nvidia ? 32 : 16; k_ > 8 && groups * local_bytes() > local_mem; k_ /= 2) {
+      }
+    }
+    if (local_bytes() > local_mem || group_ > caps.max_work_group_size) return false;
+    program_ = detail::build_cached(detail::state_of(rt_), source_,
+                                    " -DCLAT_COMPACT_ONE_PASS" + detail::define("CLAT_COMPACT_G", (long long)group_) +
+                                        detail::define("CLAT_COMPACT_K", (long long)k_));
+    tiles_ = detail::make_kernel(program_, "clat_compact_tiles");
+    return detail::kernel_group_limit(rt_, tiles_) >= group_;
+  }
+
+  // Launches of fewer than 2^30 elements (the kernel's status words hold 30-bit counts), each a
+  // whole number of tiles but the last.
+  std::size_t run_tiles(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, std::size_t out_offset,
+                        bool stable) {
+    const std::size_t tile = group_ * k_;
+    std::uint64_t per_launch = std::min<std::uint64_t>(detail::launch_elements(), (std::uint64_t(1) << 30) - 1);
+    if (per_launch >= tile) per_launch -= per_launch % tile;
+    const auto tiles_of = [&](std::size_t n) { return (n + tile - 1) / tile; };
+    // scratch[0]: the tile counter; then the kept counter (unstable) or one status word per tile.
+    const std::size_t words = 1 + (stable ? tiles_of(std::size_t(std::min<std::uint64_t>(per_launch, count))) : 1);
+    const detail::Mem scratch = detail::make_buffer(rt_, words * sizeof(cl_uint));
+    std::size_t kept = 0;
+    for (std::size_t done = 0; done < count;) {
+      const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, count - done)), ntiles = tiles_of(n);
+      const detail::Grid grid = detail::make_grid(rt_, tiles_, std::uint64_t(ntiles) * group_, group_, groups());
+      commands.fill_zero(scratch.get(), (1 + (stable ? ntiles : 1)) * sizeof(cl_uint));
+      detail::set_args(tiles_, in, cl_ulong(offset + done), cl_ulong(n), values_, out, cl_ulong(out_offset + kept), scratch, cl_uint(stable));
+      commands.launch(tiles_, grid);
+      cl_uint word = 0;  // the last tile's prefix, or the kept counter
+      commands.read(scratch.get(), (stable ? ntiles : 1) * sizeof(cl_uint), sizeof word, &word);
+      kept += stable ? (word & 0x3fffffffu) : word;
+      done += n;
+    }
+    return kept;
+  }
+
+  std::size_t run_unstable(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out,
+                           std::size_t out_offset) {
+    const detail::Kernel kernel = detail::make_kernel(program_, "clat_compact_unstable");
+    const detail::Mem counter = detail::make_buffer(rt_, sizeof(cl_uint));
+    std::size_t kept = 0;
+    // The counter is 32-bit: launches stay below 2^32 elements.
+    for (std::size_t done = 0; done < count;) {
+      const std::size_t n = std::size_t(std::min<std::uint64_t>(detail::launch_elements(), count - done));
+      const detail::Grid grid = detail::make_grid(rt_, kernel, blocks(n, group_), group_, groups());
+      commands.fill_zero(counter.get(), sizeof(cl_uint));
+      detail::set_args(kernel, in, cl_ulong(offset + done), cl_ulong(n), values_, out, cl_ulong(out_offset + kept), counter,
+                       detail::LocalBytes{grid.group * sizeof(cl_uint)});
+      commands.launch(kernel, grid);
+      cl_uint launch_kept = 0;
+      commands.read(counter.get(), 0, sizeof launch_kept, &launch_kept);
+      kept += launch_kept;
+      done += n;
+    }
+    return kept;
+  }
+
+  std::size_t run_stable(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out,
+                         std::size_t out_offset) {
+    const detail::Kernel count_kernel = detail::make_kernel(program_, "clat_compact_count");
+    const detail::Kernel scan_kernel = detail::make_kernel(program_, "clat_compact_scan");
+    const detail::Kernel scatter_kernel = detail::make_kernel(program_, "clat_compact_scatter");
+    // Both passes must cut the same blocks: one work-group size for both.
+    detail::Grid grid = detail::make_grid(rt_, count_kernel, 1, group_, 1);
+    grid = detail::make_grid(rt_, scatter_kernel, 1, grid.group, 1);
+    const std::size_t nblocks = blocks(count, grid.group);
+    grid.groups = std::max<std::size_t>(1, std::min(nblocks, groups()));
+    const detail::Grid one = detail::make_grid(rt_, scan_kernel, nblocks, 256, 1);
+    const detail::Mem block_counts = detail::make_buffer(rt_, nblocks * sizeof(cl_uint));
+    const detail::Mem block_offsets = detail::make_buffer(rt_, (nblocks + 1) * sizeof(cl_ulong));
+    detail::set_args(count_kernel, in, cl_ulong(offset), cl_ulong(count), values_, block_counts,
+                     detail::LocalBytes{grid.group * sizeof(cl_uint)});
+    detail::set_args(scan_kernel, block_counts, cl_ulong(nblocks), block_offsets, detail::LocalBytes{one.group * sizeof(cl_uint)});
+    detail::set_args(scatter_kernel, in, cl_ulong(offset), cl_ulong(count), values_, out, cl_ulong(out_offset), block_offsets,
+                     detail::LocalBytes{grid.group * sizeof(cl_uint)});
+    commands.launch(count_kernel, grid);
+    commands.launch(scan_kernel, one);
+    commands.launch(scatter_kernel, grid);
+    cl_ulong kept = 0;
+    commands.read(block_offsets.get(), nblocks * sizeof(cl_ulong), sizeof kept, &kept);
+    return std::size_t(kept);
+  }
+
+  std::size_t blocks(std::size_t n, std::size_t group) const { return (n + group * k_ - 1) / (group * k_); }
+  std::size_t groups() const { return groups_; }
+
+  Runtime& rt_;
+  std::string source_;
+  detail::Program program_;
+  detail::Kernel tiles_;
+  detail::Mem values_;
+  bool cpu_ = false, one_pass_ = false;
+  std::size_t groups_ = 1, group_ = 1, k_ = 1;
+};
+
+template <class T, class P>
+std::size_t compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, std::size_t out_offset,
+                            const P& predicate, CompactOptions options) {
+  using namespace detail;
+  const BufferRange input{"compact: in", in, offset, count, sizeof(T), Access::read};
+  const BufferRange output{"compact: out (must hold count elements)", out, out_offset, count, sizeof(T), Access::write};
+  check_range(rt, input);
+  check_range(rt, output);
+  // Other work-groups would overwrite elements before they were read.
+  check_disjoint(output, input);
+  Compactor<T> compactor(rt, keep_of<T>(predicate));  // a bad predicate throws here
+  if (count == 0) return 0;
+  Commands commands(rt);
+  return compactor.run(commands, in, offset, count, out, out_offset, options.stable);
+}
+
+template <class T, class P>
+std::vector<T> compact_host(Runtime& rt, const std::vector<T>& in, const P& predicate, CompactOptions options) {
+  Compactor<T> compactor(rt, keep_of<T>(predicate));
+  std::vector<T> kept;
+  if (in.empty()) return kept;
+  const std::size_t chunk = detail::chunk_elements(rt, in.size(), sizeof(T), 2);
+  const detail::Mem din = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_ONLY);
+  const detail::Mem dout = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_WRITE);
+  detail::Commands commands(rt);
+  for (std::size_t first = 0; first < in.size(); first += chunk) {
+    const std::size_t n = std::min(chunk, in.size() - first);
+    commands.write(din.get(), 0, n * sizeof(T), in.data() + first);
+    const std::size_t m = compactor.run(commands, din.get(), 0, n, dout.get(), 0, options.stable);
+    kept.resize(kept.size() + m);
+    commands.read(dout.get(), 0, m * sizeof(T), kept.data() + kept.size() - m);
+  }
+  return kept;
+}
+
+}  // namespace
+
+template <class T>
+std::size_t detail::compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, std::size_t out_offset,
+                                    const Predicate& predicate, CompactOptions options) {
+  return clatomics::compact_buffers<T>(rt, in, offset, count, out, out_offset, predicate, options);
+}
+
+template <class T>
+std::size_t detail::compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, std::size_t out_offset,
+                                    const std::string& expression, CompactOptions options) {
+  return clatomics::compact_buffers<T>(rt, in, offset, count, out, out_offset, expression, options);
+}
+
+template <class T>
+std::vector<T> detail::compact_vector(Runtime& rt, const std::vector<T>& in, const Predicate& predicate, CompactOptions options) {
+  return compact_host(rt, in, predicate, options);
+}
+
+template <class T>
+std::vector<T> detail::compact_vector(Runtime& rt, const std::vector<T>& in, const std::string& expression, CompactOptions options) {
+  return compact_host(rt, in, expression, options);
+}
+
+#define CLATOMICS_COMPACT_INSTANTIATE(T, P)                                                                                  \
+  template std::size_t detail::compact_buffers<T>(Runtime&, cl_mem, std::size_t, std::size_t, cl_mem, std::size_t, const P&, \
+                                                  CompactOptions);                                                          \
+  template std::vector<T> detail::compact_vector<T>(Runtime&, const std::vector<T>&, const P&, CompactOptions);
+CLATOMICS_COMPACT_INSTANTIATE(float, Predicate)
+CLATOMICS_COMPACT_INSTANTIATE(cl_int, Predicate)
+CLATOMICS_COMPACT_INSTANTIATE(cl_uint, Predicate)
+CLATOMICS_COMPACT_INSTANTIATE(float, std::string)
+CLATOMICS_COMPACT_INSTANTIATE(cl_int, std::string)
+CLATOMICS_COMPACT_INSTANTIATE(cl_uint, std::string)
+
+}  // namespace clatomics

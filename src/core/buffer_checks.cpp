@@ -1,0 +1,85 @@
+// Buffer checks: flags, context, size and where a range sits in memory.
+#include "core/buffer_checks.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "core/cl_handles.hpp"
+#include "core/runtime_state.hpp"
+
+namespace clatomics::detail {
+namespace {
+
+[[noreturn]] void refuse(const char* what, const std::string& why) {
+  throw std::invalid_argument(std::string("clatomics: ") + what + ": " + why);
+}
+
+// Where a range's bytes lie: in the memory of a root buffer (sub-buffers are views of their
+// parent), and, for memory the user handed over with CL_MEM_USE_HOST_PTR, at a host address.
+struct Place {
+  cl_mem root = nullptr;
+  std::size_t begin = 0, end = 0;    // bytes within root
+  std::uintptr_t host = 0;           // the root's host memory, 0 when the runtime owns it
+};
+
+// Everything is asked of the buffer itself, never of its parent: the user may have released the
+// parent's handle (its sub-buffers keep the memory alive), and then some implementations (Intel's
+// CPU runtime) answer CL_INVALID_MEM_OBJECT for it. The parent's handle serves only as a name.
+Place place_of(const BufferRange& r) {
+  Place place;
+  const cl_mem parent = mem_value<cl_mem>(r.buffer, CL_MEM_ASSOCIATED_MEMOBJECT);
+  place.root = parent ? parent : r.buffer;
+  const std::size_t origin = parent ? mem_value<std::size_t>(r.buffer, CL_MEM_OFFSET) : 0;
+  place.begin = origin + r.offset * r.element_size;
+  place.end = place.begin + r.count * r.element_size;
+  // A sub-buffer of CL_MEM_USE_HOST_PTR memory inherits the flag and reports host_ptr + origin.
+  if (mem_value<cl_mem_flags>(r.buffer, CL_MEM_FLAGS) & CL_MEM_USE_HOST_PTR) {
+    const auto host = reinterpret_cast<std::uintptr_t>(mem_value<void*>(r.buffer, CL_MEM_HOST_PTR));
+    place.host = host ? host - origin : 0;
+  }
+  return place;
+}
+
+}  // namespace
+
+void check_range(const Runtime& rt, const BufferRange& r) {
+  if (!r.buffer) refuse(r.what, "null buffer");
+  const auto type = mem_value<cl_mem_object_type>(r.buffer, CL_MEM_TYPE);
+  if (type != CL_MEM_OBJECT_BUFFER) refuse(r.what, "not a buffer (an image or pipe wrapped as one?)");
+  // Some drivers run a kernel on a foreign buffer, others fail only after commands were enqueued.
+  if (mem_value<cl_context>(r.buffer, CL_MEM_CONTEXT) != state_of(rt).context.get())
+    refuse(r.what, "the buffer belongs to another OpenCL context than the runtime's");
+  const auto flags = mem_value<cl_mem_flags>(r.buffer, CL_MEM_FLAGS);
+  if (r.access == Access::read && (flags & CL_MEM_WRITE_ONLY))
+    refuse(r.what, "the buffer is CL_MEM_WRITE_ONLY, and this is an input the device reads");
+  if (r.access == Access::write && (flags & CL_MEM_READ_ONLY))
+    refuse(r.what, "the buffer is CL_MEM_READ_ONLY, and this is an output the device writes");
+  constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
+  if (r.count > max - r.offset) refuse(r.what, "offset + count overflows size_t");
+  const std::size_t end = r.offset + r.count;
+  if (end > max / r.element_size) refuse(r.what, "(offset + count) * element size overflows size_t");
+  const std::size_t size = mem_value<std::size_t>(r.buffer, CL_MEM_SIZE);
+  if (end * r.element_size > size)
+    refuse(r.what, "offset + count = " + std::to_string(end) + " elements of " + std::to_string(r.element_size) +
+                       " bytes lie beyond the buffer's " + std::to_string(size) + " bytes");
+  // The device reads host memory it was given as it is (PoCL does): elements must sit at
+  // addresses that are multiples of their size, or loads fault or tear.
+  const Place place = place_of(r);
+  if (place.host && (place.host + place.begin) % r.element_size != 0)
+    refuse(r.what, "the range starts at host address " + std::to_string(place.host + place.begin) +
+                       ", which is not a multiple of its " + std::to_string(r.element_size) + "-byte elements");
+}
+
+void check_disjoint(const BufferRange& out, const BufferRange& in) {
+  if (!out.count || !in.count) return;
+  const Place a = place_of(out), b = place_of(in);
+  const bool same_memory = a.root == b.root && a.begin < b.end && b.begin < a.end;
+  const bool same_host = a.host && b.host && a.host + a.begin < b.host + b.end && b.host + b.begin < a.host + a.end;
+  if (same_memory || same_host)
+    refuse(out.what, std::string("the output shares memory with ") + in.what +
+                         " (the same buffer, a sub-buffer of it, or the same host memory); use separate memory");
+}
+
+}  // namespace clatomics::detail

@@ -1,0 +1,79 @@
+// dot: per-group sums in __local memory, one atomic add per group (kernels/dot.cl).
+#include "clatomics/dot.hpp"
+
+#include <stdexcept>
+#include <type_traits>
+
+#include "core/buffer_checks.hpp"
+#include "core/launch.hpp"
+#include "core/runtime_state.hpp"
+
+namespace clatomics {
+namespace {
+
+template <class T>
+void check_type(Runtime& rt) {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "dot: float or double");
+  if constexpr (std::is_same_v<T, double>) detail::require_double(rt, "dot<double>");
+}
+
+// Ranges already checked; count > 0.
+template <class T>
+T dot_range(Runtime& rt, detail::Commands& commands, cl_mem a, std::size_t a_offset, cl_mem b, std::size_t b_offset,
+            std::size_t count) {
+  const auto& caps = rt.device_info().caps;
+  const bool cpu = !caps.is_gpu();
+  const int vec = int((cpu ? 64 : 16) / sizeof(T));
+  const std::string options = detail::define("CLAT_DOT_TYPE", std::is_same_v<T, double> ? 1 : 0) + detail::define("CLAT_VEC", vec) +
+                              detail::define("CLAT_CONTIGUOUS", cpu ? 1 : 0);
+  const detail::Kernel kernel = detail::make_kernel(detail::build_library_file(rt, "kernels/dot.cl", options), "clat_dot");
+  const std::size_t units = count / std::size_t(vec) + 1;
+  const detail::Grid grid = detail::make_grid(rt, kernel, units, cpu ? 1 : 256, detail::resident_groups(caps));
+  const T zero = 0;
+  const detail::Mem out = detail::make_buffer(rt, sizeof(T), CL_MEM_READ_WRITE, &zero);
+  detail::set_args(kernel, a, cl_ulong(a_offset), b, cl_ulong(b_offset), cl_ulong(count), out,
+                   detail::LocalBytes{grid.group * sizeof(T)});
+  commands.launch(kernel, grid);
+  T result{};
+  commands.read(out.get(), 0, sizeof(T), &result);
+  return result;
+}
+
+}  // namespace
+
+template <class T>
+T detail::dot_buffers(Runtime& rt, cl_mem a, std::size_t a_offset, cl_mem b, std::size_t b_offset, std::size_t count) {
+  check_type<T>(rt);
+  check_range(rt, {"dot: a", a, a_offset, count, sizeof(T), Access::read});
+  check_range(rt, {"dot: b", b, b_offset, count, sizeof(T), Access::read});
+  if (count == 0) return T(0);
+  Commands commands(rt);
+  return dot_range<T>(rt, commands, a, a_offset, b, b_offset, count);
+}
+
+template <class T>
+T dot(Runtime& rt, const std::vector<T>& a, const std::vector<T>& b) {
+  check_type<T>(rt);
+  if (a.size() != b.size())
+    throw std::invalid_argument("clatomics: dot: b has " + std::to_string(b.size()) + " elements, a has " + std::to_string(a.size()));
+  if (a.empty()) return T(0);
+  const std::size_t chunk = detail::chunk_elements(rt, a.size(), sizeof(T), 2);
+  const detail::Mem da = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_ONLY);
+  const detail::Mem db = detail::make_buffer(rt, chunk * sizeof(T), CL_MEM_READ_ONLY);
+  detail::Commands commands(rt);
+  T result = 0;
+  for (std::size_t first = 0; first < a.size(); first += chunk) {
+    const std::size_t n = std::min(chunk, a.size() - first);
+    commands.write(da.get(), 0, n * sizeof(T), a.data() + first);
+    commands.write(db.get(), 0, n * sizeof(T), b.data() + first);
+    result += dot_range<T>(rt, commands, da.get(), 0, db.get(), 0, n);
+  }
+  return result;
+}
+
+template float detail::dot_buffers<float>(Runtime&, cl_mem, std::size_t, cl_mem, std::size_t, std::size_t);
+template double detail::dot_buffers<double>(Runtime&, cl_mem, std::size_t, cl_mem, std::size_t, std::size_t);
+template float dot<float>(Runtime&, const std::vector<float>&, const std::vector<float>&);
+template double dot<double>(Runtime&, const std::vector<double>&, const std::vector<double>&);
+
+}  // namespace clatomics

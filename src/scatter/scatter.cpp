@@ -1,0 +1,788 @@
+// Scatter-reduce, segment reductions and reduce_by_key (kernels/scatter.cl, scatter_checks.cl): the checks, the
+// choice of strategy from the device and a sample of the indices, and the launches.
+#include "clatomics/scatter.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+#include "core/buffer_checks.hpp"
+#include "core/launch.hpp"
+#include "core/runtime_state.hpp"
+
+namespace clatomics {
+namespace {
+
+using detail::ScatterCall;
+using detail::ScatterType;
+
+struct TypeInfo {
+  int code;                  // CLAT_SC_TYPE
+  std::size_t in_size;       // bytes of a stored value
+  std::size_t out_size;      // bytes of an output element
+  bool real;                 // floating point
+  bool wide;                 // 64-bit integers
+};
+
+TypeInfo type_info(ScatterType type) {
+  switch (type) {
+    case ScatterType::f32: return {0, 4, 4, true, false};
+    case ScatterType::f64: return {1, 8, 8, true, false};
+    case ScatterType::i32: return {2, 4, 4, false, false};
+    case ScatterType::u32: return {3, 4, 4, false, false};
+    case ScatterType::i64: return {4, 8, 8, false, true};
+    case ScatterType::u64: return {5, 8, 8, false, true};
+    case ScatterType::f16: return {6, 2, 4, true, false};
+    case ScatterType::bf16: return {7, 2, 4, true, false};
+  }
+  throw std::invalid_argument("clatomics: scatter: the value type is not a ScatterType");
+}
+
+// The kernel's op (mean is a sum with counts), or a refusal for a value outside ScatterOp.
+int op_code(const char* what, ScatterOp op) {
+  switch (op) {
+    case ScatterOp::sum:
+    case ScatterOp::mean: return 0;
+    case ScatterOp::prod: return 1;
+    case ScatterOp::min: return 2;
+    case ScatterOp::max: return 3;
+  }
+  throw std::invalid_argument(std::string("clatomics: ") + what + ": op (" + std::to_string(static_cast<int>(op)) +
+                              ") is not a ScatterOp");
+}
+
+[[noreturn]] void refuse(const char* what, const std::string& why) {
+  throw std::invalid_argument(std::string("clatomics: ") + what + ": " + why);
+}
+
+bool sixteen_bits(ScatterType type) { return type == ScatterType::f16 || type == ScatterType::bf16; }
+
+// Bytes of an output element: the values' own 16 bits (ScatterCall::out16), else what the type's
+// accumulation writes.
+std::size_t out_bytes(const char* what, ScatterType type, bool out16) {
+  if (out16 && !sixteen_bits(type)) refuse(what, "a 16-bit output needs half_t or bfloat16_t values");
+  return out16 ? 2 : type_info(type).out_size;
+}
+
+// Host data goes to the device whole (the output must stay there while every value reaches it):
+// each array within one device buffer, or a clear refusal before anything is allocated.
+void check_fits(const Runtime& rt, const char* what, const char* name, std::size_t elements, std::size_t element_size) {
+  const cl_ulong largest = rt.device_info().caps.max_mem_alloc_size;
+  if (largest && (elements > largest / element_size))
+    refuse(what, std::string(name) + " (" + std::to_string(elements) + " elements of " + std::to_string(element_size) +
+                     " bytes) is larger than one buffer may be on this device (CL_DEVICE_MAX_MEM_ALLOC_SIZE " + std::to_string(largest) +
+                     " bytes); the std::vector overloads copy it whole: use the cl::Buffer overload on parts of it");
+}
+
+constexpr std::size_t sample_size = 4096;
+constexpr cl_uint no_tag = 0xffffffffu;  // CLAT_SC_EMPTY
+
+// What __local memory holds for one slot of `slot_bytes` on a device: the launch shape and the
+// strategies' capacities. CPUs: one work-item per work-group (PoCL runs a group on one thread),
+// so __local memory is private and needs no atomics. GPUs: 256-item groups, a few per compute
+// unit, over the whole range (few groups: each merges its __local slots once).
+struct Capacity {
+  bool solo = false;
+  std::size_t group = 1, local = 0, slot_bytes = 4, cache_slots = 0;
+  // local_private: the most copies (a power of two, at most 32 and the group) of `slots` slots
+  // that fit, 0 when not one copy does.
+  std::size_t copies(std::size_t slots) const {
+    for (std::size_t c = solo ? 1 : std::min<std::size_t>(32, group); c >= 1; c /= 2)
+      if (slots <= local / (c * slot_bytes)) return c;
+    return 0;
+  }
+};
+
+Capacity capacity_of(const DeviceInfo& info, std::size_t slot_bytes) {
+  const Capabilities& caps = info.caps;
+  Capacity c;
+  c.solo = !caps.is_gpu();
+  c.group = c.solo ? 1 : std::min<std::size_t>(256, caps.max_work_group_size);
+  c.slot_bytes = slot_bytes;
+  // What the device has, less room for the kernel's two other __local arguments when they are
+  // not in use (and their alignment).
+  c.local = info.local_mem_usable > 256 ? std::size_t(info.local_mem_usable) - 256 : 0;
+  // local_cache: a power of two of tagged slots filling at most half the __local memory.
+  for (std::size_t n = 4096; n >= 64 && !c.cache_slots; n /= 2)
+    if (n * (slot_bytes + 4) <= c.local / 2) c.cache_slots = n;
+  return c;
+}
+
+// What the launch is built and run with.
+struct Plan {
+  ScatterStrategy strategy = ScatterStrategy::global_atomics;
+  bool fixed = false;   // 128-bit fixed-point sums (deterministic floating-point sum/mean)
+  bool prop = false;    // floating-point min/max whose NaN propagates (never in place on out)
+  bool counts = false;  // elements per bin: mean, or include_self false
+  bool direct = false;  // accumulate straight into out (no scratch, no finish)
+  bool agg = false, runs = false, solo = false;
+  unsigned shift = 0;              // local_private: 1 << shift copies
+  std::size_t cache_slots = 0;     // local_cache
+  std::size_t group = 1, max_groups = 1;
+  std::size_t store_bytes = 4, words = 1;  // an accumulator slot: words of store_bytes
+};
+
+// The sample's verdict: indices never decreasing, or many of them on a few bins.
+struct Sample {
+  bool sorted = false, hot = false;
+};
+
+class Scatter {
+ public:
+  Scatter(Runtime& rt, const ScatterCall& call, const char* what)
+      : rt_(rt), call_(call), what_(what), info_(type_info(call.type)), commands_(rt) {}
+
+  // The checks of the op, options and types alone (no buffers): every call makes them, empty
+  // ones included.
+  void check_options();
+  // Every check, before anything is enqueued.
+  void check();
+  ScatterResult run();
+  // A call with nothing to accumulate: no bins (or segments), or rows of width 0. Enqueues
+  // nothing.
+  static bool empty(const ScatterCall& call) { return call.bins == 0 || call.rows.width == 0; }
+  ScatterResult run_empty() const;
+
+ private:
+  std::string base_options() const;
+  Sample sample(const detail::Kernel& kernel);
+  void choose(const Sample& sample);
+  int values_top(const detail::Program& program, std::size_t rows);
+  int fixed_grid(int top) const;
+  bool accumulate(const detail::Program& program, int e_grid, int e_top, ScatterResult& result);
+  // __local memory's room for this call's slots (accumulator, and count when counting).
+  Capacity room() const {
+    return capacity_of(rt_.device_info(), plan_.store_bytes * plan_.words + (plan_.counts ? 4 : 0));
+  }
+  // The launch of the small kernels (checks, fills, finish): units work-items, a few groups per
+  // compute unit.
+  detail::Grid small_grid(const detail::Kernel& kernel, std::uint64_t units) const {
+    return detail::make_grid(rt_, kernel, std::max<std::uint64_t>(units, 1), 256,
+                             8 * std::max<cl_uint>(1, rt_.device_info().caps.compute_units));
+  }
+
+  Runtime& rt_;
+  ScatterCall call_;
+  const char* what_;
+  TypeInfo info_;
+  detail::Commands commands_;
+  Plan plan_;
+  std::size_t width_ = 1, vstride_ = 1, ostride_ = 1, index_size_ = 4, slots_ = 0;
+  std::size_t out_size_ = 4;  // bytes of an element of call_.out
+};
+
+void Scatter::check_options() {
+  const auto& caps = rt_.device_info().caps;
+  const ScatterOptions& o = call_.options;
+  strategy_name(o.strategy);
+  const int op = op_code(what_, call_.op);
+  if (o.out_of_range != OutOfRange::count && o.out_of_range != OutOfRange::refuse)
+    refuse(what_, "options.out_of_range (" + std::to_string(static_cast<int>(o.out_of_range)) + ") is not an OutOfRange");
+  if (o.nan != NanRule::propagate && o.nan != NanRule::missing)
+    refuse(what_, "options.nan (" + std::to_string(static_cast<int>(o.nan)) + ") is not a NanRule");
+  if (call_.type == ScatterType::f64) detail::require_double(rt_, what_);
+  out_size_ = out_bytes(what_, call_.type, call_.out16);
+  const bool is_arg = call_.with_arg;
+  if (is_arg && call_.op != ScatterOp::min && call_.op != ScatterOp::max)
+    refuse(what_, "arg needs op min or max, not op " + std::to_string(static_cast<int>(call_.op)));
+  if (is_arg && call_.rows.width != 1)
+    refuse(what_, "arg takes one value per element (rows.width 1, not " + std::to_string(call_.rows.width) + ")");
+  plan_.fixed = o.deterministic && info_.real && (call_.op == ScatterOp::sum || call_.op == ScatterOp::mean);
+  if (o.deterministic && info_.real && call_.op == ScatterOp::prod)
+    refuse(what_, "deterministic prod of floating-point values is not offered: a product's rounding depends on its order");
+  plan_.prop = info_.real && (op == 2 || op == 3) && o.nan == NanRule::propagate;
+  plan_.counts = call_.op == ScatterOp::mean || !o.include_self;
+  plan_.store_bytes = plan_.fixed ? 8 : info_.out_size;
+  plan_.words = plan_.fixed ? 2 : 1;
+  const bool needs64 = plan_.fixed || plan_.counts || info_.wide || is_arg || call_.type == ScatterType::f64;
+  if (needs64 && !caps.int64_base_atomics)
+    refuse(what_, "this call needs 64-bit atomics (cl_khr_int64_base_atomics), which the device lacks");
+  if (plan_.fixed && !rt_.supports_double())
+    refuse(what_, "deterministic sums need double ops on the device (cl_khr_fp64 and 64-bit atomics, not hidden by Options::hide_fp64)");
+}
+
+void Scatter::check() {
+  const ScatterOptions& o = call_.options;
+  check_options();
+  const bool is_arg = call_.with_arg;
+  width_ = call_.rows.width;
+  vstride_ = call_.rows.value_stride ? call_.rows.value_stride : width_;
+  ostride_ = call_.rows.out_stride ? call_.rows.out_stride : width_;
+  if (vstride_ < width_)
+    refuse(what_, "rows.value_stride (" + std::to_string(vstride_) + ") is below rows.width (" + std::to_string(width_) + ")");
+  if (ostride_ < width_)
+    refuse(what_, "rows.out_stride (" + std::to_string(ostride_) + ") is below rows.width (" + std::to_string(width_) + ")");
+
+  // Sizes: bins rows of ostride (the last row only width) and count rows of vstride; rows of
+  // width 0 hold nothing.
+  const auto rows_span = [&](std::size_t rows, std::size_t stride, const char* name) {
+    if (rows == 0 || width_ == 0) return std::size_t(0);
+    if ((rows - 1) > (SIZE_MAX - width_) / stride) refuse(what_, std::string(name) + " rows overflow size_t");
+    return (rows - 1) * stride + width_;
+  };
+  const std::size_t out_elements = rows_span(call_.bins, ostride_, "out");
+  const std::size_t value_elements = rows_span(call_.count, vstride_, "values");
+  if (width_ && call_.count > SIZE_MAX / width_) refuse(what_, "count * width overflows size_t");
+  if (width_ && call_.bins > (SIZE_MAX - 1) / width_) refuse(what_, "bins * width overflows size_t");
+  slots_ = call_.bins * width_;
+  const cl_ulong largest = rt_.device_info().caps.max_mem_alloc_size;
+  if (call_.out16 && largest && slots_ > largest / sizeof(cl_float))
+    refuse(what_, "a 16-bit output of " + std::to_string(slots_) + " elements is accumulated in float scratch (" +
+                      std::to_string(slots_) + " floats), larger than one buffer may be on this device (CL_DEVICE_MAX_MEM_ALLOC_SIZE " +
+                      std::to_string(largest) + " bytes)");
+  // A strategy asked for that cannot hold this output.
+  const Capacity room = this->room();
+  if (o.strategy == ScatterStrategy::local_private && !room.copies(slots_))
+    refuse(what_, "options.strategy local_private: " + std::to_string(slots_) + " slots of " + std::to_string(room.slot_bytes) +
+                      " bytes do not fit in " + std::to_string(room.local) + " bytes of __local memory");
+  if (o.strategy == ScatterStrategy::local_cache && !(slots_ < no_tag && room.cache_slots))
+    refuse(what_, "options.strategy local_cache: no table fits in __local memory, or bins * width >= 2^32 - 1");
+  index_size_ = call_.index64 ? 8 : 4;
+  if (call_.segments && call_.bins == SIZE_MAX) refuse(what_, "segments + 1 overflows size_t");
+  // No segments: the one offset is never read (the view and std::vector forms may pass none).
+  const std::size_t index_elements = call_.segments ? (call_.bins ? call_.bins + 1 : 0) : call_.count;
+  using detail::Access;
+  const detail::BufferRange out_read{"out", call_.out, call_.out_offset, out_elements, out_size_, Access::read};
+  const detail::BufferRange out{"out", call_.out, call_.out_offset, out_elements, out_size_, Access::write};
+  const detail::BufferRange indices{call_.segments ? "offsets" : "indices", call_.indices, call_.indices_offset, index_elements,
+                                    index_size_, Access::read};
+  const detail::BufferRange values{"values", call_.values, call_.values_offset, value_elements, info_.in_size, Access::read};
+  std::string prefix = std::string(what_) + ": ";
+  for (const auto* range : {&out_read, &out, &indices, &values}) {
+    const std::string name = prefix + range->what;
+    detail::BufferRange named = *range;
+    named.what = name.c_str();
+    detail::check_range(rt_, named);
+  }
+  const std::string out_name = prefix + "out", arg_name = prefix + "arg";
+  detail::BufferRange named_out = out;
+  named_out.what = out_name.c_str();
+  detail::check_disjoint(named_out, indices);
+  detail::check_disjoint(named_out, values);
+  if (is_arg) {
+    const detail::BufferRange arg{arg_name.c_str(), call_.arg, call_.arg_offset, call_.bins, sizeof(cl_ulong), Access::write};
+    detail::check_range(rt_, arg);
+    detail::check_disjoint(arg, named_out);
+    detail::check_disjoint(arg, indices);
+    detail::check_disjoint(arg, values);
+  }
+}
+
+// The types' options: all that kernels/scatter_checks.cl takes.
+std::string type_options(const TypeInfo& info, bool index64) {
+  return detail::define("CLAT_SC_TYPE", info.code) + detail::define("CLAT_SC_I64", index64 ? 1 : 0);
+}
+
+std::string Scatter::base_options() const {
+  return type_options(info_, call_.index64) + detail::define("CLAT_SC_OP", op_code(what_, call_.op)) +
+         detail::define("CLAT_SC_SEGMENTS", call_.segments ? 1 : 0) +
+         detail::define("CLAT_SC_NAN_PROP", call_.options.nan == NanRule::propagate ? 1 : 0);
+}
+
+ScatterResult Scatter::run_empty() const {
+  ScatterResult result;
+  result.strategy = call_.options.strategy == ScatterStrategy::automatic ? ScatterStrategy::global_atomics : call_.options.strategy;
+  // Rows of width 0 carry no value (torch: an index tensor of no elements); segments count
+  // nothing out of range; with no bins every index is out of range.
+  if (call_.rows.width == 0 || call_.segments || call_.count == 0) return result;
+  if (call_.options.out_of_range == OutOfRange::refuse)
+    refuse(what_, "bins is 0, so all " + std::to_string(call_.count) +
+                      " indices are out of range, and options.out_of_range is refuse");
+  result.out_of_range = call_.count;
+  return result;
+}
+
+// Indices at evenly spaced positions: sorted when they never decrease, hot when many of them
+// share bins.
+Sample Scatter::sample(const detail::Kernel& kernel) {
+  Sample s;
+  if (call_.segments) {
+    s.sorted = true;  // segments are sorted bins by construction
+    return s;
+  }
+  const std::size_t n = std::min(sample_size, call_.count);
+  if (n < 2) return s;
+  const detail::Mem buffer = detail::make_buffer(rt_, n * sizeof(cl_ulong));
+  detail::set_args(kernel, call_.indices, cl_ulong(call_.indices_offset), cl_ulong(call_.count), buffer, cl_uint(n));
+  commands_.launch(kernel, detail::make_grid(rt_, kernel, n, 256, (n + 255) / 256));
+  std::vector<cl_ulong> picked(n);
+  commands_.read(buffer.get(), 0, n * sizeof(cl_ulong), picked.data());
+  s.sorted = std::is_sorted(picked.begin(), picked.end());
+  std::unordered_map<cl_ulong, std::size_t> seen;
+  for (cl_ulong b : picked) ++seen[b];
+  // Hot: far more of the sample on repeated bins than spread indices over `bins` would put
+  // there (1 - (1 - 1/bins)^(n - 1) of it), and at least a fifth.
+  std::size_t repeated = 0;
+  for (const auto& [bin, times] : seen)
+    if (times >= 2) repeated += times;
+  const double spread = 1.0 - std::pow(1.0 - 1.0 / double(call_.bins), double(n - 1));
+  const double share = double(repeated) / double(n);
+  s.hot = share >= 0.2 && share >= 2 * spread;
+  return s;
+}
+
+void Scatter::choose(const Sample& sample) {
+  const auto& caps = rt_.device_info().caps;
+  const ScatterOptions& o = call_.options;
+  const bool gpu = caps.is_gpu();
+  const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
+  const Capacity room = this->room();
+  plan_.solo = room.solo;
+  plan_.group = room.group;
+  plan_.max_groups = detail::resident_groups(caps);
+  const std::size_t copies = room.copies(slots_);
+  // The table's keys (bin * width + d) stay below the tag that marks a free slot.
+  const std::size_t cache = slots_ < no_tag ? room.cache_slots : 0;
+
+  // automatic: every slot private when they fit; hot bins in the table; else straight to global
+  // memory (sorted indices make few updates, runs; spread ones rarely meet). Keeping only the
+  // leading slots private measured slower than global atomics on the H200 for spread indices.
+  const bool sorted = sample.sorted || o.indices_are_sorted;
+  ScatterStrategy s = o.strategy;
+  if (s == ScatterStrategy::automatic) {
+    if (copies) s = ScatterStrategy::local_private;
+    else if (cache && sample.hot && !sorted) s = ScatterStrategy::local_cache;
+    else s = ScatterStrategy::global_atomics;
+  }
+  plan_.strategy = s;
+  if (s == ScatterStrategy::local_private)
+    while ((std::size_t(1) << plan_.shift) < copies) ++plan_.shift;
+  if (s == ScatterStrategy::local_cache) plan_.cache_slots = cache;
+  if (gpu && s != ScatterStrategy::global_atomics) plan_.max_groups = 4 * cu;  // each merges its slots
+  // Hot bins that reach global memory: combine a warp's updates of one address first.
+  plan_.agg = s == ScatterStrategy::global_atomics && sample.hot && !sorted;
+  // Sorted indices: runs that continue across neighbouring work-items combine in the warp.
+  plan_.runs = s == ScatterStrategy::global_atomics && sorted;
+  // Propagating min/max never run in place: out's own NaN may have bits that the ordered
+  // atomics do not order (clat_scatter_finish joins it).
+  plan_.direct = !plan_.fixed && !plan_.counts && !plan_.prop && o.include_self;
+}
+
+// The fixed-point grid's top: the largest biased double exponent of the values at `rows` evenly
+// spaced positions (all of them when rows == count).
+int Scatter::values_top(const detail::Program& program, std::size_t rows) {
+  const detail::Kernel kernel = detail::make_kernel(program, "clat_scatter_top");
+  const cl_uint zero = 0;
+  const detail::Mem top = detail::make_buffer(rt_, sizeof(cl_uint), CL_MEM_READ_WRITE, &zero);
+  const std::size_t stride = call_.count / rows;
+  const std::uint64_t per_launch = std::max<std::uint64_t>(1, detail::launch_elements() / width_);
+  for (std::size_t done = 0; done < rows;) {
+    const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, rows - done));
+    detail::set_args(kernel, call_.values, cl_ulong(call_.values_offset), cl_ulong(done * stride), cl_ulong(n), cl_ulong(stride),
+                     cl_uint(width_), cl_ulong(vstride_), top);
+    commands_.launch(kernel, small_grid(kernel, n * width_));
+    done += n;
+  }
+  cl_uint biased = 0;
+  commands_.read(top.get(), 0, sizeof biased, &biased);
+  // Values that are all zero have no exponent: the lowest top whose grid keeps a zero (the
+  // kernel keeps a float whose own exponent is at most top - 896, a double's at most top).
+  return std::max(int(biased), info_.code == 1 ? 0 : 896);
+}
+
+// The lowest bit's weight 2^e_grid, so that the sum of count values and out's own below
+// 2^(top - 1022) stays below 2^126 (two's complement in 128 bits).
+int Scatter::fixed_grid(int top) const {
+  int bits = 0;
+  for (std::uint64_t c = std::uint64_t(call_.count) + 1; c; c >>= 1) ++bits;  // count + 1 < 2^bits
+  return top - 1022 + bits - 126;
+}
+
+ScatterResult Scatter::run() {
+  if (empty(call_)) return run_empty();
+  ScatterResult result;
+  const std::string base = base_options();
+  // Checks that read the device's data: the output is untouched until they pass.
+  const detail::Program checks = detail::build_library_file(rt_, "kernels/scatter_checks.cl", type_options(info_, call_.index64));
+  if (call_.segments) {
+    const detail::Kernel k = detail::make_kernel(checks, "clat_scatter_check_offsets");
+    const cl_uint none = 0xffffffffu;
+    const detail::Mem bad = detail::make_buffer(rt_, sizeof(cl_uint), CL_MEM_READ_WRITE, &none);
+    detail::set_args(k, call_.indices, cl_ulong(call_.indices_offset), cl_ulong(call_.bins + 1), cl_ulong(call_.count), bad);
+    commands_.launch(k, small_grid(k, call_.bins + 1));
+    cl_uint found = none;
+    commands_.read(bad.get(), 0, sizeof found, &found);
+    if (found != none) {
+      // Quote the offending entry and its successor (the entries are below 2^32 - 2 but for
+      // the rarest calls).
+      const std::size_t k0 = found, pair = std::min<std::size_t>(2, call_.bins + 1 - k0);
+      cl_ulong at[2] = {0, 0};
+      if (call_.index64) {
+        commands_.read(call_.indices, (call_.indices_offset + k0) * 8, pair * 8, at);
+      } else {
+        cl_uint at32[2] = {0, 0};
+        commands_.read(call_.indices, (call_.indices_offset + k0) * 4, pair * 4, at32);
+        at[0] = at32[0], at[1] = at32[1];
+      }
+      std::string why = "offsets[" + std::to_string(k0) + "] = " + std::to_string(at[0]);
+      if (at[0] > call_.count) why += " passes count (" + std::to_string(call_.count) + ")";
+      else why += " is above offsets[" + std::to_string(k0 + 1) + "] = " + std::to_string(at[1]) + ": the offsets decrease";
+      refuse(what_, why);
+    }
+  }
+  if (call_.count == 0) {
+    result.strategy = call_.options.strategy == ScatterStrategy::automatic ? ScatterStrategy::global_atomics : call_.options.strategy;
+    if (call_.segments && !call_.options.include_self) {  // every segment is empty
+      const detail::Kernel fill = detail::make_kernel(checks, "clat_scatter_fill_rows");
+      detail::set_args(fill, call_.out, cl_ulong(call_.out_offset), cl_ulong(ostride_), cl_uint(width_), cl_ulong(call_.bins),
+                       cl_uint(call_.op == ScatterOp::prod ? 1 : 0));
+      commands_.launch(fill, small_grid(fill, slots_));
+      cl_uint done = 0;  // the call returns with its commands done (an offset's first 4 bytes)
+      commands_.read(call_.indices, call_.indices_offset * index_size_, sizeof done, &done);
+    }
+    if (call_.with_arg) {
+      const detail::Kernel fill = detail::make_kernel(checks, "clat_scatter_fill_ulong");
+      detail::set_args(fill, call_.arg, cl_ulong(call_.arg_offset), cl_ulong(call_.bins), cl_ulong(0));
+      commands_.launch(fill, small_grid(fill, call_.bins));
+      cl_ulong first_arg = 0;  // the call returns with its commands done
+      commands_.read(call_.arg, call_.arg_offset * sizeof(cl_ulong), sizeof first_arg, &first_arg);
+    }
+    return result;
+  }
+  if (!call_.segments && call_.options.out_of_range == OutOfRange::refuse) {
+    const detail::Kernel k = detail::make_kernel(checks, "clat_scatter_check_indices");
+    const cl_uint start[2] = {0, 0xffffffffu};  // how many, the lowest position
+    const detail::Mem bad = detail::make_buffer(rt_, sizeof start, CL_MEM_READ_WRITE, start);
+    const std::uint64_t per_launch = detail::launch_elements();
+    for (std::size_t done = 0; done < call_.count;) {
+      const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, call_.count - done));
+      detail::set_args(k, call_.indices, cl_ulong(call_.indices_offset), cl_ulong(done), cl_ulong(n), cl_ulong(call_.bins), bad);
+      commands_.launch(k, small_grid(k, n));
+      cl_uint found[2] = {0, 0};
+      commands_.read(bad.get(), 0, sizeof found, found);
+      if (found[0]) {
+        // Quote the first offending index.
+        const std::size_t at = done + found[1];
+        cl_ulong index = 0;
+        if (call_.index64) {
+          commands_.read(call_.indices, (call_.indices_offset + at) * 8, 8, &index);
+        } else {
+          cl_uint index32 = 0;
+          commands_.read(call_.indices, (call_.indices_offset + at) * 4, 4, &index32);
+          index = index32;
+        }
+        refuse(what_, "indices[" + std::to_string(at) + "] = " + std::to_string(index) + " is >= bins (" + std::to_string(call_.bins) +
+                          "), as are " + std::to_string(found[0] - 1) + " more of the " + std::to_string(n) + " from position " +
+                          std::to_string(done) + ", and options.out_of_range is refuse");
+      }
+      done += n;
+    }
+  }
+  // Every check has passed. A 16-bit output: the call runs on float scratch widened from it (its
+  // rows contiguous), rounded into it once at the end (kernels/scatter_checks.cl).
+  const cl_mem out16 = call_.out;
+  const std::size_t out16_offset = call_.out_offset, out16_stride = ostride_;
+  detail::Mem wide;
+  if (call_.out16) {
+    wide = detail::make_buffer(rt_, slots_ * sizeof(cl_float));
+    const detail::Kernel widen = detail::make_kernel(checks, "clat_scatter_widen16");
+    detail::set_args(widen, out16, cl_ulong(out16_offset), cl_ulong(out16_stride), cl_uint(width_), cl_ulong(call_.bins), wide);
+    commands_.launch(widen, small_grid(widen, slots_));
+    call_.out = wide.get();
+    call_.out_offset = 0;
+    ostride_ = width_;
+  }
+  choose(sample(detail::make_kernel(checks, "clat_scatter_sample")));
+  result.strategy = plan_.strategy;
+
+  std::string options = base + detail::define("CLAT_SC_FIXED", plan_.fixed ? 1 : 0) +
+                        detail::define("CLAT_SC_COUNTS", plan_.counts ? 1 : 0) + detail::define("CLAT_SC_SOLO", plan_.solo ? 1 : 0) +
+                        detail::define("CLAT_SC_AGG", plan_.agg ? 1 : 0) + detail::define("CLAT_SC_RUNS", plan_.runs ? 1 : 0) +
+                        detail::define("CLAT_SC_VEC_RED", rt_.device_info().caps.nv_compute_capability >= 90 ? 1 : 0);
+  switch (plan_.strategy) {
+    case ScatterStrategy::local_private:
+      options += detail::define("CLAT_SC_MODE", 1) + detail::define("CLAT_SC_SHIFT", plan_.shift);
+      break;
+    case ScatterStrategy::local_cache:
+      options += detail::define("CLAT_SC_MODE", 2) + detail::define("CLAT_SC_SLOTS", (long long)plan_.cache_slots);
+      break;
+    default: options += detail::define("CLAT_SC_MODE", 0); break;
+  }
+  options += detail::define("CLAT_SC_K", 16);
+  if (rt_.device_info().caps.correctly_rounded_divide) options += " -cl-fp32-correctly-rounded-divide-sqrt";  // means
+  const detail::Program program = detail::build_library_file(rt_, "kernels/scatter.cl", options);
+  // Fixed point: a grid from a sample's largest value with 2^8 to spare; a value above it sends
+  // the call round again with the grid of the true largest (found by a pass over the values).
+  if (plan_.fixed) {
+    const int guess = values_top(checks, std::min(sample_size, call_.count)) + 8;
+    if (!accumulate(program, fixed_grid(guess), guess, result)) {
+      const int top = values_top(checks, call_.count);
+      if (!accumulate(program, fixed_grid(top), top, result))
+        throw std::logic_error("clatomics: scatter_reduce: a value lay above the grid of the largest value");
+    }
+  } else {
+    accumulate(program, 0, 0, result);
+  }
+  if (call_.with_arg) {
+    const detail::Kernel fill = detail::make_kernel(checks, "clat_scatter_fill_ulong");
+    detail::set_args(fill, call_.arg, cl_ulong(call_.arg_offset), cl_ulong(call_.bins), cl_ulong(call_.count));
+    commands_.launch(fill, small_grid(fill, call_.bins));
+    const detail::Kernel arg = detail::make_kernel(program, "clat_scatter_arg");
+    detail::set_args(arg, call_.indices, cl_ulong(call_.indices_offset), call_.values, cl_ulong(call_.values_offset), cl_ulong(0),
+                     cl_ulong(call_.count), cl_ulong(call_.bins), call_.out, cl_ulong(call_.out_offset), call_.arg,
+                     cl_ulong(call_.arg_offset));
+    commands_.launch(arg, small_grid(arg, call_.count));
+    cl_ulong first_arg = 0;  // the call returns with its commands done
+    commands_.read(call_.arg, call_.arg_offset * sizeof(cl_ulong), sizeof first_arg, &first_arg);
+  }
+  if (call_.out16) {
+    const detail::Kernel narrow = detail::make_kernel(checks, "clat_scatter_narrow16");
+    detail::set_args(narrow, out16, cl_ulong(out16_offset), cl_ulong(out16_stride), cl_uint(width_), cl_ulong(call_.bins), wide);
+    commands_.launch(narrow, small_grid(narrow, slots_));
+    cl_ushort first = 0;  // the call returns with its commands done
+    commands_.read(out16, out16_offset * sizeof first, sizeof first, &first);
+  }
+  return result;
+}
+
+// Every element into the accumulator, then (unless it is out itself) into out. Returns false,
+// out untouched, when a fixed-point value lay above e_top (the grid must be redone).
+bool Scatter::accumulate(const detail::Program& program, int e_grid, int e_top, ScatterResult& result) {
+  const detail::Kernel kernel = detail::make_kernel(program, "clat_scatter");
+  // The accumulator: out itself, or scratch slots at the identity (plus counts and flags).
+  detail::Mem scratch, counts, flags;
+  cl_mem acc = call_.out;
+  std::size_t acc_offset = call_.out_offset, astride = ostride_;
+  if (!plan_.direct) {
+    scratch = detail::make_buffer(rt_, slots_ * plan_.store_bytes * plan_.words);
+    const detail::Kernel fill = detail::make_kernel(program, "clat_scatter_fill");
+    detail::set_args(fill, scratch, cl_ulong(slots_));
+    commands_.launch(fill, small_grid(fill, slots_));
+    acc = scratch.get();
+    acc_offset = 0;
+    astride = width_;
+  }
+  if (plan_.counts) {
+    counts = detail::make_buffer(rt_, call_.bins * sizeof(cl_ulong));
+    commands_.fill_zero(counts.get(), call_.bins * sizeof(cl_ulong));
+  }
+  if (plan_.fixed) {
+    flags = detail::make_buffer(rt_, slots_ * sizeof(cl_uint));
+    commands_.fill_zero(flags.get(), slots_ * sizeof(cl_uint));
+  }
+  // Launches of fewer than 2^32 (element, column) pairs: 32-bit positions, run lengths and
+  // tallies. tally[0]: a value above the grid; tally[1 + l]: launch l's indices >= bins.
+  const std::uint64_t per_launch = std::max<std::uint64_t>(1, detail::launch_elements() / width_);
+  const std::size_t launches = std::size_t((call_.count + per_launch - 1) / per_launch);
+  const detail::Mem tally = detail::make_buffer(rt_, (launches + 1) * sizeof(cl_uint));
+  commands_.fill_zero(tally.get(), (launches + 1) * sizeof(cl_uint));
+  const bool private_slots = plan_.strategy == ScatterStrategy::local_private;
+  const std::size_t local_slots = private_slots ? slots_ << plan_.shift
+                                  : plan_.strategy == ScatterStrategy::local_cache ? plan_.cache_slots
+                                                                                  : 1;
+  cl_mem no_buffer = tally.get();  // any valid buffer, for arguments the program does not use
+  for (std::size_t l = 0; l < launches; ++l) {
+    const std::size_t first = l * per_launch, n = std::size_t(std::min<std::uint64_t>(per_launch, call_.count - first));
+    const detail::Grid grid = detail::make_grid(rt_, kernel, (std::uint64_t(n) * width_ + 15) / 16, plan_.group, plan_.max_groups);
+    detail::set_args(kernel, call_.indices, cl_ulong(call_.indices_offset), call_.values, cl_ulong(call_.values_offset), cl_ulong(first),
+                     cl_ulong(n), cl_uint(width_), cl_ulong(vstride_), cl_ulong(call_.bins), acc, cl_ulong(acc_offset), cl_ulong(astride),
+                     counts ? counts.get() : no_buffer, flags ? flags.get() : no_buffer, cl_int(e_grid), cl_int(e_top), tally,
+                     cl_uint(1 + l), cl_uint(private_slots ? slots_ : 0), detail::LocalBytes{local_slots * plan_.store_bytes * plan_.words},
+                     detail::LocalBytes{(plan_.strategy == ScatterStrategy::local_cache ? local_slots : 1) * sizeof(cl_uint)},
+                     detail::LocalBytes{(plan_.counts ? local_slots : 1) * sizeof(cl_uint)});
+    commands_.launch(kernel, grid);
+  }
+  std::vector<cl_uint> tallies(launches + 1);
+  if (plan_.fixed) {
+    commands_.read(tally.get(), 0, sizeof(cl_uint), tallies.data());
+    if (tallies[0]) return false;
+  }
+  if (!plan_.direct) {
+    const detail::Kernel finish = detail::make_kernel(program, "clat_scatter_finish");
+    detail::set_args(finish, call_.out, cl_ulong(call_.out_offset), cl_ulong(ostride_), cl_uint(width_), cl_ulong(call_.bins), scratch,
+                     counts ? counts.get() : no_buffer, flags ? flags.get() : no_buffer, cl_int(e_grid), cl_int(e_top),
+                     cl_uint(call_.options.include_self ? 1 : 0), cl_uint(call_.op == ScatterOp::mean ? 1 : 0));
+    commands_.launch(finish, small_grid(finish, slots_));
+  }
+  commands_.read(tally.get(), 0, (launches + 1) * sizeof(cl_uint), tallies.data());
+  for (std::size_t l = 1; l <= launches; ++l) result.out_of_range += tallies[l];
+  return true;
+}
+
+}  // namespace
+
+ScatterResult detail::scatter_buffers(Runtime& rt, const ScatterCall& call) {
+  const char* what = call.segments ? "segment_reduce" : call.with_arg ? "scatter_reduce_arg" : "scatter_reduce";
+  Scatter scatter(rt, call, what);
+  scatter.check();
+  return scatter.run();
+}
+
+const char* strategy_name(ScatterStrategy s) {
+  switch (s) {
+    case ScatterStrategy::automatic: return "automatic";
+    case ScatterStrategy::global_atomics: return "global_atomics";
+    case ScatterStrategy::local_private: return "local_private";
+    case ScatterStrategy::local_cache: return "local_cache";
+  }
+  throw std::invalid_argument("clatomics: scatter: options.strategy (" + std::to_string(static_cast<int>(s)) +
+                              ") is not a ScatterStrategy");
+}
+
+ScatterCapacity scatter_capacity(const Runtime& rt, std::size_t value_bytes, bool deterministic) {
+  const Capacity room = capacity_of(rt.device_info(), deterministic ? 16 : std::max<std::size_t>(4, value_bytes));
+  ScatterCapacity c;
+  c.copies = room.solo ? 1 : std::min<std::size_t>(32, room.group);
+  c.private_slots = room.local / room.slot_bytes;
+  c.spread_slots = room.local / (room.slot_bytes * c.copies);
+  c.cache_slots = room.cache_slots;
+  return c;
+}
+
+void detail::scatter_size_mismatch(const char* what, std::size_t keys, std::size_t values) {
+  refuse(what, "the keys or indices have " + std::to_string(keys) + " elements, the values " + std::to_string(values));
+}
+
+ScatterResult detail::scatter_host(Runtime& rt, const ScatterCall& call_in, void* out, std::size_t out_elements, const void* indices,
+                                   std::size_t index_elements, const void* values, std::size_t value_elements, cl_ulong* arg) {
+  ScatterCall call = call_in;
+  call.with_arg = call.with_arg || arg != nullptr;
+  const char* what = call.segments ? "segment_reduce" : call.with_arg ? "scatter_reduce_arg" : "scatter_reduce";
+  const TypeInfo info = type_info(call.type);
+  const std::size_t width = call.rows.width;
+  if (width == 0) {
+    // Rows of no values: out and values are empty, any number of indices (or segments: out
+    // names none, so an offsets array of 0 or 1 entries).
+    if (out_elements || value_elements)
+      refuse(what, "width 0 with " + std::to_string(out_elements) + " out and " + std::to_string(value_elements) +
+                       " value elements; rows of width 0 hold none");
+    call.bins = 0;
+    call.count = call.segments ? 0 : index_elements;
+  } else {
+    if (out_elements % width)
+      refuse(what, "out has " + std::to_string(out_elements) + " elements, not a multiple of width " + std::to_string(width));
+    call.bins = out_elements / width;
+    if (value_elements % width)
+      refuse(what, "values has " + std::to_string(value_elements) + " elements, not a multiple of width " + std::to_string(width));
+    call.count = value_elements / width;
+  }
+  if (call.segments) {
+    if (width && index_elements != call.bins + 1 && !(call.bins == 0 && index_elements == 0))
+      refuse(what, "offsets has " + std::to_string(index_elements) + " elements, out.size() / width + 1 is " + std::to_string(call.bins + 1));
+  } else if (width && index_elements != call.count) {
+    scatter_size_mismatch(what, index_elements, call.count);
+  }
+  if (Scatter::empty(call)) {  // nothing to copy or run: the options' checks alone
+    Scatter scatter(rt, call, what);
+    scatter.check_options();
+    return scatter.run_empty();
+  }
+  const std::size_t index_size = call.index64 ? 8 : 4;
+  const std::size_t out_size = out_bytes(what, call.type, call.out16);
+  check_fits(rt, what, "out", out_elements, out_size);
+  check_fits(rt, what, call.segments ? "offsets" : "indices", index_elements, index_size);
+  check_fits(rt, what, "values", value_elements, info.in_size);
+  const auto copy_of = [&](const void* host, std::size_t bytes, cl_mem_flags flags) {
+    return detail::make_buffer(rt, bytes, flags, bytes ? host : nullptr);
+  };
+  const detail::Mem out_buffer = copy_of(out, out_elements * out_size, CL_MEM_READ_WRITE);
+  const detail::Mem index_buffer = copy_of(indices, index_elements * index_size, CL_MEM_READ_ONLY);
+  const detail::Mem value_buffer = copy_of(values, value_elements * info.in_size, CL_MEM_READ_ONLY);
+  const detail::Mem arg_buffer = arg ? detail::make_buffer(rt, call.bins * sizeof(cl_ulong)) : detail::Mem();
+  call.out = out_buffer.get();
+  call.indices = index_buffer.get();
+  call.values = value_buffer.get();
+  call.arg = arg_buffer.get();
+  call.out_offset = call.indices_offset = call.values_offset = call.arg_offset = 0;
+  const ScatterResult result = scatter_buffers(rt, call);
+  detail::Commands commands(rt);
+  commands.read(out_buffer.get(), 0, out_elements * out_size, out);
+  if (arg) commands.read(arg_buffer.get(), 0, call.bins * sizeof(cl_ulong), arg);
+  return result;
+}
+
+std::size_t detail::reduce_by_key_buffers(Runtime& rt, ScatterType type, bool out16, bool key64, cl_mem keys, std::size_t keys_offset, cl_mem values,
+                                          std::size_t values_offset, std::size_t count, cl_mem unique_keys, std::size_t unique_offset,
+                                          cl_mem reductions, std::size_t reductions_offset, ScatterOp op, ScatterOptions options) {
+  const char* what = "reduce_by_key";
+  const TypeInfo info = type_info(type);
+  const std::size_t key_size = key64 ? 8 : 4, out_size = out_bytes(what, type, out16);
+  using detail::Access;
+  const detail::BufferRange keys_range{"reduce_by_key: keys", keys, keys_offset, count, key_size, Access::read};
+  const detail::BufferRange values_range{"reduce_by_key: values", values, values_offset, count, info.in_size, Access::read};
+  const detail::BufferRange unique_range{"reduce_by_key: unique_keys", unique_keys, unique_offset, count, key_size, Access::write};
+  const detail::BufferRange reductions_range{"reduce_by_key: reductions", reductions, reductions_offset, count, out_size, Access::write};
+  for (const auto* range : {&keys_range, &values_range, &unique_range, &reductions_range}) detail::check_range(rt, *range);
+  for (const auto* out : {&unique_range, &reductions_range}) {
+    detail::check_disjoint(*out, keys_range);
+    detail::check_disjoint(*out, values_range);
+  }
+  detail::check_disjoint(unique_range, reductions_range);
+  op_code(what, op);
+  if (count == 0) return 0;
+  // The runs' offsets (CSR) for the segment reduction; its checks run before anything is enqueued.
+  const detail::Mem seg = detail::make_buffer(rt, (count + 1) * sizeof(cl_ulong));
+  ScatterCall call;
+  call.type = type;
+  call.out16 = out16;
+  call.index64 = true;
+  call.segments = true;
+  call.op = op;
+  call.options = options;
+  call.options.include_self = false;
+  call.out = reductions;
+  call.out_offset = reductions_offset;
+  call.bins = count;  // at most count runs
+  call.indices = seg.get();
+  call.values = values;
+  call.values_offset = values_offset;
+  call.count = count;
+  Scatter(rt, call, what).check();
+
+  // Heads (a key unlike the one before) counted per block, their offsets scanned on the host,
+  // then every block writes its runs' first positions and keys, and the block of the last key the end.
+  const detail::Program program = detail::build_library_file(rt, "kernels/scatter_checks.cl", type_options(info, key64));
+  const detail::Kernel count_kernel = detail::make_kernel(program, "clat_rbk_count");
+  const detail::Kernel heads_kernel = detail::make_kernel(program, "clat_rbk_heads");
+  const std::size_t group = std::min({std::size_t(256), detail::kernel_group_limit(rt, count_kernel), detail::kernel_group_limit(rt, heads_kernel)});
+  const std::size_t block = detail::floor_pow2(group) * 8;  // CLAT_SC_RBK_K elements per work-item
+  const std::size_t nblocks = (count + block - 1) / block;
+  detail::Grid grid;
+  grid.group = block / 8;
+  grid.groups = nblocks;
+  detail::Commands commands(rt);
+  const detail::Mem block_counts = detail::make_buffer(rt, nblocks * sizeof(cl_uint));
+  detail::set_args(count_kernel, keys, cl_ulong(keys_offset), cl_ulong(count), block_counts, detail::LocalBytes{grid.group * sizeof(cl_uint)});
+  commands.launch(count_kernel, grid);
+  std::vector<cl_uint> heads(nblocks);
+  commands.read(block_counts.get(), 0, nblocks * sizeof(cl_uint), heads.data());
+  std::vector<cl_ulong> block_offsets(nblocks);
+  cl_ulong runs = 0;
+  for (std::size_t b = 0; b < nblocks; ++b) {
+    block_offsets[b] = runs;
+    runs += heads[b];
+  }
+  const detail::Mem offsets = detail::make_buffer(rt, nblocks * sizeof(cl_ulong), CL_MEM_READ_ONLY, block_offsets.data());
+  detail::set_args(heads_kernel, keys, cl_ulong(keys_offset), cl_ulong(count), offsets, seg, unique_keys, cl_ulong(unique_offset),
+                   detail::LocalBytes{grid.group * sizeof(cl_uint)});
+  commands.launch(heads_kernel, grid);  // seg[runs] = count too
+  call.bins = std::size_t(runs);
+  Scatter scatter(rt, call, what);
+  scatter.check();
+  scatter.run();
+  return std::size_t(runs);
+}
+
+std::size_t detail::reduce_by_key_host(Runtime& rt, ScatterType type, bool out16, bool key64, const void* keys, const void* values, std::size_t count,
+                                       void* unique_keys, void* reductions, ScatterOp op, ScatterOptions options) {
+  const TypeInfo info = type_info(type);
+  const std::size_t key_size = key64 ? 8 : 4, out_size = out_bytes("reduce_by_key", type, out16);
+  op_code("reduce_by_key", op);
+  if (count == 0) return 0;
+  check_fits(rt, "reduce_by_key", "keys", count, key_size);
+  check_fits(rt, "reduce_by_key", "values", count, std::max(info.in_size, out_size));
+  const detail::Mem key_buffer = detail::make_buffer(rt, count * key_size, CL_MEM_READ_ONLY, keys);
+  const detail::Mem value_buffer = detail::make_buffer(rt, count * info.in_size, CL_MEM_READ_ONLY, values);
+  const detail::Mem unique_buffer = detail::make_buffer(rt, count * key_size);
+  const detail::Mem reduction_buffer = detail::make_buffer(rt, count * out_size);
+  const std::size_t runs = reduce_by_key_buffers(rt, type, out16, key64, key_buffer.get(), 0, value_buffer.get(), 0, count, unique_buffer.get(), 0,
+                                                 reduction_buffer.get(), 0, op, options);
+  detail::Commands commands(rt);
+  commands.read(unique_buffer.get(), 0, runs * key_size, unique_keys);
+  commands.read(reduction_buffer.get(), 0, runs * out_size, reductions);
+  return runs;
+}
+
+}  // namespace clatomics
