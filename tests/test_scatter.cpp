@@ -1945,7 +1945,7 @@ void nan_by_hand() {
         if (s != ScatterStrategy::automatic) CHECK(r.strategy == s);
       }
   // The default is propagate; deterministic mode gives the same (min/max are exact either way),
-  // and the cl::Buffer overload at offsets the same.
+  // and views at offsets the same.
   for (const bool self : {true, false}) {
     std::vector<T> dflt = init, det = init;
     ScatterOptions o;

@@ -216,6 +216,14 @@ std::size_t reduce_by_key_buffers(Runtime& rt, ScatterType type, bool out16, boo
 std::size_t reduce_by_key_host(Runtime& rt, ScatterType type, bool out16, bool key64, const void* keys, const void* values, std::size_t count,
                                void* unique_keys, void* reductions, ScatterOp op, ScatterOptions options);
 [[noreturn]] void scatter_size_mismatch(const char* what, std::size_t keys, std::size_t values);
+// Host data's rows, checked as every host-data form checks them: out holds `bins` rows of width,
+// values `count` rows, with one index a row (segments: bins + 1 offsets, or none when bins is
+// 0). Rows of width 0 hold no values: out and values empty, any number of indices (count).
+struct HostRows {
+  std::size_t bins = 0, count = 0;
+};
+HostRows host_rows(const char* what, std::size_t width, bool segments, std::size_t out_elements, std::size_t index_elements,
+                   std::size_t value_elements);
 }  // namespace detail
 
 // Contracts of every entry point below (README, "Contracts"): std::invalid_argument before

@@ -75,14 +75,8 @@ template <class V, class I>
 ScatterResult detail::group_scatter_reduce(DeviceGroup& group, std::vector<group_scatter_output_t<V>>& out, const std::vector<I>& indices,
                                            const std::vector<V>& values, ScatterOp op, ScatterOptions options, std::size_t width) {
   using O = group_scatter_output_t<V>;  // float for 16-bit values: the one-device calls below write it unrounded
-  if (width == 0 && (!out.empty() || !values.empty()))
-    refuse("width 0 with " + std::to_string(out.size()) + " out and " + std::to_string(values.size()) +
-           " value elements; rows of width 0 hold none");
-  if (width && out.size() % width) refuse("out has " + std::to_string(out.size()) + " elements, not a multiple of width " + std::to_string(width));
-  if (width && values.size() % width)
-    refuse("values has " + std::to_string(values.size()) + " elements, not a multiple of width " + std::to_string(width));
-  const std::size_t bins = width ? out.size() / width : 0, n = width ? values.size() / width : indices.size();
-  if (indices.size() != n) detail::scatter_size_mismatch("scatter_reduce", indices.size(), n);
+  const detail::HostRows rows = detail::host_rows("scatter_reduce", width, false, out.size(), indices.size(), values.size());
+  const std::size_t bins = rows.bins, n = rows.count;
   // Every device refuses what it cannot run (op, type, options) on a call with no elements (its
   // probe is one row: no larger than out).
   for (std::size_t d = 0; d < group.size(); ++d) {

@@ -73,7 +73,7 @@ void check_fits(const Runtime& rt, const char* what, const char* name, std::size
   if (largest && (elements > largest / element_size))
     refuse(what, std::string(name) + " (" + std::to_string(elements) + " elements of " + std::to_string(element_size) +
                      " bytes) is larger than one buffer may be on this device (CL_DEVICE_MAX_MEM_ALLOC_SIZE " + std::to_string(largest) +
-                     " bytes); the std::vector overloads copy it whole: use the cl::Buffer overload on parts of it");
+                     " bytes); the std::vector overloads copy it whole: use views of its parts");
 }
 
 constexpr std::size_t sample_size = 4096;
@@ -146,6 +146,13 @@ class Scatter {
   ScatterResult run_empty() const;
 
  private:
+  // The strategy a call that runs no accumulation reports: the one asked for, or global_atomics.
+  ScatterStrategy asked_strategy() const {
+    return call_.options.strategy == ScatterStrategy::automatic ? ScatterStrategy::global_atomics : call_.options.strategy;
+  }
+  // Entries [first, first + n) of the indices (or offsets) as 64-bit values, read back to quote
+  // them in a refusal.
+  void read_indices(std::size_t first, std::size_t n, cl_ulong* into);
   std::string base_options() const;
   Sample sample(const detail::Kernel& kernel);
   void choose(const Sample& sample);
@@ -281,9 +288,19 @@ std::string Scatter::base_options() const {
          detail::define("CLAT_SC_NAN_PROP", call_.options.nan == NanRule::propagate ? 1 : 0);
 }
 
+void Scatter::read_indices(std::size_t first, std::size_t n, cl_ulong* into) {
+  if (call_.index64) {
+    commands_.read(call_.indices, (call_.indices_offset + first) * 8, n * 8, into);
+    return;
+  }
+  std::vector<cl_uint> narrow(n);
+  commands_.read(call_.indices, (call_.indices_offset + first) * 4, n * 4, narrow.data());
+  std::copy(narrow.begin(), narrow.end(), into);
+}
+
 ScatterResult Scatter::run_empty() const {
   ScatterResult result;
-  result.strategy = call_.options.strategy == ScatterStrategy::automatic ? ScatterStrategy::global_atomics : call_.options.strategy;
+  result.strategy = asked_strategy();
   // Rows of width 0 carry no value (torch: an index tensor of no elements); segments count
   // nothing out of range; with no bins every index is out of range.
   if (call_.rows.width == 0 || call_.segments || call_.count == 0) return result;
@@ -409,13 +426,7 @@ ScatterResult Scatter::run() {
       // the rarest calls).
       const std::size_t k0 = found, pair = std::min<std::size_t>(2, call_.bins + 1 - k0);
       cl_ulong at[2] = {0, 0};
-      if (call_.index64) {
-        commands_.read(call_.indices, (call_.indices_offset + k0) * 8, pair * 8, at);
-      } else {
-        cl_uint at32[2] = {0, 0};
-        commands_.read(call_.indices, (call_.indices_offset + k0) * 4, pair * 4, at32);
-        at[0] = at32[0], at[1] = at32[1];
-      }
+      read_indices(k0, pair, at);
       std::string why = "offsets[" + std::to_string(k0) + "] = " + std::to_string(at[0]);
       if (at[0] > call_.count) why += " passes count (" + std::to_string(call_.count) + ")";
       else why += " is above offsets[" + std::to_string(k0 + 1) + "] = " + std::to_string(at[1]) + ": the offsets decrease";
@@ -423,7 +434,7 @@ ScatterResult Scatter::run() {
     }
   }
   if (call_.count == 0) {
-    result.strategy = call_.options.strategy == ScatterStrategy::automatic ? ScatterStrategy::global_atomics : call_.options.strategy;
+    result.strategy = asked_strategy();
     if (call_.segments && !call_.options.include_self) {  // every segment is empty
       const detail::Kernel fill = detail::make_kernel(checks, "clat_scatter_fill_rows");
       detail::set_args(fill, call_.out, cl_ulong(call_.out_offset), cl_ulong(ostride_), cl_uint(width_), cl_ulong(call_.bins),
@@ -456,13 +467,7 @@ ScatterResult Scatter::run() {
         // Quote the first offending index.
         const std::size_t at = done + found[1];
         cl_ulong index = 0;
-        if (call_.index64) {
-          commands_.read(call_.indices, (call_.indices_offset + at) * 8, 8, &index);
-        } else {
-          cl_uint index32 = 0;
-          commands_.read(call_.indices, (call_.indices_offset + at) * 4, 4, &index32);
-          index = index32;
-        }
+        read_indices(at, 1, &index);
         refuse(what_, "indices[" + std::to_string(at) + "] = " + std::to_string(index) + " is >= bins (" + std::to_string(call_.bins) +
                           "), as are " + std::to_string(found[0] - 1) + " more of the " + std::to_string(n) + " from position " +
                           std::to_string(done) + ", and options.out_of_range is refuse");
@@ -635,35 +640,41 @@ void detail::scatter_size_mismatch(const char* what, std::size_t keys, std::size
   refuse(what, "the keys or indices have " + std::to_string(keys) + " elements, the values " + std::to_string(values));
 }
 
+detail::HostRows detail::host_rows(const char* what, std::size_t width, bool segments, std::size_t out_elements,
+                                   std::size_t index_elements, std::size_t value_elements) {
+  HostRows rows;
+  if (width == 0) {
+    // Rows of no values (segments: out names none, so an offsets array of 0 or 1 entries).
+    if (out_elements || value_elements)
+      refuse(what, "width 0 with " + std::to_string(out_elements) + " out and " + std::to_string(value_elements) +
+                       " value elements; rows of width 0 hold none");
+    rows.count = segments ? 0 : index_elements;
+    return rows;
+  }
+  if (out_elements % width)
+    refuse(what, "out has " + std::to_string(out_elements) + " elements, not a multiple of width " + std::to_string(width));
+  rows.bins = out_elements / width;
+  if (value_elements % width)
+    refuse(what, "values has " + std::to_string(value_elements) + " elements, not a multiple of width " + std::to_string(width));
+  rows.count = value_elements / width;
+  if (segments) {
+    if (index_elements != rows.bins + 1 && !(rows.bins == 0 && index_elements == 0))
+      refuse(what, "offsets has " + std::to_string(index_elements) + " elements, out.size() / width + 1 is " + std::to_string(rows.bins + 1));
+  } else if (index_elements != rows.count) {
+    scatter_size_mismatch(what, index_elements, rows.count);
+  }
+  return rows;
+}
+
 ScatterResult detail::scatter_host(Runtime& rt, const ScatterCall& call_in, void* out, std::size_t out_elements, const void* indices,
                                    std::size_t index_elements, const void* values, std::size_t value_elements, cl_ulong* arg) {
   ScatterCall call = call_in;
   call.with_arg = call.with_arg || arg != nullptr;
   const char* what = call.segments ? "segment_reduce" : call.with_arg ? "scatter_reduce_arg" : "scatter_reduce";
   const TypeInfo info = type_info(call.type);
-  const std::size_t width = call.rows.width;
-  if (width == 0) {
-    // Rows of no values: out and values are empty, any number of indices (or segments: out
-    // names none, so an offsets array of 0 or 1 entries).
-    if (out_elements || value_elements)
-      refuse(what, "width 0 with " + std::to_string(out_elements) + " out and " + std::to_string(value_elements) +
-                       " value elements; rows of width 0 hold none");
-    call.bins = 0;
-    call.count = call.segments ? 0 : index_elements;
-  } else {
-    if (out_elements % width)
-      refuse(what, "out has " + std::to_string(out_elements) + " elements, not a multiple of width " + std::to_string(width));
-    call.bins = out_elements / width;
-    if (value_elements % width)
-      refuse(what, "values has " + std::to_string(value_elements) + " elements, not a multiple of width " + std::to_string(width));
-    call.count = value_elements / width;
-  }
-  if (call.segments) {
-    if (width && index_elements != call.bins + 1 && !(call.bins == 0 && index_elements == 0))
-      refuse(what, "offsets has " + std::to_string(index_elements) + " elements, out.size() / width + 1 is " + std::to_string(call.bins + 1));
-  } else if (width && index_elements != call.count) {
-    scatter_size_mismatch(what, index_elements, call.count);
-  }
+  const HostRows rows = host_rows(what, call.rows.width, call.segments, out_elements, index_elements, value_elements);
+  call.bins = rows.bins;
+  call.count = rows.count;
   if (Scatter::empty(call)) {  // nothing to copy or run: the options' checks alone
     Scatter scatter(rt, call, what);
     scatter.check_options();
