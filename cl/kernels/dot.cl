@@ -2,7 +2,7 @@
 /* kernels/dot.cl — the atomic dot product: sum of a[i] * b[i].
  *
  * Build options (defaults in brackets):
- *   CLAT_DOT_TYPE    0 float, 1 double [0]
+ *   CLAT_T           the element type: float or double (the host checks double support) [float]
  *   CLAT_VEC         elements per vector load: 2, 4, 8 or 16 [4]
  *   CLAT_CONTIGUOUS  see algo_common.cl [0]
  *
@@ -17,23 +17,13 @@
 #ifndef CLATOMICS_KERNELS_DOT_CL
 #define CLATOMICS_KERNELS_DOT_CL
 
-#ifndef CLAT_DOT_TYPE
-#define CLAT_DOT_TYPE 0
+#ifndef CLAT_T
+#define CLAT_T float
 #endif
 #ifndef CLAT_VEC
 #define CLAT_VEC 4
 #endif
 
-#if CLAT_DOT_TYPE == 0
-#define CLAT_T float
-#elif CLAT_DOT_TYPE == 1
-#ifndef CLAT_HAS_DOUBLE
-#error "kernels/dot.cl: double needs cl_khr_fp64 and cl_khr_int64_base_atomics"
-#endif
-#define CLAT_T double
-#else
-#error "kernels/dot.cl: CLAT_DOT_TYPE must be 0 or 1"
-#endif
 
 #define CLAT_TV CLAT_CAT(CLAT_T, CLAT_VEC)
 #define CLAT_VLOAD CLAT_CAT(vload, CLAT_VEC)

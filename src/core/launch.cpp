@@ -184,6 +184,7 @@ std::uint64_t launch_elements() {
 
 bool merge_32bit() { return testing::stream_limits().merge_32bit; }
 
-std::string define(const char* name, long long value) { return std::string(" -D") + name + "=" + std::to_string(value); }
+std::string define(const char* name, long long value) { return define(name, std::to_string(value)); }
+std::string define(const char* name, const std::string& token) { return std::string(" -D") + name + "=" + token; }
 
 }  // namespace clatomics::detail

@@ -157,7 +157,8 @@ std::uint64_t launch_elements();
 // device without 64-bit atomics) even where 64-bit atomics exist.
 bool merge_32bit();
 
-// A -D build option.
+// A -D build option: a number, or a token such as a type name.
 std::string define(const char* name, long long value);
+std::string define(const char* name, const std::string& token);
 
 }  // namespace clatomics::detail

@@ -5,7 +5,9 @@
 
 #include "clatomics/device.hpp"
 #include "clatomics/source.hpp"
+#include "core/kernel_args.hpp"
 #include "core/runtime_state.hpp"
+#include "core/testing.hpp"
 #include "core/source_text.hpp"
 #include "device/device_info_cache.hpp"
 
@@ -56,11 +58,14 @@ namespace {
 // key: what identifies the program besides its options (the source itself, or a shorter name
 // that stands for it).
 Program build_keyed(const RuntimeState& state, const std::string& key, const std::string& full_source, const std::string& extra_options) {
-  const std::string& base = state.info->build_options;
-  const std::string options = extra_options.empty() ? base : base + " " + extra_options;
-  return state.cache.get(options + '\0' + key, [&] {
+  std::string options = state.info->build_options;
+  if (!extra_options.empty()) options += " " + extra_options;
+  if (testing::check_kernel_args()) options += " -cl-kernel-arg-info";
+  Program program = state.cache.get(options + '\0' + key, [&] {
     return Program::adopt(build_program_handle(state.context.get(), state.device.get(), full_source, options));
   });
+  note_built_kernels(program);
+  return program;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -80,6 +81,18 @@ CheckOutcome run_native_check(const Runtime& rt, const std::string& slot, const 
 std::vector<std::string> embedded_paths();
 std::string embedded_file_text(const std::string& path);
 std::string embedded_source(const std::string& path);
+
+// Library programs built with -cl-kernel-arg-info (apart in the program cache: the option is part
+// of the key) and each library kernel's parameters, when it is made, compared with the host's
+// list for it (detail::Signature): a difference is a std::logic_error. Off by default.
+void set_check_kernel_args(bool on);
+bool check_kernel_args();
+// Since the check was last turned on: the kernels of every program built through the library, and
+// those of them that were made, so compared.
+struct KernelCoverage {
+  std::set<std::string> built, checked;
+};
+KernelCoverage kernel_coverage();
 
 // Builds one of the library's own kernel files ("kernels/reduce.cl") as the algorithms do.
 cl_program build_library_file(const Runtime& rt, const std::string& path, const std::string& extra_options = {});

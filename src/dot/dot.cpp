@@ -5,11 +5,23 @@
 #include <type_traits>
 
 #include "core/buffer_checks.hpp"
+#include "core/cl_types.hpp"
+#include "core/kernel_args.hpp"
 #include "core/launch.hpp"
 #include "core/runtime_state.hpp"
 
 namespace clatomics {
 namespace {
+
+using detail::ArgSpace;
+const detail::Signature dot_kernel{"clat_dot",
+                                   {{"a", ArgSpace::global},
+                                    {"a_offset", ArgSpace::value},
+                                    {"b", ArgSpace::global},
+                                    {"b_offset", ArgSpace::value},
+                                    {"count", ArgSpace::value},
+                                    {"out", ArgSpace::global},
+                                    {"scratch", ArgSpace::local}}};
 
 template <class T>
 void check_type(Runtime& rt) {
@@ -24,15 +36,15 @@ T dot_range(Runtime& rt, detail::Commands& commands, cl_mem a, std::size_t a_off
   const auto& caps = rt.device_info().caps;
   const bool cpu = !caps.is_gpu();
   const int vec = int((cpu ? 64 : 16) / sizeof(T));
-  const std::string options = detail::define("CLAT_DOT_TYPE", std::is_same_v<T, double> ? 1 : 0) + detail::define("CLAT_VEC", vec) +
-                              detail::define("CLAT_CONTIGUOUS", cpu ? 1 : 0);
-  const detail::Kernel kernel = detail::make_kernel(detail::build_library_file(rt, "kernels/dot.cl", options), "clat_dot");
+  const std::string options = detail::type_define<T>("CLAT_T") + detail::define("CLAT_VEC", vec) + detail::define("CLAT_CONTIGUOUS", cpu ? 1 : 0);
+  const detail::LibraryKernel kernel = detail::make_kernel(detail::build_library_file(rt, "kernels/dot.cl", options), dot_kernel);
   const std::size_t units = count / std::size_t(vec) + 1;
   const detail::Grid grid = detail::make_grid(rt, kernel, units, cpu ? 1 : 256, detail::resident_groups(caps));
   const T zero = 0;
   const detail::Mem out = detail::make_buffer(rt, sizeof(T), CL_MEM_READ_WRITE, &zero);
-  detail::set_args(kernel, a, cl_ulong(a_offset), b, cl_ulong(b_offset), cl_ulong(count), out,
-                   detail::LocalBytes{grid.group * sizeof(T)});
+  detail::bind(kernel, detail::arg("a", a), detail::arg("a_offset", cl_ulong(a_offset)), detail::arg("b", b),
+               detail::arg("b_offset", cl_ulong(b_offset)), detail::arg("count", cl_ulong(count)), detail::arg("out", out),
+               detail::arg("scratch", detail::LocalBytes{grid.group * sizeof(T)}));
   commands.launch(kernel, grid);
   T result{};
   commands.read(out.get(), 0, sizeof(T), &result);
