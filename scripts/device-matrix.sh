@@ -33,7 +33,7 @@ declare -A SUITES=(
   [variants]="variants backoff mutex kernel_api"
   [algorithms]="reduce dot histogram histogram_even compact predicate scatter scatter16"
   [boundary]="user_buffers hostile api_model views"
-  [runtime]="runtime native_checks bad_input threads device_group same_bits"
+  [runtime]="runtime native_checks bad_input threads device_group group_resident same_bits"
 )
 if [ "${HUGE:-0}" = 1 ]; then
   FAMILIES+=(huge)
