@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -16,6 +15,7 @@ namespace group_test {
 using clatomics::DeviceGroup;
 using clatomics::ReduceOp;
 using clatomics::ReduceOptions;
+using test::bits;
 
 inline std::vector<float> mixed_floats(std::size_t n) {
   std::vector<float> x(n);
@@ -24,12 +24,6 @@ inline std::vector<float> mixed_floats(std::size_t n) {
     x[i] = float(h % 100000) * (h % 7 == 0 ? 1e3f : 1e-3f) * (h % 3 == 0 ? -1.0f : 1.0f);  // sums that round differently by order
   }
   return x;
-}
-
-inline std::uint32_t bits(float f) {
-  std::uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
 }
 
 // Small chunks, so that a few hundred thousand elements make many chunks for the devices to share.
