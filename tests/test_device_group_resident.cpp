@@ -7,24 +7,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <cstdlib>
 
-#include "support.hpp"
+#include "device_group_harness.hpp"
 
 namespace {
 
 using clatomics::DeviceGroup;
-
-// CLATOMICS_TEST_GROUP (a group selector), else the CLATOMICS_DEVICE of a run per device, else
-// every device.
-DeviceGroup& group_under_test() {
-  static DeviceGroup group([] {
-    const char* group = std::getenv("CLATOMICS_TEST_GROUP");
-    const char* device = std::getenv("CLATOMICS_DEVICE");
-    return std::string(group ? group : device && *device ? device : "all");
-  }());
-  return group;
-}
+using group_test::group_of_all;
 
 std::vector<float> quarters(std::size_t n, unsigned salt) {
   std::vector<float> x(n);
@@ -35,7 +24,7 @@ std::vector<float> quarters(std::size_t n, unsigned salt) {
 }  // namespace
 
 TEST_CASE("dot over resident parts: exact where the sum is, laid out alike or refused") {
-  DeviceGroup& group = group_under_test();
+  DeviceGroup& group = group_of_all();
   const std::vector<float> a = quarters(300001, 1), b = quarters(300001, 2);
   double exact = 0;
   for (std::size_t i = 0; i < a.size(); ++i) exact += double(a[i]) * double(b[i]);
@@ -52,7 +41,7 @@ TEST_CASE("dot over resident parts: exact where the sum is, laid out alike or re
 
 TEST_CASE("compact over resident parts keeps what one device keeps, in order when stable") {
   using clatomics::where::x;
-  DeviceGroup& group = group_under_test();
+  DeviceGroup& group = group_of_all();
   auto& rt = test::runtime();
   const std::vector<float> in = quarters(400003, 3);
   const auto parts = clatomics::distribute(group, in);
@@ -69,7 +58,7 @@ TEST_CASE("compact over resident parts keeps what one device keeps, in order whe
 }
 
 TEST_CASE("key and even histograms over resident parts equal one device's, weights laid out alike or refused") {
-  DeviceGroup& group = group_under_test();
+  DeviceGroup& group = group_of_all();
   auto& rt = test::runtime();
   std::vector<cl_uint> keys(500000);
   for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = test::mix(std::uint32_t(i)) % 1100;
