@@ -100,8 +100,8 @@ class Compactor {
       // GPUs: 256 work-items of 8 elements per block; CPUs: one work-item of 1024 per block.
       group_ = cpu_ ? 1 : 256;
       k_ = cpu_ ? 1024 : 8;
-      program_ = detail::build_cached(detail::state_of(rt), source_,
-                                      detail::define("CLAT_COMPACT_K", (long long)k_) + detail::define("CLAT_COMPACT_STAGE", cpu_ ? 1 : 0));
+      options_ = detail::define("CLAT_COMPACT_K", (long long)k_) + detail::define("CLAT_COMPACT_STAGE", cpu_ ? 1 : 0);
+      program_ = detail::build_cached(detail::state_of(rt), source_, options_);
     }
     // OpenCL has no empty buffers: a predicate without values gets one unused element.
     const std::vector<T> values = keep.values.empty() ? std::vector<T>(1) : keep.values;
@@ -113,6 +113,29 @@ class Compactor {
                   bool stable) {
     if (one_pass_) return run_tiles(commands, in, offset, count, out, out_offset, stable);
     return stable ? run_stable(commands, in, offset, count, out, out_offset) : run_unstable(commands, in, offset, count, out, out_offset);
+  }
+
+  // The first launch over count elements, as a plan (the predicate's source is prepended to
+  // kernels/compact.cl, so the program is that file after the predicate).
+  void plan(std::size_t count, bool stable, Plan& plan) const {
+    const detail::Signature& main = one_pass_ ? tiles_kernel : stable ? count_kernel : unstable_kernel;
+    const detail::LibraryKernel kernel = one_pass_ ? tiles_ : detail::make_kernel(program_, main);
+    detail::Grid grid;  // as run_tiles, run_stable and run_unstable make it
+    if (one_pass_) {
+      grid = detail::make_grid(rt_, kernel, std::uint64_t(blocks(count, group_)) * group_, group_, groups());
+    } else if (stable) {
+      grid = detail::make_grid(rt_, kernel, 1, group_, 1);
+      grid.groups = std::max<std::size_t>(1, std::min(blocks(count, grid.group), groups()));
+    } else {
+      grid = detail::make_grid(rt_, kernel, blocks(count, group_), group_, groups());
+    }
+    plan.strategy = one_pass_ ? (stable ? "one pass, tiles in order by decoupled look-back" : "one pass, tiles claim their places")
+                              : (stable ? "count, scan of the block counts, scatter" : "one pass, a global counter");
+    plan.kernel = main.kernel;
+    plan.build_options = rt_.build_options() + options_;
+    plan.global_size = grid.items(), plan.local_size = grid.group;
+    plan.tuning = {{"work-group", std::to_string(group_)}, {"elements per work-item", std::to_string(k_)},
+                   {"most work-groups", std::to_string(groups())}};
   }
 
  private:
@@ -132,9 +155,8 @@ class Compactor {
       }
     }
     if (local_bytes() > local_mem || group_ > caps.max_work_group_size) return false;
-    program_ = detail::build_cached(detail::state_of(rt_), source_,
-                                    " -DCLAT_COMPACT_ONE_PASS" + detail::define("CLAT_COMPACT_G", (long long)group_) +
-                                        detail::define("CLAT_COMPACT_K", (long long)k_));
+    options_ = " -DCLAT_COMPACT_ONE_PASS" + detail::define("CLAT_COMPACT_G", (long long)group_) + detail::define("CLAT_COMPACT_K", (long long)k_);
+    program_ = detail::build_cached(detail::state_of(rt_), source_, options_);
     tiles_ = detail::make_kernel(program_, tiles_kernel);
     return detail::kernel_group_limit(rt_, tiles_) >= group_;
   }
@@ -222,7 +244,7 @@ class Compactor {
   std::size_t groups() const { return groups_; }
 
   Runtime& rt_;
-  std::string source_;
+  std::string source_, options_;
   detail::Program program_;
   detail::LibraryKernel tiles_;
   detail::Mem values_;
@@ -268,6 +290,15 @@ std::vector<T> compact_host(Runtime& rt, const std::vector<T>& in, const P& pred
 }  // namespace
 
 template <class T>
+Plan plan_compact(Runtime& rt, std::size_t count, const Predicate& predicate, CompactOptions options) {
+  Plan plan;
+  plan.algorithm = std::string("compact of ") + std::to_string(count) + " " + detail::cl_type_name<T>() + (options.stable ? ", stable" : "");
+  plan.program = "kernels/compact.cl";
+  Compactor<T>(rt, keep_of<T>(predicate)).plan(std::max<std::size_t>(1, count), options.stable, plan);
+  return plan;
+}
+
+template <class T>
 std::size_t detail::compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, std::size_t out_offset,
                                     const Predicate& predicate, CompactOptions options) {
   return clatomics::compact_buffers<T>(rt, in, offset, count, out, out_offset, predicate, options);
@@ -293,6 +324,9 @@ std::vector<T> detail::compact_vector(Runtime& rt, const std::vector<T>& in, con
   template std::size_t detail::compact_buffers<T>(Runtime&, cl_mem, std::size_t, std::size_t, cl_mem, std::size_t, const P&, \
                                                   CompactOptions);                                                          \
   template std::vector<T> detail::compact_vector<T>(Runtime&, const std::vector<T>&, const P&, CompactOptions);
+template Plan plan_compact<float>(Runtime&, std::size_t, const Predicate&, CompactOptions);
+template Plan plan_compact<cl_int>(Runtime&, std::size_t, const Predicate&, CompactOptions);
+template Plan plan_compact<cl_uint>(Runtime&, std::size_t, const Predicate&, CompactOptions);
 CLATOMICS_COMPACT_INSTANTIATE(float, Predicate)
 CLATOMICS_COMPACT_INSTANTIATE(cl_int, Predicate)
 CLATOMICS_COMPACT_INSTANTIATE(cl_uint, Predicate)
