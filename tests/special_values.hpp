@@ -55,22 +55,47 @@ std::string show(T v) {
   return s.str();
 }
 
-// What memory holds after op(old, a, b), per the library's documented semantics.
+// The library's min and max on the host (order.cl: NaN is missing data, -0 < +0), under the
+// names ops.def's new-value expressions call (its type parameter is empty on the host).
+template <class X>
+X clat_min_(X a, X b) {
+  return test::ref_min(a, b);
+}
+template <class X>
+X clat_max_(X a, X b) {
+  return test::ref_max(a, b);
+}
+
+// What memory holds after op(old, a, b): each read-modify-write as ops.def's line computes it
+// (the operand v is a; a_b ops read a and b), a VIA op as its base op with its operand.
+#define REFERENCE_NEW_v(value) \
+  {                            \
+    const T v = a;             \
+    return value;              \
+  }
+#define REFERENCE_NEW_a_b(value) return value;
+#define REFERENCE_ROW(T_, A_, B_, C_, D_, name, operands, value, ...) \
+  case op_##name:                                                    \
+    REFERENCE_NEW_##operands(value)
+#define REFERENCE_VIA(T_, A_, B_, C_, D_, name, operands, base, operand) \
+  case op_##name: {                                                     \
+    const T v = a;                                                      \
+    return reference(op_##base, old, T(operand), b);                    \
+  }
 template <class T>
 T reference(Op op, T old, T a, T b) {
+  using std::fma;
   switch (op) {
-    case op_add: return old + a;
-    case op_sub: return old + (-a);
-    case op_mul: return old * a;
-    case op_div: return old / a;
-    case op_mad: return std::fma(a, b, old);
-    case op_min: return test::ref_min(old, a);
-    case op_max: return test::ref_max(old, a);
+    CLAT_REAL_OPS(REFERENCE_ROW, REFERENCE_VIA, , , , , )
     case op_xchg: return a;
     case op_cmpxchg: return same(old, a) ? b : old;
   }
   return old;
 }
+#undef REFERENCE_NEW_v
+#undef REFERENCE_NEW_a_b
+#undef REFERENCE_ROW
+#undef REFERENCE_VIA
 
 template <class T>
 T flush(T x) {

@@ -262,10 +262,10 @@ TEST_CASE("aggregation path") {
 #define AGG_ALL_TEST(OP) \
   TEST_CASE_TEMPLATE("aggregated " #OP, T, float, double, cl_int, cl_uint) { check_all<T>(op_##OP); }
 
-AGG_ALL_TEST(add)
-AGG_REAL_TEST(sub)
-AGG_REAL_TEST(mul)
-AGG_REAL_TEST(div)
-AGG_REAL_TEST(mad)
-AGG_ALL_TEST(min)
-AGG_ALL_TEST(max)
+// Every op of clatomics/ops.def: those with a native family exist for integers too.
+#define AGG_TEST_add(OP) AGG_ALL_TEST(OP)
+#define AGG_TEST_minmax(OP) AGG_ALL_TEST(OP)
+#define AGG_TEST_none(OP) AGG_REAL_TEST(OP)
+#define AGG_TEST_ROW(T, A, B, C, D, OP, OPERANDS, NEW, NATIVE, ...) AGG_TEST_##NATIVE(OP)
+#define AGG_TEST_VIA(T, A, B, C, D, OP, ...) AGG_REAL_TEST(OP)
+CLAT_REAL_OPS(AGG_TEST_ROW, AGG_TEST_VIA, , , , , )

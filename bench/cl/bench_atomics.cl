@@ -46,15 +46,18 @@
     if (acc == (T)1234567.25) sink[0] = acc;                                                  \
   }
 
-/* Each op of ops.def times with its operand as the header says; an op missing here fails to
- * build, so that a new op gets an operand chosen for it. */
-#define BENCH_OPERAND_add BENCH_ALT
-#define BENCH_OPERAND_sub BENCH_ALT
-#define BENCH_OPERAND_mul BENCH_GROW
-#define BENCH_OPERAND_div BENCH_GROW
-#define BENCH_OPERAND_mad BENCH_ALT
-#define BENCH_OPERAND_min BENCH_DOWN
-#define BENCH_OPERAND_max BENCH_UP
+/* Each op of ops.def times with an operand that keeps its cell bounded under the op's algebra
+ * (the header says how each evolves), chosen by how ops.def's line says the op combines operands
+ * (its aggregated form's combine); a VIA op's, by its base op. An op that combines another way
+ * fails to build here, so that it gets an operand chosen for it. */
+#define BENCH_OPERAND_CLAT_AGG_ADD BENCH_ALT
+#define BENCH_OPERAND_CLAT_AGG_MUL BENCH_GROW
+#define BENCH_OPERAND_clat_min_float BENCH_DOWN
+#define BENCH_OPERAND_clat_min_double BENCH_DOWN
+#define BENCH_OPERAND_clat_max_float BENCH_UP
+#define BENCH_OPERAND_clat_max_double BENCH_UP
+#define BENCH_OPERAND_VIA_add BENCH_ALT
+#define BENCH_OPERAND_VIA_mul BENCH_GROW
 
 /* Every op as F(p, v): an op of two operands takes (v, 1) through an adapter (mad: old + v).
  * Names are pasted before they are passed on: the OpenCL C header may define min, max or mad. */
@@ -75,10 +78,10 @@
 #define BENCH_ROW(T, A, B, C, D, NAME, OPERANDS, NEW, NATIVE, AGG_OPERAND, AGG_ATOMIC, AGG_NEUTRAL, \
                   AGG_COMBINE, AGG_APPLY)                                                     \
   BENCH_OP(T, bench_##NAME##_##T, OPERANDS, clat_atomic_##NAME##_##T, bench_call_##NAME##_##T, \
-           clat_atomic_##NAME##_##T##_local, bench_call_##NAME##_##T##_local, BENCH_OPERAND_##NAME)
+           clat_atomic_##NAME##_##T##_local, bench_call_##NAME##_##T##_local, BENCH_OPERAND_##AGG_COMBINE)
 #define BENCH_ROW_VIA(T, A, B, C, D, NAME, OPERANDS, BASE, BASE_OPERAND)                      \
   BENCH_OP(T, bench_##NAME##_##T, OPERANDS, clat_atomic_##NAME##_##T, bench_call_##NAME##_##T, \
-           clat_atomic_##NAME##_##T##_local, bench_call_##NAME##_##T##_local, BENCH_OPERAND_##NAME)
+           clat_atomic_##NAME##_##T##_local, bench_call_##NAME##_##T##_local, BENCH_OPERAND_VIA_##BASE)
 
 #define BENCH_ALL_OPS(T)                                                                      \
   CLAT_REAL_OPS(BENCH_ROW, BENCH_ROW_VIA, T, , , , )                                          \
