@@ -3,14 +3,15 @@
  * bin indices[i] (or, for segments, the s with offsets[s] <= i < offsets[s + 1]) and
  * slot = bin * astride + d, d < width.
  *
- * Build options (defaults in brackets), besides CLAT_SC_TYPE and CLAT_SC_I64 (scatter_types.cl):
- *   CLAT_SC_OP      0 sum, 1 prod, 2 min, 3 max [0]
+ * Build options (defaults in brackets), besides the types (scatter_types.cl):
+ *   CLAT_SC_OP      CLAT_SC_OP_SUM, CLAT_SC_OP_PROD, CLAT_SC_OP_MIN or CLAT_SC_OP_MAX [SUM]
  *   CLAT_SC_FIXED   1: sums in 128-bit fixed point (the deterministic mode; floating types) [0]
- *   CLAT_SC_MODE    where a finished run goes: 0 the global accumulator, 1 private copies of
- *                   every slot in __local memory, 2 a tagged __local table of the slots a
- *                   work-group meets first (the rest go global) [0]
- *   CLAT_SC_SHIFT   mode 1: 1 << CLAT_SC_SHIFT copies per slot (copy = local id % copies) [0]
- *   CLAT_SC_SLOTS   mode 2: slots of the table, a power of two [1024]
+ *   CLAT_SC_MODE    where a finished run goes: CLAT_SC_MODE_GLOBAL the global accumulator,
+ *                   CLAT_SC_MODE_PRIVATE private copies of every slot in __local memory,
+ *                   CLAT_SC_MODE_CACHE a tagged __local table of the slots a work-group meets
+ *                   first (the rest go global) [GLOBAL]
+ *   CLAT_SC_SHIFT   private: 1 << CLAT_SC_SHIFT copies per slot (copy = local id % copies) [0]
+ *   CLAT_SC_SLOTS   cache: slots of the table, a power of two [1024]
  *   CLAT_SC_SOLO    1: work-groups of one work-item (CPUs): __local updates need no atomics [0]
  *   CLAT_SC_COUNTS  1: count the elements of every bin into counts (mean, include_self false) [0]
  *   CLAT_SC_SEGMENTS 1: bins from CSR offsets instead of indices [0]
@@ -59,14 +60,23 @@
 #ifndef CLATOMICS_KERNELS_SCATTER_CL
 #define CLATOMICS_KERNELS_SCATTER_CL
 
+/* The values CLAT_SC_OP and CLAT_SC_MODE name (numbers, so that the preprocessor compares them). */
+#define CLAT_SC_OP_SUM 0
+#define CLAT_SC_OP_PROD 1
+#define CLAT_SC_OP_MIN 2
+#define CLAT_SC_OP_MAX 3
+#define CLAT_SC_MODE_GLOBAL 0
+#define CLAT_SC_MODE_PRIVATE 1
+#define CLAT_SC_MODE_CACHE 2
+
 #ifndef CLAT_SC_OP
-#define CLAT_SC_OP 0
+#define CLAT_SC_OP CLAT_SC_OP_SUM
 #endif
 #ifndef CLAT_SC_FIXED
 #define CLAT_SC_FIXED 0
 #endif
 #ifndef CLAT_SC_MODE
-#define CLAT_SC_MODE 0
+#define CLAT_SC_MODE CLAT_SC_MODE_GLOBAL
 #endif
 #ifndef CLAT_SC_SHIFT
 #define CLAT_SC_SHIFT 0
@@ -93,7 +103,7 @@
 #define CLAT_SC_NAN_PROP 1
 #endif
 /* Floating-point min/max whose NaN propagates: the ordered-bits path below. */
-#if CLAT_SC_REAL && (CLAT_SC_OP == 2 || CLAT_SC_OP == 3) && CLAT_SC_NAN_PROP && !CLAT_SC_FIXED
+#if CLAT_SC_REAL && (CLAT_SC_OP == CLAT_SC_OP_MIN || CLAT_SC_OP == CLAT_SC_OP_MAX) && CLAT_SC_NAN_PROP && !CLAT_SC_FIXED
 #define CLAT_SC_PROP 1
 #else
 #define CLAT_SC_PROP 0
@@ -166,7 +176,7 @@ CLAT_SC_DEFINE_INT_LOOP(clat_sc_max_local, __local, _local, CLAT_SC_MAX)
 
 #if CLAT_SC_FIXED
 /* ---- the accumulator: 128-bit two's complement fixed point, ulong2 (x low, y high) ---- */
-#if !CLAT_SC_REAL || CLAT_SC_OP != 0 || !defined(CLAT_HAS_DOUBLE)
+#if !CLAT_SC_REAL || CLAT_SC_OP != CLAT_SC_OP_SUM || !defined(CLAT_HAS_DOUBLE)
 #error "kernels/scatter.cl: CLAT_SC_FIXED sums floating-point values on a device with fp64"
 #endif
 #define CLAT_SC_A ulong2
@@ -206,7 +216,7 @@ CLAT_FN ulong2 clat_sc_fixed_bits(ulong m, int lsb, int neg, int e_grid) {
   return (ulong2)((lo ^ mask) - mask, (hi ^ mask) + (mask & (lo == 0ul ? 1ul : 0ul)));
 }
 /* A finite value's fixed point. */
-#if CLAT_SC_TYPE == 1
+#if CLAT_SC_DOUBLE
 CLAT_FN ulong2 clat_sc_fixed(double v, int e_grid) {
   const ulong bits = as_ulong(v);
   const int e = (int)((bits >> 52) & 0x7fful);
@@ -246,7 +256,7 @@ CLAT_SC_DEFINE_ADD128(clat_sc_add128_local, __local)
 #define CLAT_SC_WORDS 1
 #define CLAT_SC_READ(p) ((p)[0])
 #define CLAT_SC_WRITE(p, a) ((p)[0] = (a))
-#if CLAT_SC_OP == 0
+#if CLAT_SC_OP == CLAT_SC_OP_SUM
 #define CLAT_SC_COMB CLAT_SC_SUM
 #define CLAT_SC_IDENT CLAT_SC_SUM_IDENT
 #define CLAT_SC_IS_IDENT(a) CLAT_SC_SAME_BITS(a, CLAT_SC_SUM_IDENT)
@@ -269,7 +279,7 @@ CLAT_SC_DEFINE_ADD128(clat_sc_add128_local, __local)
 #define CLAT_SC_LOCAL(p, a) atomic_add(p, a)
 #endif
 
-#elif CLAT_SC_OP == 1
+#elif CLAT_SC_OP == CLAT_SC_OP_PROD
 #define CLAT_SC_COMB CLAT_SC_MUL
 #define CLAT_SC_IDENT ((CLAT_SC_T)1)
 #define CLAT_SC_IS_IDENT(a) ((a) == (CLAT_SC_T)1)
@@ -285,8 +295,8 @@ CLAT_SC_DEFINE_ADD128(clat_sc_add128_local, __local)
 #define CLAT_SC_LOCAL(p, a) clat_sc_mul_local(p, a)
 #endif
 
-#elif CLAT_SC_OP == 2 || CLAT_SC_OP == 3
-#if CLAT_SC_OP == 2
+#elif CLAT_SC_OP == CLAT_SC_OP_MIN || CLAT_SC_OP == CLAT_SC_OP_MAX
+#if CLAT_SC_OP == CLAT_SC_OP_MIN
 #define CLAT_SC_MM_A clat_atomic_min_
 #define CLAT_SC_MM_S clat_sc_min
 #define CLAT_SC_COMB CLAT_SC_MIN
@@ -299,10 +309,10 @@ CLAT_SC_DEFINE_ADD128(clat_sc_add128_local, __local)
 #endif
 #if CLAT_SC_PROP
 /* Canonical NaN and identity (see the top of the file). */
-#if CLAT_SC_TYPE == 1
+#if CLAT_SC_DOUBLE
 #define CLAT_SC_QNAN as_double(0x7ff8000000000000ul)
 #define CLAT_SC_S long
-#if CLAT_SC_OP == 3
+#if CLAT_SC_OP == CLAT_SC_OP_MAX
 #define CLAT_SC_PNAN as_double(0x7ff8000000000000ul)
 #else
 #define CLAT_SC_PNAN as_double(0xfffffffffffffffful)
@@ -310,7 +320,7 @@ CLAT_SC_DEFINE_ADD128(clat_sc_add128_local, __local)
 #else
 #define CLAT_SC_QNAN as_float(0x7fc00000u)
 #define CLAT_SC_S int
-#if CLAT_SC_OP == 3
+#if CLAT_SC_OP == CLAT_SC_OP_MAX
 #define CLAT_SC_PNAN as_float(0x7fc00000u)
 #else
 #define CLAT_SC_PNAN as_float(0xffffffffu)
@@ -318,7 +328,7 @@ CLAT_SC_DEFINE_ADD128(clat_sc_add128_local, __local)
 #endif
 #undef CLAT_SC_COMB
 #undef CLAT_SC_IDENT
-#if CLAT_SC_OP == 3
+#if CLAT_SC_OP == CLAT_SC_OP_MAX
 #define CLAT_SC_IDENT (-(CLAT_SC_T)INFINITY)
 #else
 #define CLAT_SC_IDENT ((CLAT_SC_T)INFINITY)
@@ -327,7 +337,7 @@ CLAT_SC_DEFINE_ADD128(clat_sc_add128_local, __local)
 CLAT_FN CLAT_SC_T clat_sc_canon(CLAT_SC_T v) { return isnan(v) ? CLAT_SC_PNAN : v; }
 /* Any NaN wins; otherwise order.cl's min/max (-0 below +0). */
 CLAT_FN CLAT_SC_T clat_sc_pcomb(CLAT_SC_T a, CLAT_SC_T b) {
-#if CLAT_SC_OP == 3
+#if CLAT_SC_OP == CLAT_SC_OP_MAX
   return (isnan(a) || isnan(b)) ? CLAT_SC_PNAN : CLAT_SC_MAX(a, b);
 #else
   return (isnan(a) || isnan(b)) ? CLAT_SC_PNAN : CLAT_SC_MIN(a, b);
@@ -336,14 +346,14 @@ CLAT_FN CLAT_SC_T clat_sc_pcomb(CLAT_SC_T a, CLAT_SC_T b) {
 #define CLAT_SC_COMB clat_sc_pcomb
 /* The update of a slot holding a number or the canonical NaN with a canonical v. max: sign bit
  * set -> unsigned min, clear -> signed max; min: set -> unsigned max, clear -> signed min. */
-#if CLAT_SC_OP == 3
+#if CLAT_SC_OP == CLAT_SC_OP_MAX
 #define CLAT_SC_P_NEG(AS, p, v) CLAT_SC_PATOM(min, AS, CLAT_SC_U, p, v)
 #define CLAT_SC_P_POS(AS, p, v) CLAT_SC_PATOM(max, AS, CLAT_SC_S, p, v)
 #else
 #define CLAT_SC_P_NEG(AS, p, v) CLAT_SC_PATOM(max, AS, CLAT_SC_U, p, v)
 #define CLAT_SC_P_POS(AS, p, v) CLAT_SC_PATOM(min, AS, CLAT_SC_S, p, v)
 #endif
-#if CLAT_SC_TYPE != 1
+#if !CLAT_SC_DOUBLE
 #define CLAT_SC_PATOM(OP, AS, I, p, v) atomic_##OP((volatile AS I *)(p), CLAT_CAT(as_, I)(v))
 #elif defined(CLAT_HAS_INT64_MINMAX)
 #define CLAT_SC_PATOM(OP, AS, I, p, v) atom_##OP((volatile AS I *)(p), CLAT_CAT(as_, I)(v))
@@ -391,7 +401,7 @@ CLAT_SC_DEFINE_PROP(clat_sc_prop_local, __local)
 #define CLAT_SC_LOCAL(p, a) CLAT_CAT(CLAT_SC_MM_S, _local)(p, a)
 #endif
 #else
-#error "kernels/scatter.cl: CLAT_SC_OP must be 0..3"
+#error "kernels/scatter.cl: CLAT_SC_OP must name an op (CLAT_SC_OP_SUM, _PROD, _MIN, _MAX)"
 #endif
 #endif /* CLAT_SC_FIXED */
 
@@ -413,7 +423,7 @@ CLAT_SC_DEFINE_PROP(clat_sc_prop_local, __local)
 #define CLAT_SC_KEEP(v, slot) (clat_sc_exponent(v) <= e_keep || clat_sc_rare(v, (slot), flags, oor))
 /* The common case costs one integer compare: the value's own biased exponent against e_keep, the
  * largest one within the grid (NaN and infinities have the largest exponent of all). */
-#if CLAT_SC_TYPE == 1
+#if CLAT_SC_DOUBLE
 #define clat_sc_exponent(v) ((int)((as_ulong(v) >> 52) & 0x7fful))
 #define CLAT_SC_KEEP_LIMIT(e_top) min((e_top), 2046)
 #else
@@ -482,12 +492,12 @@ CLAT_FN void clat_sc_global(ulong key, CLAT_SC_A a, ulong nelem, uint width, __g
 #ifndef CLAT_SC_RUNS
 #define CLAT_SC_RUNS 0
 #endif
-#if CLAT_SC_RUNS && CLAT_PATH_AGG == CLAT_PATH_WARP && CLAT_SC_MODE == 0
+#if CLAT_SC_RUNS && CLAT_PATH_AGG == CLAT_PATH_WARP && CLAT_SC_MODE == CLAT_SC_MODE_GLOBAL
 #define CLAT_SC_WARP_RUNS 1
 /* The accumulator as 32-bit words, for shuffles. */
 #if CLAT_SC_FIXED
 #define CLAT_SC_AW uint4
-#elif CLAT_SC_TYPE == 1 || CLAT_SC_WIDE_INT
+#elif CLAT_SC_DOUBLE || CLAT_SC_WIDE_INT
 #define CLAT_SC_AW uint2
 #else
 #define CLAT_SC_AW uint
@@ -497,7 +507,7 @@ CLAT_FN CLAT_SC_A clat_sc_up_a(CLAT_SC_A a, uint d) {
   CLAT_SC_AW w = CLAT_CAT(as_, CLAT_SC_AW)(a);
 #if CLAT_SC_FIXED
   w = (uint4)(clat_sc_up(w.x, d), clat_sc_up(w.y, d), clat_sc_up(w.z, d), clat_sc_up(w.w, d));
-#elif CLAT_SC_TYPE == 1 || CLAT_SC_WIDE_INT
+#elif CLAT_SC_DOUBLE || CLAT_SC_WIDE_INT
   w = (uint2)(clat_sc_up(w.x, d), clat_sc_up(w.y, d));
 #else
   w = clat_sc_up(w, d);
@@ -533,13 +543,13 @@ CLAT_FN int clat_sc_warp_runs(ulong key, CLAT_SC_A *a, uint *nelem) {
 CLAT_FN void clat_sc_flush(ulong key, CLAT_SC_A a, uint nelem, uint width, __global CLAT_SC_STORE *acc, ulong acc_off,
                            ulong astride, __global ulong *counts, __local CLAT_SC_STORE *lacc, __local uint *ltag,
                            __local uint *lcount, uint lslots) {
-#if CLAT_SC_MODE == 1
+#if CLAT_SC_MODE == CLAT_SC_MODE_PRIVATE
   const uint at = ((uint)key << CLAT_SC_SHIFT) + (get_local_id(0) & ((1u << CLAT_SC_SHIFT) - 1u));
   CLAT_SC_LOCAL(lacc + at * CLAT_SC_WORDS, a);
 #if CLAT_SC_COUNTS
   if (nelem) CLAT_SC_LOCAL_COUNT(lcount + at, nelem);
 #endif
-#elif CLAT_SC_MODE == 2
+#elif CLAT_SC_MODE == CLAT_SC_MODE_CACHE
   const uint at = (uint)key & (CLAT_SC_SLOTS - 1u);
   /* A tag goes from empty to a key once; a stale empty only costs the compare-exchange, which
    * returns the real tag (CLAT_FIRST_READ, cas.cl). */
@@ -610,7 +620,7 @@ CLAT_FN void clat_sc_flush(ulong key, CLAT_SC_A a, uint nelem, uint width, __glo
 #ifndef CLAT_SC_VEC_RED
 #define CLAT_SC_VEC_RED 0
 #endif
-#if CLAT_SC_VEC_RED && CLAT_SC_TYPE == 0 && CLAT_SC_OP == 0 && !CLAT_SC_FIXED && CLAT_SC_MODE == 0 && !CLAT_SC_RUNS && \
+#if CLAT_SC_VEC_RED && CLAT_SC_REAL && !CLAT_SC_DOUBLE && !CLAT_SC_STORED16 && CLAT_SC_OP == CLAT_SC_OP_SUM && !CLAT_SC_FIXED && CLAT_SC_MODE == CLAT_SC_MODE_GLOBAL && !CLAT_SC_RUNS && \
     !CLAT_SC_SEGMENTS && CLAT_PATH_ADD_FLOAT_GLOBAL == CLAT_PATH_PTX
 #define CLAT_SC_ROWS4 1
 CLAT_FN void clat_sc_red4(__global float *p, float4 v) {
@@ -622,15 +632,15 @@ CLAT_FN void clat_sc_red4(__global float *p, float4 v) {
 
 __kernel void clat_scatter(CLAT_SC_ARGS) {
   const uint lid = get_local_id(0), lsize = get_local_size(0);
-#if CLAT_SC_MODE == 1
+#if CLAT_SC_MODE == CLAT_SC_MODE_PRIVATE
   const uint nlocal = lslots << CLAT_SC_SHIFT;
-#elif CLAT_SC_MODE == 2
+#elif CLAT_SC_MODE == CLAT_SC_MODE_CACHE
   const uint nlocal = CLAT_SC_SLOTS;
 #endif
-#if CLAT_SC_MODE != 0
+#if CLAT_SC_MODE != CLAT_SC_MODE_GLOBAL
   for (uint i = lid; i < nlocal; i += lsize) {
     CLAT_SC_WRITE(lacc + i * CLAT_SC_WORDS, CLAT_SC_IDENT);
-    if (CLAT_SC_MODE == 2) ltag[i] = CLAT_SC_EMPTY;
+    if (CLAT_SC_MODE == CLAT_SC_MODE_CACHE) ltag[i] = CLAT_SC_EMPTY;
     if (CLAT_SC_COUNTS) lcount[i] = 0u;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -717,7 +727,7 @@ __kernel void clat_scatter(CLAT_SC_ARGS) {
           for (uint c = 0; c < CLAT_SC_LOADS; ++c) {
             const uint p = e + 4u * (g + c);
             b[c] = *(const __global CLAT_CAT(CLAT_SC_IDX, 4) *)(ipf + p);
-#if CLAT_SC_TYPE >= 6
+#if CLAT_SC_STORED16
             for (uint k = 0; k < 4u; ++k) v[4u * c + k] = CLAT_SC_LOAD(vpf, p + k);
 #else
             const CLAT_CAT(CLAT_SC_IN, 4) w = *(const __global CLAT_CAT(CLAT_SC_IN, 4) *)(vpf + p);
@@ -761,10 +771,10 @@ __kernel void clat_scatter(CLAT_SC_ARGS) {
   if (run_key != CLAT_SC_NONE) clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, lacc, ltag, lcount, lslots);
   if (out_of_range) atomic_add(oor + oor_slot, out_of_range);
 
-#if CLAT_SC_MODE != 0
+#if CLAT_SC_MODE != CLAT_SC_MODE_GLOBAL
   /* The group's __local slots into the global accumulator: one update per slot it touched. */
   barrier(CLK_LOCAL_MEM_FENCE);
-  const uint copies = CLAT_SC_MODE == 1 ? 1u << CLAT_SC_SHIFT : 1u;
+  const uint copies = CLAT_SC_MODE == CLAT_SC_MODE_PRIVATE ? 1u << CLAT_SC_SHIFT : 1u;
   for (uint s = lid; s < nlocal / copies; s += lsize) {
     CLAT_SC_A a = CLAT_SC_IDENT;
     uint c = 0u;
@@ -773,7 +783,7 @@ __kernel void clat_scatter(CLAT_SC_ARGS) {
       a = CLAT_SC_COMB(a, CLAT_SC_READ(lacc + at * CLAT_SC_WORDS));
       if (CLAT_SC_COUNTS) c += lcount[at];
     }
-#if CLAT_SC_MODE == 2
+#if CLAT_SC_MODE == CLAT_SC_MODE_CACHE
     const uint tag = ltag[s];
     if (tag == CLAT_SC_EMPTY) continue;
     const ulong key = tag;
@@ -819,7 +829,7 @@ CLAT_FN CLAT_SC_T clat_sc_round_fixed(ulong2 a, int e_grid) {
  * from any midpoint it is not on, farther than double's rounding moves it. Without double, the
  * host asks for correctly rounded float division where the device offers it. */
 CLAT_FN CLAT_SC_T clat_sc_mean(CLAT_SC_T sum, ulong count) {
-#if CLAT_SC_TYPE != 1 && defined(CLAT_HAS_DOUBLE)
+#if !CLAT_SC_DOUBLE && defined(CLAT_HAS_DOUBLE)
   return (CLAT_SC_T)((double)sum / (double)count);
 #else
   return sum / (CLAT_SC_T)count;
@@ -842,7 +852,7 @@ __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong 
 #if CLAT_SC_COUNTS
     c = counts[bin];
     if (c == 0) {
-      if (CLAT_SC_SEGMENTS && !include_self) *o = (CLAT_SC_T)(CLAT_SC_OP == 1 ? 1 : 0);
+      if (CLAT_SC_SEGMENTS && !include_self) *o = (CLAT_SC_T)(CLAT_SC_OP == CLAT_SC_OP_PROD ? 1 : 0);
       continue;
     }
 #endif
@@ -881,7 +891,7 @@ __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong 
     if (mean) {
 #if CLAT_SC_REAL
       r = clat_sc_mean(r, c);
-#elif CLAT_SC_TYPE == 3 || CLAT_SC_TYPE == 5
+#elif CLAT_SC_UNSIGNED
       r = (CLAT_SC_T)((ulong)r / c);
 #else
       /* floor division, as PyTorch's integer mean */

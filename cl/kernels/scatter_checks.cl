@@ -110,18 +110,13 @@ __kernel void clat_rbk_heads(__global const CLAT_SC_IDX *keys, ulong off, ulong 
   if (from < n && n <= from + CLAT_SC_RBK_K) seg[at] = n;
 }
 
-#if CLAT_SC_TYPE == 6 || CLAT_SC_TYPE == 7
+#if CLAT_SC_STORED16
 /* A 16-bit output (half, bfloat16 values into out of their own type): the call accumulates into
  * float scratch `wide` (rows of width, contiguous) and rounds each slot into out once at the end,
  * to nearest even (clatomics/half.cl, bfloat16.cl: NaN stays NaN, overflow gives inf). out's rows
  * are bins rows of width at off + b * stride. */
-#if CLAT_SC_TYPE == 6
-#define CLAT_SC_WIDEN16 clat_half_to_float
-#define CLAT_SC_NARROW16 clat_float_to_half
-#else
-#define CLAT_SC_WIDEN16 clat_bf16_to_float
-#define CLAT_SC_NARROW16 clat_float_to_bf16
-#endif
+#define CLAT_SC_WIDEN16 CLAT_CAT(CLAT_CAT(clat_, CLAT_SC_FLOAT16), _to_float)
+#define CLAT_SC_NARROW16 CLAT_CAT(clat_float_to_, CLAT_SC_FLOAT16)
 
 /* Exact: out's own values take part (include_self) as they are. */
 __kernel void clat_scatter_widen16(__global const ushort *out, ulong off, ulong stride, uint width, ulong bins, __global float *wide) {

@@ -6,51 +6,189 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 
 #include "core/buffer_checks.hpp"
+#include "core/cl_types.hpp"
+#include "core/kernel_args.hpp"
 #include "core/launch.hpp"
 #include "core/runtime_state.hpp"
 
 namespace clatomics {
 namespace {
 
+using detail::ArgSpace;
 using detail::ScatterCall;
 using detail::ScatterType;
 
+// kernels/scatter.cl, built per op, options and plan.
+const detail::Signature scatter_kernel{"clat_scatter",
+                                       {{"idx", ArgSpace::global},
+                                        {"idx_off", ArgSpace::value},
+                                        {"val", ArgSpace::global},
+                                        {"val_off", ArgSpace::value},
+                                        {"first", ArgSpace::value},
+                                        {"n", ArgSpace::value},
+                                        {"width", ArgSpace::value},
+                                        {"vstride", ArgSpace::value},
+                                        {"nbins", ArgSpace::value},
+                                        {"acc", ArgSpace::global},
+                                        {"acc_off", ArgSpace::value},
+                                        {"astride", ArgSpace::value},
+                                        {"counts", ArgSpace::global},
+                                        {"flags", ArgSpace::global},
+                                        {"e_grid", ArgSpace::value},
+                                        {"e_top", ArgSpace::value},
+                                        {"oor", ArgSpace::global},
+                                        {"oor_slot", ArgSpace::value},
+                                        {"lslots", ArgSpace::value},
+                                        {"lacc", ArgSpace::local},
+                                        {"ltag", ArgSpace::local},
+                                        {"lcount", ArgSpace::local}}};
+const detail::Signature fill_kernel{"clat_scatter_fill", {{"acc", ArgSpace::global}, {"n", ArgSpace::value}}};
+const detail::Signature finish_kernel{"clat_scatter_finish",
+                                      {{"out", ArgSpace::global},
+                                       {"out_off", ArgSpace::value},
+                                       {"ostride", ArgSpace::value},
+                                       {"width", ArgSpace::value},
+                                       {"nbins", ArgSpace::value},
+                                       {"acc", ArgSpace::global},
+                                       {"counts", ArgSpace::global},
+                                       {"flags", ArgSpace::global},
+                                       {"e_grid", ArgSpace::value},
+                                       {"e_top", ArgSpace::value},
+                                       {"include_self", ArgSpace::value},
+                                       {"mean", ArgSpace::value}}};
+const detail::Signature arg_kernel{"clat_scatter_arg",
+                                   {{"idx", ArgSpace::global},
+                                    {"idx_off", ArgSpace::value},
+                                    {"val", ArgSpace::global},
+                                    {"val_off", ArgSpace::value},
+                                    {"first", ArgSpace::value},
+                                    {"n", ArgSpace::value},
+                                    {"nbins", ArgSpace::value},
+                                    {"out", ArgSpace::global},
+                                    {"out_off", ArgSpace::value},
+                                    {"arg", ArgSpace::global},
+                                    {"arg_off", ArgSpace::value}}};
+// kernels/scatter_checks.cl, built per type.
+const detail::Signature top_kernel{"clat_scatter_top",
+                                   {{"val", ArgSpace::global},
+                                    {"val_off", ArgSpace::value},
+                                    {"first", ArgSpace::value},
+                                    {"n", ArgSpace::value},
+                                    {"stride", ArgSpace::value},
+                                    {"width", ArgSpace::value},
+                                    {"vstride", ArgSpace::value},
+                                    {"top", ArgSpace::global}}};
+const detail::Signature fill_ulong_kernel{
+    "clat_scatter_fill_ulong", {{"p", ArgSpace::global}, {"off", ArgSpace::value}, {"n", ArgSpace::value}, {"value", ArgSpace::value}}};
+const detail::Signature check_indices_kernel{"clat_scatter_check_indices",
+                                             {{"idx", ArgSpace::global},
+                                              {"idx_off", ArgSpace::value},
+                                              {"first", ArgSpace::value},
+                                              {"n", ArgSpace::value},
+                                              {"nbins", ArgSpace::value},
+                                              {"oor", ArgSpace::global}}};
+const detail::Signature check_offsets_kernel{"clat_scatter_check_offsets",
+                                             {{"offs", ArgSpace::global},
+                                              {"off", ArgSpace::value},
+                                              {"nentries", ArgSpace::value},
+                                              {"count", ArgSpace::value},
+                                              {"bad", ArgSpace::global}}};
+const detail::Signature fill_rows_kernel{"clat_scatter_fill_rows",
+                                         {{"out", ArgSpace::global},
+                                          {"off", ArgSpace::value},
+                                          {"ostride", ArgSpace::value},
+                                          {"width", ArgSpace::value},
+                                          {"nbins", ArgSpace::value},
+                                          {"one", ArgSpace::value}}};
+const detail::Signature sample_kernel{"clat_scatter_sample",
+                                      {{"idx", ArgSpace::global},
+                                       {"idx_off", ArgSpace::value},
+                                       {"n", ArgSpace::value},
+                                       {"sample", ArgSpace::global},
+                                       {"nsample", ArgSpace::value}}};
+// A 16-bit output widened into float scratch and narrowed back: the same parameters.
+const detail::Signature widen16_kernel{"clat_scatter_widen16",
+                                       {{"out", ArgSpace::global},
+                                        {"off", ArgSpace::value},
+                                        {"stride", ArgSpace::value},
+                                        {"width", ArgSpace::value},
+                                        {"bins", ArgSpace::value},
+                                        {"wide", ArgSpace::global}}};
+const detail::Signature narrow16_kernel{"clat_scatter_narrow16", widen16_kernel.params};
+const detail::Signature rbk_count_kernel{"clat_rbk_count",
+                                         {{"keys", ArgSpace::global},
+                                          {"off", ArgSpace::value},
+                                          {"n", ArgSpace::value},
+                                          {"block_counts", ArgSpace::global},
+                                          {"scratch", ArgSpace::local}}};
+const detail::Signature rbk_heads_kernel{"clat_rbk_heads",
+                                         {{"keys", ArgSpace::global},
+                                          {"off", ArgSpace::value},
+                                          {"n", ArgSpace::value},
+                                          {"block_offsets", ArgSpace::global},
+                                          {"seg", ArgSpace::global},
+                                          {"unique", ArgSpace::global},
+                                          {"unique_off", ArgSpace::value},
+                                          {"scratch", ArgSpace::local}}};
+
 struct TypeInfo {
-  int code;                  // CLAT_SC_TYPE
+  const char* in_name;       // CLAT_SC_IN: a stored value's OpenCL C type
+  const char* out_name;      // CLAT_SC_T: the type values are accumulated and written in
+  const char* float16;       // CLAT_SC_FLOAT16: the 16-bit float format of the stored bits, or null
   std::size_t in_size;       // bytes of a stored value
   std::size_t out_size;      // bytes of an output element
   bool real;                 // floating point
   bool wide;                 // 64-bit integers
 };
 
+// Values of V accumulated as O (float for the 16-bit floats, whose bits are stored as ushort).
+template <class V, class O = V>
+TypeInfo info_of(const char* float16 = nullptr) {
+  return {detail::cl_type_name<V>(), detail::cl_type_name<O>(), float16, sizeof(V), sizeof(O), std::is_floating_point_v<O>,
+          std::is_integral_v<O> && sizeof(O) == 8};
+}
+
 TypeInfo type_info(ScatterType type) {
   switch (type) {
-    case ScatterType::f32: return {0, 4, 4, true, false};
-    case ScatterType::f64: return {1, 8, 8, true, false};
-    case ScatterType::i32: return {2, 4, 4, false, false};
-    case ScatterType::u32: return {3, 4, 4, false, false};
-    case ScatterType::i64: return {4, 8, 8, false, true};
-    case ScatterType::u64: return {5, 8, 8, false, true};
-    case ScatterType::f16: return {6, 2, 4, true, false};
-    case ScatterType::bf16: return {7, 2, 4, true, false};
+    case ScatterType::f32: return info_of<float>();
+    case ScatterType::f64: return info_of<double>();
+    case ScatterType::i32: return info_of<cl_int>();
+    case ScatterType::u32: return info_of<cl_uint>();
+    case ScatterType::i64: return info_of<cl_long>();
+    case ScatterType::u64: return info_of<cl_ulong>();
+    case ScatterType::f16: return info_of<half_t, float>("half");
+    case ScatterType::bf16: return info_of<bfloat16_t, float>("bf16");
   }
   throw std::invalid_argument("clatomics: scatter: the value type is not a ScatterType");
 }
 
-// The kernel's op (mean is a sum with counts), or a refusal for a value outside ScatterOp.
-int op_code(const char* what, ScatterOp op) {
+// The kernel's op, as kernels/scatter.cl names it (mean is a sum with counts), or a refusal for a
+// value outside ScatterOp.
+const char* op_macro(const char* what, ScatterOp op) {
   switch (op) {
     case ScatterOp::sum:
-    case ScatterOp::mean: return 0;
-    case ScatterOp::prod: return 1;
-    case ScatterOp::min: return 2;
-    case ScatterOp::max: return 3;
+    case ScatterOp::mean: return "CLAT_SC_OP_SUM";
+    case ScatterOp::prod: return "CLAT_SC_OP_PROD";
+    case ScatterOp::min: return "CLAT_SC_OP_MIN";
+    case ScatterOp::max: return "CLAT_SC_OP_MAX";
   }
   throw std::invalid_argument(std::string("clatomics: ") + what + ": op (" + std::to_string(static_cast<int>(op)) +
                               ") is not a ScatterOp");
+}
+
+// Where kernels/scatter.cl hands its finished runs on, for a chosen (not automatic) strategy.
+const char* mode_macro(ScatterStrategy strategy) {
+  switch (strategy) {
+    case ScatterStrategy::local_private: return "CLAT_SC_MODE_PRIVATE";
+    case ScatterStrategy::local_cache: return "CLAT_SC_MODE_CACHE";
+    case ScatterStrategy::global_atomics:
+    case ScatterStrategy::automatic: break;
+  }
+  return "CLAT_SC_MODE_GLOBAL";
 }
 
 [[noreturn]] void refuse(const char* what, const std::string& why) {
@@ -154,7 +292,7 @@ class Scatter {
   // them in a refusal.
   void read_indices(std::size_t first, std::size_t n, cl_ulong* into);
   std::string base_options() const;
-  Sample sample(const detail::Kernel& kernel);
+  Sample sample(const detail::LibraryKernel& kernel);
   void choose(const Sample& sample);
   int values_top(const detail::Program& program, std::size_t rows);
   int fixed_grid(int top) const;
@@ -168,6 +306,13 @@ class Scatter {
   detail::Grid small_grid(const detail::Kernel& kernel, std::uint64_t units) const {
     return detail::make_grid(rt_, kernel, std::max<std::uint64_t>(units, 1), 256,
                              8 * std::max<cl_uint>(1, rt_.device_info().caps.compute_units));
+  }
+
+  // The widening or narrowing of a 16-bit output: out16's bins rows of width, `stride` apart, and
+  // the float scratch wide.
+  void bind_16bit(const detail::LibraryKernel& kernel, cl_mem out16, std::size_t offset, std::size_t stride, const detail::Mem& wide) const {
+    detail::bind(kernel, detail::arg("out", out16), detail::arg("off", cl_ulong(offset)), detail::arg("stride", cl_ulong(stride)),
+                 detail::arg("width", cl_uint(width_)), detail::arg("bins", cl_ulong(call_.bins)), detail::arg("wide", wide));
   }
 
   Runtime& rt_;
@@ -184,7 +329,7 @@ void Scatter::check_options() {
   const auto& caps = rt_.device_info().caps;
   const ScatterOptions& o = call_.options;
   strategy_name(o.strategy);
-  const int op = op_code(what_, call_.op);
+  op_macro(what_, call_.op);
   if (o.out_of_range != OutOfRange::count && o.out_of_range != OutOfRange::refuse)
     refuse(what_, "options.out_of_range (" + std::to_string(static_cast<int>(o.out_of_range)) + ") is not an OutOfRange");
   if (o.nan != NanRule::propagate && o.nan != NanRule::missing)
@@ -199,7 +344,7 @@ void Scatter::check_options() {
   plan_.fixed = o.deterministic && info_.real && (call_.op == ScatterOp::sum || call_.op == ScatterOp::mean);
   if (o.deterministic && info_.real && call_.op == ScatterOp::prod)
     refuse(what_, "deterministic prod of floating-point values is not offered: a product's rounding depends on its order");
-  plan_.prop = info_.real && (op == 2 || op == 3) && o.nan == NanRule::propagate;
+  plan_.prop = info_.real && (call_.op == ScatterOp::min || call_.op == ScatterOp::max) && o.nan == NanRule::propagate;
   plan_.counts = call_.op == ScatterOp::mean || !o.include_self;
   plan_.store_bytes = plan_.fixed ? 8 : info_.out_size;
   plan_.words = plan_.fixed ? 2 : 1;
@@ -279,11 +424,14 @@ void Scatter::check() {
 
 // The types' options: all that kernels/scatter_checks.cl takes.
 std::string type_options(const TypeInfo& info, bool index64) {
-  return detail::define("CLAT_SC_TYPE", info.code) + detail::define("CLAT_SC_I64", index64 ? 1 : 0);
+  std::string options = detail::define("CLAT_SC_IN", info.in_name) + detail::define("CLAT_SC_T", info.out_name) +
+                        (index64 ? detail::type_define<cl_ulong>("CLAT_SC_IDX") : detail::type_define<cl_uint>("CLAT_SC_IDX"));
+  if (info.float16) options += detail::define("CLAT_SC_FLOAT16", info.float16);
+  return options;
 }
 
 std::string Scatter::base_options() const {
-  return type_options(info_, call_.index64) + detail::define("CLAT_SC_OP", op_code(what_, call_.op)) +
+  return type_options(info_, call_.index64) + detail::define("CLAT_SC_OP", op_macro(what_, call_.op)) +
          detail::define("CLAT_SC_SEGMENTS", call_.segments ? 1 : 0) +
          detail::define("CLAT_SC_NAN_PROP", call_.options.nan == NanRule::propagate ? 1 : 0);
 }
@@ -313,7 +461,7 @@ ScatterResult Scatter::run_empty() const {
 
 // Indices at evenly spaced positions: sorted when they never decrease, hot when many of them
 // share bins.
-Sample Scatter::sample(const detail::Kernel& kernel) {
+Sample Scatter::sample(const detail::LibraryKernel& kernel) {
   Sample s;
   if (call_.segments) {
     s.sorted = true;  // segments are sorted bins by construction
@@ -322,7 +470,8 @@ Sample Scatter::sample(const detail::Kernel& kernel) {
   const std::size_t n = std::min(sample_size, call_.count);
   if (n < 2) return s;
   const detail::Mem buffer = detail::make_buffer(rt_, n * sizeof(cl_ulong));
-  detail::set_args(kernel, call_.indices, cl_ulong(call_.indices_offset), cl_ulong(call_.count), buffer, cl_uint(n));
+  detail::bind(kernel, detail::arg("idx", call_.indices), detail::arg("idx_off", cl_ulong(call_.indices_offset)),
+               detail::arg("n", cl_ulong(call_.count)), detail::arg("sample", buffer), detail::arg("nsample", cl_uint(n)));
   commands_.launch(kernel, detail::make_grid(rt_, kernel, n, 256, (n + 255) / 256));
   std::vector<cl_ulong> picked(n);
   commands_.read(buffer.get(), 0, n * sizeof(cl_ulong), picked.data());
@@ -380,15 +529,16 @@ void Scatter::choose(const Sample& sample) {
 // The fixed-point grid's top: the largest biased double exponent of the values at `rows` evenly
 // spaced positions (all of them when rows == count).
 int Scatter::values_top(const detail::Program& program, std::size_t rows) {
-  const detail::Kernel kernel = detail::make_kernel(program, "clat_scatter_top");
+  const detail::LibraryKernel kernel = detail::make_kernel(program, top_kernel);
   const cl_uint zero = 0;
   const detail::Mem top = detail::make_buffer(rt_, sizeof(cl_uint), CL_MEM_READ_WRITE, &zero);
   const std::size_t stride = call_.count / rows;
   const std::uint64_t per_launch = std::max<std::uint64_t>(1, detail::launch_elements() / width_);
   for (std::size_t done = 0; done < rows;) {
     const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, rows - done));
-    detail::set_args(kernel, call_.values, cl_ulong(call_.values_offset), cl_ulong(done * stride), cl_ulong(n), cl_ulong(stride),
-                     cl_uint(width_), cl_ulong(vstride_), top);
+    detail::bind(kernel, detail::arg("val", call_.values), detail::arg("val_off", cl_ulong(call_.values_offset)),
+                 detail::arg("first", cl_ulong(done * stride)), detail::arg("n", cl_ulong(n)), detail::arg("stride", cl_ulong(stride)),
+                 detail::arg("width", cl_uint(width_)), detail::arg("vstride", cl_ulong(vstride_)), detail::arg("top", top));
     commands_.launch(kernel, small_grid(kernel, n * width_));
     done += n;
   }
@@ -396,7 +546,7 @@ int Scatter::values_top(const detail::Program& program, std::size_t rows) {
   commands_.read(top.get(), 0, sizeof biased, &biased);
   // Values that are all zero have no exponent: the lowest top whose grid keeps a zero (the
   // kernel keeps a float whose own exponent is at most top - 896, a double's at most top).
-  return std::max(int(biased), info_.code == 1 ? 0 : 896);
+  return std::max(int(biased), call_.type == ScatterType::f64 ? 0 : 896);
 }
 
 // The lowest bit's weight 2^e_grid, so that the sum of count values and out's own below
@@ -414,10 +564,11 @@ ScatterResult Scatter::run() {
   // Checks that read the device's data: the output is untouched until they pass.
   const detail::Program checks = detail::build_library_file(rt_, "kernels/scatter_checks.cl", type_options(info_, call_.index64));
   if (call_.segments) {
-    const detail::Kernel k = detail::make_kernel(checks, "clat_scatter_check_offsets");
+    const detail::LibraryKernel k = detail::make_kernel(checks, check_offsets_kernel);
     const cl_uint none = 0xffffffffu;
     const detail::Mem bad = detail::make_buffer(rt_, sizeof(cl_uint), CL_MEM_READ_WRITE, &none);
-    detail::set_args(k, call_.indices, cl_ulong(call_.indices_offset), cl_ulong(call_.bins + 1), cl_ulong(call_.count), bad);
+    detail::bind(k, detail::arg("offs", call_.indices), detail::arg("off", cl_ulong(call_.indices_offset)),
+                 detail::arg("nentries", cl_ulong(call_.bins + 1)), detail::arg("count", cl_ulong(call_.count)), detail::arg("bad", bad));
     commands_.launch(k, small_grid(k, call_.bins + 1));
     cl_uint found = none;
     commands_.read(bad.get(), 0, sizeof found, &found);
@@ -436,16 +587,18 @@ ScatterResult Scatter::run() {
   if (call_.count == 0) {
     result.strategy = asked_strategy();
     if (call_.segments && !call_.options.include_self) {  // every segment is empty
-      const detail::Kernel fill = detail::make_kernel(checks, "clat_scatter_fill_rows");
-      detail::set_args(fill, call_.out, cl_ulong(call_.out_offset), cl_ulong(ostride_), cl_uint(width_), cl_ulong(call_.bins),
-                       cl_uint(call_.op == ScatterOp::prod ? 1 : 0));
+      const detail::LibraryKernel fill = detail::make_kernel(checks, fill_rows_kernel);
+      detail::bind(fill, detail::arg("out", call_.out), detail::arg("off", cl_ulong(call_.out_offset)), detail::arg("ostride", cl_ulong(ostride_)),
+                   detail::arg("width", cl_uint(width_)), detail::arg("nbins", cl_ulong(call_.bins)),
+                   detail::arg("one", cl_uint(call_.op == ScatterOp::prod ? 1 : 0)));
       commands_.launch(fill, small_grid(fill, slots_));
       cl_uint done = 0;  // the call returns with its commands done (an offset's first 4 bytes)
       commands_.read(call_.indices, call_.indices_offset * index_size_, sizeof done, &done);
     }
     if (call_.with_arg) {
-      const detail::Kernel fill = detail::make_kernel(checks, "clat_scatter_fill_ulong");
-      detail::set_args(fill, call_.arg, cl_ulong(call_.arg_offset), cl_ulong(call_.bins), cl_ulong(0));
+      const detail::LibraryKernel fill = detail::make_kernel(checks, fill_ulong_kernel);
+      detail::bind(fill, detail::arg("p", call_.arg), detail::arg("off", cl_ulong(call_.arg_offset)), detail::arg("n", cl_ulong(call_.bins)),
+                   detail::arg("value", cl_ulong(0)));
       commands_.launch(fill, small_grid(fill, call_.bins));
       cl_ulong first_arg = 0;  // the call returns with its commands done
       commands_.read(call_.arg, call_.arg_offset * sizeof(cl_ulong), sizeof first_arg, &first_arg);
@@ -453,13 +606,14 @@ ScatterResult Scatter::run() {
     return result;
   }
   if (!call_.segments && call_.options.out_of_range == OutOfRange::refuse) {
-    const detail::Kernel k = detail::make_kernel(checks, "clat_scatter_check_indices");
+    const detail::LibraryKernel k = detail::make_kernel(checks, check_indices_kernel);
     const cl_uint start[2] = {0, 0xffffffffu};  // how many, the lowest position
     const detail::Mem bad = detail::make_buffer(rt_, sizeof start, CL_MEM_READ_WRITE, start);
     const std::uint64_t per_launch = detail::launch_elements();
     for (std::size_t done = 0; done < call_.count;) {
       const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, call_.count - done));
-      detail::set_args(k, call_.indices, cl_ulong(call_.indices_offset), cl_ulong(done), cl_ulong(n), cl_ulong(call_.bins), bad);
+      detail::bind(k, detail::arg("idx", call_.indices), detail::arg("idx_off", cl_ulong(call_.indices_offset)), detail::arg("first", cl_ulong(done)),
+                   detail::arg("n", cl_ulong(n)), detail::arg("nbins", cl_ulong(call_.bins)), detail::arg("oor", bad));
       commands_.launch(k, small_grid(k, n));
       cl_uint found[2] = {0, 0};
       commands_.read(bad.get(), 0, sizeof found, found);
@@ -482,29 +636,23 @@ ScatterResult Scatter::run() {
   detail::Mem wide;
   if (call_.out16) {
     wide = detail::make_buffer(rt_, slots_ * sizeof(cl_float));
-    const detail::Kernel widen = detail::make_kernel(checks, "clat_scatter_widen16");
-    detail::set_args(widen, out16, cl_ulong(out16_offset), cl_ulong(out16_stride), cl_uint(width_), cl_ulong(call_.bins), wide);
+    const detail::LibraryKernel widen = detail::make_kernel(checks, widen16_kernel);
+    bind_16bit(widen, out16, out16_offset, out16_stride, wide);
     commands_.launch(widen, small_grid(widen, slots_));
     call_.out = wide.get();
     call_.out_offset = 0;
     ostride_ = width_;
   }
-  choose(sample(detail::make_kernel(checks, "clat_scatter_sample")));
+  choose(sample(detail::make_kernel(checks, sample_kernel)));
   result.strategy = plan_.strategy;
 
   std::string options = base + detail::define("CLAT_SC_FIXED", plan_.fixed ? 1 : 0) +
                         detail::define("CLAT_SC_COUNTS", plan_.counts ? 1 : 0) + detail::define("CLAT_SC_SOLO", plan_.solo ? 1 : 0) +
                         detail::define("CLAT_SC_AGG", plan_.agg ? 1 : 0) + detail::define("CLAT_SC_RUNS", plan_.runs ? 1 : 0) +
                         detail::define("CLAT_SC_VEC_RED", rt_.device_info().caps.nv_compute_capability >= 90 ? 1 : 0);
-  switch (plan_.strategy) {
-    case ScatterStrategy::local_private:
-      options += detail::define("CLAT_SC_MODE", 1) + detail::define("CLAT_SC_SHIFT", plan_.shift);
-      break;
-    case ScatterStrategy::local_cache:
-      options += detail::define("CLAT_SC_MODE", 2) + detail::define("CLAT_SC_SLOTS", (long long)plan_.cache_slots);
-      break;
-    default: options += detail::define("CLAT_SC_MODE", 0); break;
-  }
+  options += detail::define("CLAT_SC_MODE", mode_macro(plan_.strategy));
+  if (plan_.strategy == ScatterStrategy::local_private) options += detail::define("CLAT_SC_SHIFT", plan_.shift);
+  if (plan_.strategy == ScatterStrategy::local_cache) options += detail::define("CLAT_SC_SLOTS", (long long)plan_.cache_slots);
   options += detail::define("CLAT_SC_K", 16);
   if (rt_.device_info().caps.correctly_rounded_divide) options += " -cl-fp32-correctly-rounded-divide-sqrt";  // means
   const detail::Program program = detail::build_library_file(rt_, "kernels/scatter.cl", options);
@@ -521,20 +669,22 @@ ScatterResult Scatter::run() {
     accumulate(program, 0, 0, result);
   }
   if (call_.with_arg) {
-    const detail::Kernel fill = detail::make_kernel(checks, "clat_scatter_fill_ulong");
-    detail::set_args(fill, call_.arg, cl_ulong(call_.arg_offset), cl_ulong(call_.bins), cl_ulong(call_.count));
+    const detail::LibraryKernel fill = detail::make_kernel(checks, fill_ulong_kernel);
+    detail::bind(fill, detail::arg("p", call_.arg), detail::arg("off", cl_ulong(call_.arg_offset)), detail::arg("n", cl_ulong(call_.bins)),
+                 detail::arg("value", cl_ulong(call_.count)));
     commands_.launch(fill, small_grid(fill, call_.bins));
-    const detail::Kernel arg = detail::make_kernel(program, "clat_scatter_arg");
-    detail::set_args(arg, call_.indices, cl_ulong(call_.indices_offset), call_.values, cl_ulong(call_.values_offset), cl_ulong(0),
-                     cl_ulong(call_.count), cl_ulong(call_.bins), call_.out, cl_ulong(call_.out_offset), call_.arg,
-                     cl_ulong(call_.arg_offset));
+    const detail::LibraryKernel arg = detail::make_kernel(program, arg_kernel);
+    detail::bind(arg, detail::arg("idx", call_.indices), detail::arg("idx_off", cl_ulong(call_.indices_offset)), detail::arg("val", call_.values),
+                 detail::arg("val_off", cl_ulong(call_.values_offset)), detail::arg("first", cl_ulong(0)), detail::arg("n", cl_ulong(call_.count)),
+                 detail::arg("nbins", cl_ulong(call_.bins)), detail::arg("out", call_.out), detail::arg("out_off", cl_ulong(call_.out_offset)),
+                 detail::arg("arg", call_.arg), detail::arg("arg_off", cl_ulong(call_.arg_offset)));
     commands_.launch(arg, small_grid(arg, call_.count));
     cl_ulong first_arg = 0;  // the call returns with its commands done
     commands_.read(call_.arg, call_.arg_offset * sizeof(cl_ulong), sizeof first_arg, &first_arg);
   }
   if (call_.out16) {
-    const detail::Kernel narrow = detail::make_kernel(checks, "clat_scatter_narrow16");
-    detail::set_args(narrow, out16, cl_ulong(out16_offset), cl_ulong(out16_stride), cl_uint(width_), cl_ulong(call_.bins), wide);
+    const detail::LibraryKernel narrow = detail::make_kernel(checks, narrow16_kernel);
+    bind_16bit(narrow, out16, out16_offset, out16_stride, wide);
     commands_.launch(narrow, small_grid(narrow, slots_));
     cl_ushort first = 0;  // the call returns with its commands done
     commands_.read(out16, out16_offset * sizeof first, sizeof first, &first);
@@ -545,15 +695,15 @@ ScatterResult Scatter::run() {
 // Every element into the accumulator, then (unless it is out itself) into out. Returns false,
 // out untouched, when a fixed-point value lay above e_top (the grid must be redone).
 bool Scatter::accumulate(const detail::Program& program, int e_grid, int e_top, ScatterResult& result) {
-  const detail::Kernel kernel = detail::make_kernel(program, "clat_scatter");
+  const detail::LibraryKernel kernel = detail::make_kernel(program, scatter_kernel);
   // The accumulator: out itself, or scratch slots at the identity (plus counts and flags).
   detail::Mem scratch, counts, flags;
   cl_mem acc = call_.out;
   std::size_t acc_offset = call_.out_offset, astride = ostride_;
   if (!plan_.direct) {
     scratch = detail::make_buffer(rt_, slots_ * plan_.store_bytes * plan_.words);
-    const detail::Kernel fill = detail::make_kernel(program, "clat_scatter_fill");
-    detail::set_args(fill, scratch, cl_ulong(slots_));
+    const detail::LibraryKernel fill = detail::make_kernel(program, fill_kernel);
+    detail::bind(fill, detail::arg("acc", scratch), detail::arg("n", cl_ulong(slots_)));
     commands_.launch(fill, small_grid(fill, slots_));
     acc = scratch.get();
     acc_offset = 0;
@@ -581,12 +731,16 @@ bool Scatter::accumulate(const detail::Program& program, int e_grid, int e_top, 
   for (std::size_t l = 0; l < launches; ++l) {
     const std::size_t first = l * per_launch, n = std::size_t(std::min<std::uint64_t>(per_launch, call_.count - first));
     const detail::Grid grid = detail::make_grid(rt_, kernel, (std::uint64_t(n) * width_ + 15) / 16, plan_.group, plan_.max_groups);
-    detail::set_args(kernel, call_.indices, cl_ulong(call_.indices_offset), call_.values, cl_ulong(call_.values_offset), cl_ulong(first),
-                     cl_ulong(n), cl_uint(width_), cl_ulong(vstride_), cl_ulong(call_.bins), acc, cl_ulong(acc_offset), cl_ulong(astride),
-                     counts ? counts.get() : no_buffer, flags ? flags.get() : no_buffer, cl_int(e_grid), cl_int(e_top), tally,
-                     cl_uint(1 + l), cl_uint(private_slots ? slots_ : 0), detail::LocalBytes{local_slots * plan_.store_bytes * plan_.words},
-                     detail::LocalBytes{(plan_.strategy == ScatterStrategy::local_cache ? local_slots : 1) * sizeof(cl_uint)},
-                     detail::LocalBytes{(plan_.counts ? local_slots : 1) * sizeof(cl_uint)});
+    detail::bind(kernel, detail::arg("idx", call_.indices), detail::arg("idx_off", cl_ulong(call_.indices_offset)),
+                 detail::arg("val", call_.values), detail::arg("val_off", cl_ulong(call_.values_offset)), detail::arg("first", cl_ulong(first)),
+                 detail::arg("n", cl_ulong(n)), detail::arg("width", cl_uint(width_)), detail::arg("vstride", cl_ulong(vstride_)),
+                 detail::arg("nbins", cl_ulong(call_.bins)), detail::arg("acc", acc), detail::arg("acc_off", cl_ulong(acc_offset)),
+                 detail::arg("astride", cl_ulong(astride)), detail::arg("counts", counts ? counts.get() : no_buffer),
+                 detail::arg("flags", flags ? flags.get() : no_buffer), detail::arg("e_grid", cl_int(e_grid)), detail::arg("e_top", cl_int(e_top)),
+                 detail::arg("oor", tally), detail::arg("oor_slot", cl_uint(1 + l)), detail::arg("lslots", cl_uint(private_slots ? slots_ : 0)),
+                 detail::arg("lacc", detail::LocalBytes{local_slots * plan_.store_bytes * plan_.words}),
+                 detail::arg("ltag", detail::LocalBytes{(plan_.strategy == ScatterStrategy::local_cache ? local_slots : 1) * sizeof(cl_uint)}),
+                 detail::arg("lcount", detail::LocalBytes{(plan_.counts ? local_slots : 1) * sizeof(cl_uint)}));
     commands_.launch(kernel, grid);
   }
   std::vector<cl_uint> tallies(launches + 1);
@@ -595,10 +749,13 @@ bool Scatter::accumulate(const detail::Program& program, int e_grid, int e_top, 
     if (tallies[0]) return false;
   }
   if (!plan_.direct) {
-    const detail::Kernel finish = detail::make_kernel(program, "clat_scatter_finish");
-    detail::set_args(finish, call_.out, cl_ulong(call_.out_offset), cl_ulong(ostride_), cl_uint(width_), cl_ulong(call_.bins), scratch,
-                     counts ? counts.get() : no_buffer, flags ? flags.get() : no_buffer, cl_int(e_grid), cl_int(e_top),
-                     cl_uint(call_.options.include_self ? 1 : 0), cl_uint(call_.op == ScatterOp::mean ? 1 : 0));
+    const detail::LibraryKernel finish = detail::make_kernel(program, finish_kernel);
+    detail::bind(finish, detail::arg("out", call_.out), detail::arg("out_off", cl_ulong(call_.out_offset)), detail::arg("ostride", cl_ulong(ostride_)),
+                 detail::arg("width", cl_uint(width_)), detail::arg("nbins", cl_ulong(call_.bins)), detail::arg("acc", scratch),
+                 detail::arg("counts", counts ? counts.get() : no_buffer), detail::arg("flags", flags ? flags.get() : no_buffer),
+                 detail::arg("e_grid", cl_int(e_grid)), detail::arg("e_top", cl_int(e_top)),
+                 detail::arg("include_self", cl_uint(call_.options.include_self ? 1 : 0)),
+                 detail::arg("mean", cl_uint(call_.op == ScatterOp::mean ? 1 : 0)));
     commands_.launch(finish, small_grid(finish, slots_));
   }
   commands_.read(tally.get(), 0, (launches + 1) * sizeof(cl_uint), tallies.data());
@@ -721,7 +878,7 @@ std::size_t detail::reduce_by_key_buffers(Runtime& rt, ScatterType type, bool ou
     detail::check_disjoint(*out, values_range);
   }
   detail::check_disjoint(unique_range, reductions_range);
-  op_code(what, op);
+  op_macro(what, op);
   if (count == 0) return 0;
   // The runs' offsets (CSR) for the segment reduction; its checks run before anything is enqueued.
   const detail::Mem seg = detail::make_buffer(rt, (count + 1) * sizeof(cl_ulong));
@@ -745,8 +902,8 @@ std::size_t detail::reduce_by_key_buffers(Runtime& rt, ScatterType type, bool ou
   // Heads (a key unlike the one before) counted per block, their offsets scanned on the host,
   // then every block writes its runs' first positions and keys, and the block of the last key the end.
   const detail::Program program = detail::build_library_file(rt, "kernels/scatter_checks.cl", type_options(info, key64));
-  const detail::Kernel count_kernel = detail::make_kernel(program, "clat_rbk_count");
-  const detail::Kernel heads_kernel = detail::make_kernel(program, "clat_rbk_heads");
+  const detail::LibraryKernel count_kernel = detail::make_kernel(program, rbk_count_kernel);
+  const detail::LibraryKernel heads_kernel = detail::make_kernel(program, rbk_heads_kernel);
   const std::size_t group = std::min({std::size_t(256), detail::kernel_group_limit(rt, count_kernel), detail::kernel_group_limit(rt, heads_kernel)});
   const std::size_t block = detail::floor_pow2(group) * 8;  // CLAT_SC_RBK_K elements per work-item
   const std::size_t nblocks = (count + block - 1) / block;
@@ -755,7 +912,8 @@ std::size_t detail::reduce_by_key_buffers(Runtime& rt, ScatterType type, bool ou
   grid.groups = nblocks;
   detail::Commands commands(rt);
   const detail::Mem block_counts = detail::make_buffer(rt, nblocks * sizeof(cl_uint));
-  detail::set_args(count_kernel, keys, cl_ulong(keys_offset), cl_ulong(count), block_counts, detail::LocalBytes{grid.group * sizeof(cl_uint)});
+  detail::bind(count_kernel, detail::arg("keys", keys), detail::arg("off", cl_ulong(keys_offset)), detail::arg("n", cl_ulong(count)),
+               detail::arg("block_counts", block_counts), detail::arg("scratch", detail::LocalBytes{grid.group * sizeof(cl_uint)}));
   commands.launch(count_kernel, grid);
   std::vector<cl_uint> heads(nblocks);
   commands.read(block_counts.get(), 0, nblocks * sizeof(cl_uint), heads.data());
@@ -766,8 +924,9 @@ std::size_t detail::reduce_by_key_buffers(Runtime& rt, ScatterType type, bool ou
     runs += heads[b];
   }
   const detail::Mem offsets = detail::make_buffer(rt, nblocks * sizeof(cl_ulong), CL_MEM_READ_ONLY, block_offsets.data());
-  detail::set_args(heads_kernel, keys, cl_ulong(keys_offset), cl_ulong(count), offsets, seg, unique_keys, cl_ulong(unique_offset),
-                   detail::LocalBytes{grid.group * sizeof(cl_uint)});
+  detail::bind(heads_kernel, detail::arg("keys", keys), detail::arg("off", cl_ulong(keys_offset)), detail::arg("n", cl_ulong(count)),
+               detail::arg("block_offsets", offsets), detail::arg("seg", seg), detail::arg("unique", unique_keys),
+               detail::arg("unique_off", cl_ulong(unique_offset)), detail::arg("scratch", detail::LocalBytes{grid.group * sizeof(cl_uint)}));
   commands.launch(heads_kernel, grid);  // seg[runs] = count too
   call.bins = std::size_t(runs);
   Scatter scatter(rt, call, what);
@@ -780,7 +939,7 @@ std::size_t detail::reduce_by_key_host(Runtime& rt, ScatterType type, bool out16
                                        void* unique_keys, void* reductions, ScatterOp op, ScatterOptions options) {
   const TypeInfo info = type_info(type);
   const std::size_t key_size = key64 ? 8 : 4, out_size = out_bytes("reduce_by_key", type, out16);
-  op_code("reduce_by_key", op);
+  op_macro("reduce_by_key", op);
   if (count == 0) return 0;
   check_fits(rt, "reduce_by_key", "keys", count, key_size);
   check_fits(rt, "reduce_by_key", "values", count, std::max(info.in_size, out_size));
