@@ -9,6 +9,8 @@
 
 #include "clatomics/partial.hpp"
 #include "core/buffer_checks.hpp"
+#include "core/cl_types.hpp"
+#include "core/kernel_args.hpp"
 #include "core/launch.hpp"
 #include "core/runtime_state.hpp"
 #include "groups/started.hpp"
@@ -17,14 +19,38 @@
 namespace clatomics {
 namespace {
 
-template <class T>
-constexpr int type_code() {
-  if constexpr (std::is_same_v<T, float>) return 0;
-  if constexpr (std::is_same_v<T, double>) return 1;
-  if constexpr (std::is_same_v<T, cl_int>) return 2;
-  if constexpr (std::is_same_v<T, cl_uint>) return 3;
-  if constexpr (std::is_same_v<T, cl_long>) return 4;
-  if constexpr (std::is_same_v<T, cl_ulong>) return 5;
+using detail::ArgSpace;
+
+// kernels/reduce.cl's kernels: per op, the fast one (one atomic per group), the tree over the
+// elements' tiles and the tree over tile values.
+enum class ReduceKernel { fast, tiles, tiles_of_partials };
+
+const detail::Signature& reduce_signature(ReduceOp op, ReduceKernel kind) {
+  static const std::vector<detail::Param> fast{
+      {"in", ArgSpace::global}, {"offset", ArgSpace::value}, {"count", ArgSpace::value}, {"out", ArgSpace::global}, {"scratch", ArgSpace::local}};
+  static const std::vector<detail::Param> tree{{"in", ArgSpace::global},      {"offset", ArgSpace::value}, {"count", ArgSpace::value},
+                                               {"partials", ArgSpace::global}, {"first", ArgSpace::value},  {"out", ArgSpace::global},
+                                               {"finish", ArgSpace::value},    {"scratch", ArgSpace::local}};
+  static const detail::Signature sum[] = {{"clat_reduce_sum", fast}, {"clat_reduce_sum_tiles", tree}, {"clat_reduce_sum_tiles_of_partials", tree}};
+  static const detail::Signature prod[] = {
+      {"clat_reduce_prod", fast}, {"clat_reduce_prod_tiles", tree}, {"clat_reduce_prod_tiles_of_partials", tree}};
+  static const detail::Signature min[] = {{"clat_reduce_min", fast}, {"clat_reduce_min_tiles", tree}, {"clat_reduce_min_tiles_of_partials", tree}};
+  static const detail::Signature max[] = {{"clat_reduce_max", fast}, {"clat_reduce_max_tiles", tree}, {"clat_reduce_max_tiles_of_partials", tree}};
+  const auto at = [kind](const detail::Signature(&of_op)[3]) -> const detail::Signature& {
+    switch (kind) {
+      case ReduceKernel::fast: return of_op[0];
+      case ReduceKernel::tiles: return of_op[1];
+      case ReduceKernel::tiles_of_partials: return of_op[2];
+    }
+    return of_op[0];
+  };
+  switch (op) {
+    case ReduceOp::sum: return at(sum);
+    case ReduceOp::prod: return at(prod);
+    case ReduceOp::min: return at(min);
+    case ReduceOp::max: return at(max);
+  }
+  throw std::invalid_argument("clatomics::reduce: op is not a ReduceOp");
 }
 
 }  // namespace
@@ -102,15 +128,15 @@ void reduce_fast(Runtime& rt, detail::Commands& commands, cl_mem buffer, std::si
   // CPUs: 64-byte vectors over one contiguous chunk per work-item, a few work-items per core.
   // GPUs: 16-byte vectors in a grid stride, enough work-groups to fill every compute unit.
   const int vec = int((cpu ? 64 : 16) / sizeof(T));
-  const std::string options = detail::define("CLAT_REDUCE_TYPE", type_code<T>()) + detail::define("CLAT_VEC", vec) +
-                              detail::define("CLAT_CONTIGUOUS", cpu ? 1 : 0);
-  const std::string name = std::string("clat_reduce_") + detail::reduce_op_name(op);
-  const detail::Kernel kernel = detail::make_kernel(detail::build_library_file(rt, "kernels/reduce.cl", options), name.c_str());
+  const std::string options = detail::type_define<T>("CLAT_T") + detail::define("CLAT_VEC", vec) + detail::define("CLAT_CONTIGUOUS", cpu ? 1 : 0);
+  const detail::LibraryKernel kernel =
+      detail::make_kernel(detail::build_library_file(rt, "kernels/reduce.cl", options), reduce_signature(op, ReduceKernel::fast));
   const std::size_t units = count / std::size_t(vec) + 1;
   const detail::Grid grid = detail::make_grid(rt, kernel, units, cpu ? 1 : 256, detail::resident_groups(caps));
   const T start = atomic_start<T>(op);
   const detail::Mem out = detail::make_buffer(rt, sizeof(T), CL_MEM_READ_WRITE, &start);
-  detail::set_args(kernel, buffer, cl_ulong(offset), cl_ulong(count), out, detail::LocalBytes{grid.group * sizeof(T)});
+  detail::bind(kernel, detail::arg("in", buffer), detail::arg("offset", cl_ulong(offset)), detail::arg("count", cl_ulong(count)),
+               detail::arg("out", out), detail::arg("scratch", detail::LocalBytes{grid.group * sizeof(T)}));
   commands.launch(kernel, grid);
   commands.read_later(out.get(), 0, sizeof(T), result);
 }
@@ -124,14 +150,13 @@ class Tree {
 
   Tree(Runtime& rt, ReduceOp op) : rt_(rt) {
     const auto& caps = rt.device_info().caps;
-    const std::string name = std::string("clat_reduce_") + detail::reduce_op_name(op) + "_tiles";
     // 256 work-items a group (one per lane) where the device allows; fewer hold several lanes.
     std::size_t group = detail::floor_pow2(std::min<std::size_t>(256, caps.max_work_group_size));
     for (;;) {
-      const std::string options = detail::define("CLAT_REDUCE_TYPE", type_code<T>()) + detail::define("CLAT_TILE_GROUP", (long long)group);
+      const std::string options = detail::type_define<T>("CLAT_T") + detail::define("CLAT_TILE_GROUP", (long long)group);
       const detail::Program program = detail::build_library_file(rt, "kernels/reduce.cl", options);
-      elements_ = detail::make_kernel(program, name.c_str());
-      partials_ = detail::make_kernel(program, (name + "_of_partials").c_str());
+      elements_ = detail::make_kernel(program, reduce_signature(op, ReduceKernel::tiles));
+      partials_ = detail::make_kernel(program, reduce_signature(op, ReduceKernel::tiles_of_partials));
       const std::size_t allowed = std::min(detail::kernel_group_limit(rt, elements_), detail::kernel_group_limit(rt, partials_));
       if (allowed >= group || group == 1) break;
       group = detail::floor_pow2(allowed);  // the kernels cannot run that many: compile for fewer
@@ -174,16 +199,17 @@ class Tree {
   }
 
  private:
-  void launch(detail::Commands& commands, const detail::Kernel& kernel, cl_mem in, std::size_t offset, std::size_t count,
+  void launch(detail::Commands& commands, const detail::LibraryKernel& kernel, cl_mem in, std::size_t offset, std::size_t count,
               cl_mem to, std::size_t first, bool finish) {
     const detail::Grid grid = detail::make_grid(rt_, kernel, tiles(count) * group_, group_, max_groups_);
-    detail::set_args(kernel, in, cl_ulong(offset), cl_ulong(count), finish ? out_.get() : to, cl_ulong(first), out_,
-                     cl_uint(finish ? 1 : 0), detail::LocalBytes{grid.group * sizeof(T)});
+    detail::bind(kernel, detail::arg("in", in), detail::arg("offset", cl_ulong(offset)), detail::arg("count", cl_ulong(count)),
+                 detail::arg("partials", finish ? out_.get() : to), detail::arg("first", cl_ulong(first)), detail::arg("out", out_),
+                 detail::arg("finish", cl_uint(finish ? 1 : 0)), detail::arg("scratch", detail::LocalBytes{grid.group * sizeof(T)}));
     commands.launch(kernel, grid);
   }
 
   Runtime& rt_;
-  detail::Kernel elements_, partials_;
+  detail::LibraryKernel elements_, partials_;
   std::size_t group_ = 1, max_groups_ = 1;
   detail::Mem out_;
 };
