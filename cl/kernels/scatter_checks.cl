@@ -2,7 +2,7 @@
 /* kernels/scatter_checks.cl — what scatter-reduce runs around its accumulation, built with the
  * types' options only (kernels/scatter_types.cl), so that every op of a type shares one program:
  * the checks of the indices and segment offsets, the sample of the indices and the largest
- * exponent of the values, the fill of arg, and reduce_by_key's runs.
+ * exponent of the values, the fill of arg, and a 16-bit output's widening and narrowing.
  */
 #include "kernels/algo_common.cl"
 #include "kernels/scatter_types.cl"
@@ -56,72 +56,19 @@ __kernel void clat_scatter_check_offsets(__global const CLAT_SC_IDX *offs, ulong
   }
 }
 
-/* Rows [0, nbins) of out, width columns each, set to 1 (one) or 0: the empty segments of a
- * segment reduction without include_self when no value reaches any. */
-__kernel void clat_scatter_fill_rows(__global CLAT_SC_T *out, ulong off, ulong ostride, uint width, ulong nbins, uint one) {
-  for (ulong j = get_global_id(0); j < nbins * width; j += get_global_size(0)) {
-    const ulong bin = j / width;
-    out[off + bin * ostride + (j - bin * width)] = (CLAT_SC_T)(one ? 1 : 0);
-  }
-}
-
 /* nsample indices at evenly spaced positions, for the host's choice of strategy. */
 __kernel void clat_scatter_sample(__global const CLAT_SC_IDX *idx, ulong idx_off, ulong n, __global ulong *sample, uint nsample) {
   const uint j = get_global_id(0);
   if (j < nsample) sample[j] = idx[idx_off + (ulong)j * n / nsample];
 }
 
-/* reduce_by_key: the runs of equal consecutive keys. Work-group b takes block b of
- * get_local_size(0) * CLAT_SC_RBK_K keys, work-item i its CLAT_SC_RBK_K consecutive keys from
- * b * block + i * CLAT_SC_RBK_K; a head is a key unlike the one before it (or the first). */
-#define CLAT_SC_RBK_K 8
-CLAT_FN uint clat_rbk_heads_mine(__global const CLAT_SC_IDX *k, ulong n, ulong from) {
-  uint heads = 0u;
-  for (ulong i = from; i < min(from + CLAT_SC_RBK_K, n); ++i) heads += (i == 0 || k[i] != k[i - 1]) ? 1u : 0u;
-  return heads;
-}
-CLAT_FN ulong clat_rbk_first(void) {
-  return ((ulong)get_group_id(0) * get_local_size(0) + get_local_id(0)) * CLAT_SC_RBK_K;
-}
-
-/* block_counts[b]: the heads in block b. */
-__kernel void clat_rbk_count(__global const CLAT_SC_IDX *keys, ulong off, ulong n, __global uint *block_counts, __local uint *scratch) {
-  uint total;
-  clat_group_exclusive_scan(clat_rbk_heads_mine(keys + off, n, clat_rbk_first()), scratch, &total);
-  if (get_local_id(0) == 0) block_counts[get_group_id(0)] = total;
-}
-
-/* Run r (numbered in key order, block_offsets[b] runs before block b) starts at seg[r], with key
- * unique[unique_off + r]; seg[runs] = n ends the list. */
-__kernel void clat_rbk_heads(__global const CLAT_SC_IDX *keys, ulong off, ulong n, __global const ulong *block_offsets,
-                             __global ulong *seg, __global CLAT_SC_IDX *unique, ulong unique_off, __local uint *scratch) {
-  const __global CLAT_SC_IDX *k = keys + off;
-  const ulong from = clat_rbk_first();
-  uint total;
-  ulong at = block_offsets[get_group_id(0)] + clat_group_exclusive_scan(clat_rbk_heads_mine(k, n, from), scratch, &total);
-  for (ulong i = from; i < min(from + CLAT_SC_RBK_K, n); ++i)
-    if (i == 0 || k[i] != k[i - 1]) {
-      seg[at] = i;
-      unique[unique_off + at] = k[i];
-      ++at;
-    }
-  /* The work-item holding the last key has every run before its `at`: it writes the end itself,
-   * so the host needs no write (one that would wait for this kernel) between the launches. */
-  if (from < n && n <= from + CLAT_SC_RBK_K) seg[at] = n;
-}
-
-#if CLAT_SC_TYPE == 6 || CLAT_SC_TYPE == 7
+#if CLAT_SC_STORED16
 /* A 16-bit output (half, bfloat16 values into out of their own type): the call accumulates into
  * float scratch `wide` (rows of width, contiguous) and rounds each slot into out once at the end,
  * to nearest even (clatomics/half.cl, bfloat16.cl: NaN stays NaN, overflow gives inf). out's rows
  * are bins rows of width at off + b * stride. */
-#if CLAT_SC_TYPE == 6
-#define CLAT_SC_WIDEN16 clat_half_to_float
-#define CLAT_SC_NARROW16 clat_float_to_half
-#else
-#define CLAT_SC_WIDEN16 clat_bf16_to_float
-#define CLAT_SC_NARROW16 clat_float_to_bf16
-#endif
+#define CLAT_SC_WIDEN16 CLAT_CAT(CLAT_CAT(clat_, CLAT_SC_FLOAT16), _to_float)
+#define CLAT_SC_NARROW16 CLAT_CAT(clat_float_to_, CLAT_SC_FLOAT16)
 
 /* Exact: out's own values take part (include_self) as they are. */
 __kernel void clat_scatter_widen16(__global const ushort *out, ulong off, ulong stride, uint width, ulong bins, __global float *wide) {

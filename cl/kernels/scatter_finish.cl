@@ -1,0 +1,147 @@
+/* kernels/scatter_finish.cl — what runs after clat_scatter in its program: the accumulator's
+ * fill, the finish into out (op with out's own value, means) and argmin/argmax.
+ * Part of kernels/scatter.cl, which includes it after the build options' defaults.
+ */
+#ifndef CLATOMICS_KERNELS_SCATTER_FINISH_CL
+#define CLATOMICS_KERNELS_SCATTER_FINISH_CL
+
+/* The accumulator at its identity: slots [0, n). */
+__kernel void clat_scatter_fill(__global CLAT_SC_STORE *acc, ulong n) {
+  for (ulong s = get_global_id(0); s < n; s += get_global_size(0)) CLAT_SC_WRITE(acc + s * CLAT_SC_WORDS, CLAT_SC_IDENT);
+}
+
+#if CLAT_SC_FIXED
+/* The 128-bit sum a (times 2^e_grid) rounded once to T: its top 64 bits with a sticky bit for
+ * the rest, converted with round to nearest even, then scaled by a power of two. */
+CLAT_FN CLAT_SC_T clat_sc_round_fixed(ulong2 a, int e_grid) {
+  const int neg = (long)a.y < 0;
+  const ulong mask = 0ul - (ulong)neg;
+  const ulong lo = (a.x ^ mask) - mask, hi = (a.y ^ mask) + (mask & (a.x == 0ul ? 1ul : 0ul));
+  ulong top = lo;
+  int shift = 0;
+  if (hi) {
+    const int lz = (int)clz(hi);
+    top = lz ? (hi << lz) | (lo >> (64 - lz)) : hi;
+    top |= (lz ? lo << lz : lo) != 0ul ? 1ul : 0ul; /* sticky: the bits below the top 64 */
+    shift = 64 - lz;
+  }
+  const CLAT_SC_T m = ldexp((CLAT_SC_T)top, e_grid + shift);
+  return neg ? -m : m;
+}
+#endif
+
+#if CLAT_SC_REAL
+/* A bin's mean, correctly rounded on every device, so that deterministic means have the same bits
+ * everywhere: OpenCL lets float division be 2.5 ulp off (NVIDIA's and Intel's CPU runtime's are
+ * unless asked), while double division is correctly rounded on every device. A float quotient
+ * through double is rounded twice, harmlessly while count < 2^28: sum is a multiple of half an
+ * ulp of the quotient's float midpoints, so the exact quotient lies at least 2^-28 of such an ulp
+ * from any midpoint it is not on, farther than double's rounding moves it. Without double, the
+ * host asks for correctly rounded float division where the device offers it. */
+CLAT_FN CLAT_SC_T clat_sc_mean(CLAT_SC_T sum, ulong count) {
+#if !CLAT_SC_DOUBLE && defined(CLAT_HAS_DOUBLE)
+  return (CLAT_SC_T)((double)sum / (double)count);
+#else
+  return sum / (CLAT_SC_T)count;
+#endif
+}
+#endif
+
+/* out = (out op acc) or acc, per slot of a bin that received elements (counts), mean divided.
+ * Fixed point: out's own value joins the exact sum when it lies within the grid (e_top), so
+ * that the result is rounded once; the flags' NaN and infinities decide where they are set.
+ * A bin no element reached keeps its value; a CSR segment with none (segments, include_self
+ * false) gets the empty reduction, as torch_scatter's segment_csr writes it: 1 for prod, else 0. */
+__kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong ostride, uint width, ulong nbins,
+                                  __global const CLAT_SC_STORE *acc, __global const ulong *counts,
+                                  __global const uint *flags, int e_grid, int e_top, uint include_self, uint mean) {
+  for (ulong j = get_global_id(0); j < nbins * width; j += get_global_size(0)) {
+    const ulong bin = j / width, d = j - bin * width;
+    __global CLAT_SC_T *o = out + out_off + bin * ostride + d;
+    ulong c = 1;
+#if CLAT_SC_COUNTS
+    c = counts[bin];
+    if (c == 0) {
+      if (CLAT_SC_SEGMENTS && !include_self) *o = (CLAT_SC_T)(CLAT_SC_OP == CLAT_SC_OP_PROD ? 1 : 0);
+      continue;
+    }
+#endif
+#if CLAT_SC_FIXED
+    const uint flag = flags[j];
+    const ulong2 of_values = CLAT_SC_READ(acc + j * CLAT_SC_WORDS);
+    ulong2 sum = of_values;
+    CLAT_SC_T self = (CLAT_SC_T)0, r;
+    int self_apart = 0; /* out's value is added after rounding */
+    if (include_self) {
+      self = *o;
+      if (clat_sc_exponent(self) <= CLAT_SC_KEEP_LIMIT(e_top)) sum = clat_sc_add128(sum, clat_sc_fixed(self, e_grid));
+      else self_apart = 1;
+      c += 1;
+    }
+    if ((flag & 1u) || (flag & 6u) == 6u) r = (CLAT_SC_T)NAN;
+    else if (flag & 2u) r = (CLAT_SC_T)INFINITY;
+    else if (flag & 4u) r = -(CLAT_SC_T)INFINITY;
+    else if (include_self && self != (CLAT_SC_T)0 && !(of_values.x | of_values.y))
+      r = self, self_apart = 0; /* no value, or values adding to exactly 0: out's own value as it is, not on the grid */
+    else r = clat_sc_round_fixed(sum, e_grid);
+    if (self_apart) r = self + r;
+#else
+    CLAT_SC_T r = acc[j];
+    if (include_self) {
+#if CLAT_SC_PROP
+      if (CLAT_SC_IS_IDENT(r)) continue; /* out op identity: out's value, its NaN's bits included */
+#endif
+      r = CLAT_SC_COMB(*o, r);
+      c += 1;
+    }
+#if CLAT_SC_PROP
+    if (isnan(r)) r = CLAT_SC_QNAN; /* min's canonical NaN is negative: every NaN written is the positive quiet one */
+#endif
+#endif
+    if (mean) {
+#if CLAT_SC_REAL
+      r = clat_sc_mean(r, c);
+#elif CLAT_SC_UNSIGNED
+      r = (CLAT_SC_T)((ulong)r / c);
+#else
+      /* floor division, as PyTorch's integer mean */
+      const long q = (long)r / (long)c;
+      r = (CLAT_SC_T)(q - (((long)r % (long)c != 0 && (long)r < 0) ? 1 : 0));
+#endif
+    }
+    *o = r;
+  }
+}
+
+/* argmin/argmax: the lowest position whose value equals out[bin] after the scatter (the same
+ * bits; a NaN out[bin], where NaN propagates: the lowest position whose value is a NaN). */
+__kernel void clat_scatter_arg(__global const CLAT_SC_IDX *idx, ulong idx_off, __global const CLAT_SC_IN *val, ulong val_off,
+                               ulong first, ulong n, ulong nbins, __global const CLAT_SC_T *out, ulong out_off,
+                               __global ulong *arg, ulong arg_off) {
+  for (ulong j = get_global_id(0); j < n; j += get_global_size(0)) {
+    const ulong p = first + j;
+    const ulong b = idx[idx_off + p];
+    if (b >= nbins) continue;
+    const CLAT_SC_T v = CLAT_SC_LOAD(val + val_off, p), o = out[out_off + b];
+#if CLAT_SC_REAL && CLAT_SC_NAN_PROP
+    if (isnan(o) ? !isnan(v) : !CLAT_SC_SAME_BITS(v, o)) continue;
+#elif CLAT_SC_REAL
+    if (isnan(v) || !CLAT_SC_SAME_BITS(v, o)) continue;
+#else
+    if (!CLAT_SC_SAME_BITS(v, o)) continue;
+#endif
+    volatile __global ulong *a = arg + arg_off + b;
+#ifdef CLAT_HAS_INT64_MINMAX
+    atom_min(a, p);
+#else
+    ulong old = *a;
+    while (p < old) {
+      const ulong seen = atom_cmpxchg(a, old, p);
+      if (seen == old) break;
+      old = seen;
+    }
+#endif
+  }
+}
+
+#endif /* CLATOMICS_KERNELS_SCATTER_FINISH_CL */

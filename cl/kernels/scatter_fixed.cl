@@ -1,0 +1,90 @@
+/* kernels/scatter_fixed.cl — scatter's accumulator in 128-bit fixed point (CLAT_SC_FIXED, the
+ * deterministic sums).
+ * Part of kernels/scatter.cl, which includes it after the build options' defaults.
+ *
+ * A value v = m * 2^e becomes the 128-bit integer v / 2^e_grid (rounded to nearest even), e_grid
+ * chosen by the host from the largest exponent (clat_scatter_top in scatter_checks.cl) and the
+ * element count so that no sum overflows; 128-bit adds with carries are exact and their order does
+ * not matter. NaN and infinities set flags (1 NaN, 2 +inf, 4 -inf) instead.
+ */
+#ifndef CLATOMICS_KERNELS_SCATTER_FIXED_CL
+#define CLATOMICS_KERNELS_SCATTER_FIXED_CL
+
+#if CLAT_SC_FIXED
+/* ---- the accumulator: 128-bit two's complement fixed point, ulong2 (x low, y high) ---- */
+#if !CLAT_SC_REAL || CLAT_SC_OP != CLAT_SC_OP_SUM || !defined(CLAT_HAS_DOUBLE)
+#error "kernels/scatter.cl: CLAT_SC_FIXED sums floating-point values on a device with fp64"
+#endif
+#define CLAT_SC_A ulong2
+#define CLAT_SC_STORE ulong
+#define CLAT_SC_WORDS 2
+#define CLAT_SC_IDENT ((ulong2)(0ul, 0ul))
+#define CLAT_SC_IS_IDENT(a) ((a).x == 0ul && (a).y == 0ul)
+CLAT_FN ulong2 clat_sc_add128(ulong2 a, ulong2 b) {
+  const ulong lo = a.x + b.x;
+  return (ulong2)(lo, a.y + b.y + (lo < a.x ? 1ul : 0ul));
+}
+#define CLAT_SC_COMB(a, b) clat_sc_add128(a, b)
+/* m * 2^lsb / 2^e_grid rounded to nearest even, as 128 bits, negated when neg; m < 2^53 and
+ * the host keeps lsb - e_grid <= 102 - log2(elements). */
+CLAT_FN ulong2 clat_sc_fixed_bits(ulong m, int lsb, int neg, int e_grid) {
+  const int s = lsb - e_grid;
+  ulong lo, hi;
+  if (s >= 64) {
+    lo = 0ul;
+    hi = m << (s - 64);
+  } else if (s > 0) {
+    lo = m << s;
+    hi = m >> (64 - s);
+  } else if (s == 0) {
+    lo = m;
+    hi = 0ul;
+  } else if (s > -54) {
+    const int r = -s;
+    const ulong q = m >> r, rest = m & ((1ul << r) - 1ul), tie = 1ul << (r - 1);
+    lo = q + ((rest > tie || (rest == tie && (q & 1ul))) ? 1ul : 0ul);
+    hi = 0ul;
+  } else {
+    lo = hi = 0ul; /* below half a step: rounds to 0 */
+  }
+  /* Two's complement when neg, without a branch (signs of data are unpredictable). */
+  const ulong mask = 0ul - (ulong)neg;
+  return (ulong2)((lo ^ mask) - mask, (hi ^ mask) + (mask & (lo == 0ul ? 1ul : 0ul)));
+}
+/* A finite value's fixed point. */
+#if CLAT_SC_DOUBLE
+CLAT_FN ulong2 clat_sc_fixed(double v, int e_grid) {
+  const ulong bits = as_ulong(v);
+  const int e = (int)((bits >> 52) & 0x7fful);
+  const ulong m = (bits & 0xffffffffffffful) | (e ? 1ul << 52 : 0ul);
+  return clat_sc_fixed_bits(m, (e ? e : 1) - 1075, (int)(bits >> 63), e_grid);
+}
+#else
+CLAT_FN ulong2 clat_sc_fixed(float v, int e_grid) {
+  const uint bits = as_uint(v);
+  const int e = (int)((bits >> 23) & 0xffu);
+  const uint m = (bits & 0x7fffffu) | (e ? 0x800000u : 0u);
+  return clat_sc_fixed_bits((ulong)m, (e ? e : 1) - 150, (int)(bits >> 31), e_grid);
+}
+#endif
+/* 128-bit add into memory with a carry: exact in any order. The grid puts the largest values'
+ * bits in the high word, so most values have no low word and cost one atomic, without a result. */
+#define CLAT_SC_DEFINE_ADD128(NAME, AS)                                             \
+  CLAT_FN void NAME(volatile AS ulong *p, ulong2 a) {                              \
+    ulong carry = 0ul;                                                             \
+    if (a.x) {                                                                     \
+      const ulong old = atom_add(p, a.x);                                          \
+      carry = (old + a.x < old) ? 1ul : 0ul;                                       \
+    }                                                                              \
+    if (a.y + carry) atom_add(p + 1, a.y + carry);                                 \
+  }
+CLAT_SC_DEFINE_ADD128(clat_sc_add128_global, __global)
+CLAT_SC_DEFINE_ADD128(clat_sc_add128_local, __local)
+#define CLAT_SC_GLOBAL(p, a) clat_sc_add128_global(p, a)
+#define CLAT_SC_LOCAL(p, a) clat_sc_add128_local(p, a)
+#define CLAT_SC_READ(p) ((ulong2)((p)[0], (p)[1]))
+#define CLAT_SC_WRITE(p, a) ((p)[0] = (a).x, (p)[1] = (a).y)
+
+#endif
+
+#endif /* CLATOMICS_KERNELS_SCATTER_FIXED_CL */

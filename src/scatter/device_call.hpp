@@ -1,0 +1,94 @@
+// One scatter-reduce or segment reduction on the device: its checks (checks.cpp), its plan
+// (plan.cpp) and its launches (launches.cpp).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "clatomics/scatter.hpp"
+#include "core/kernel_args.hpp"
+#include "core/launch.hpp"
+#include "core/runtime_state.hpp"
+#include "scatter/plan.hpp"
+#include "scatter/tuning.hpp"
+#include "scatter/types.hpp"
+
+namespace clatomics::detail {
+
+// clat_scatter's parameters (launches.cpp), for the plan's launch shape too.
+const Signature& scatter_kernel_signature();
+
+constexpr cl_uint scatter_no_tag = 0xffffffffu;  // CLAT_SC_EMPTY: the cache's free slot
+
+class Scatter {
+ public:
+  Scatter(Runtime& rt, const ScatterCall& call, const char* what)
+      : rt_(rt),
+        call_(call),
+        what_(what),
+        info_(scatter_type_info(call.type)),
+        tuning_(scatter_tuning(rt.device_info().caps)),
+        commands_(rt) {}
+
+  // The checks of the op, options and types alone (no buffers): every call makes them, empty
+  // ones included.
+  void check_options();
+  // Every check, before anything is enqueued.
+  void check();
+  ScatterResult run();
+  // The plan of a checked call: the sample of its indices, the strategy and clat_scatter's build.
+  ScatterPlan plan();
+  // A call with nothing to accumulate: no bins (or segments), or rows of width 0. Enqueues
+  // nothing.
+  static bool empty(const ScatterCall& call) { return call.bins == 0 || call.rows.width == 0; }
+  ScatterResult run_empty() const;
+  // The strategy a call that runs no accumulation reports: the one asked for, or global_atomics.
+  ScatterStrategy asked_strategy() const {
+    return call_.options.strategy == ScatterStrategy::automatic ? ScatterStrategy::global_atomics : call_.options.strategy;
+  }
+
+ private:
+  // The device's checks of the offsets or indices (checks.cpp); the output is untouched until
+  // they pass.
+  void check_offsets(const Program& checks);
+  void check_indices(const Program& checks);
+  // Entries [first, first + n) of the indices (or offsets) as 64-bit values, read back to quote
+  // them in a refusal.
+  void read_indices(std::size_t first, std::size_t n, cl_ulong* into);
+  std::string base_options() const;
+  ScatterSample sample(const Program& checks);
+  void choose(const ScatterSample& sample);
+  std::string build_options() const;
+  // The launches of clat_scatter for count elements of width: launch_elements() pairs at most.
+  std::uint64_t per_launch() const;
+  ScatterResult run_nothing(const Program& checks);
+  int values_top(const Program& checks, std::size_t rows);
+  int fixed_grid(int top) const;
+  bool accumulate(const Program& program, int e_grid, int e_top, ScatterResult& result);
+  void find_arg(const Program& checks, const Program& program);
+  // __local memory's room for this call's slots (accumulator, and count when counting).
+  LocalRoom room() const { return local_room(rt_.device_info(), plan_.store_bytes * plan_.words + (plan_.counts ? 4 : 0)); }
+  // The __local arguments of clat_scatter: bytes of the slots, the tags and the counts.
+  std::size_t local_slots() const;
+  // The launch of the small kernels (checks, fills, finish): units work-items, a few groups per
+  // compute unit.
+  Grid small_grid(const Kernel& kernel, std::uint64_t units) const {
+    return make_grid(rt_, kernel, std::max<std::uint64_t>(units, 1), tuning_.small_group,
+                     tuning_.small_groups_per_cu * std::max<cl_uint>(1, rt_.device_info().caps.compute_units));
+  }
+  // The widening or narrowing of a 16-bit output: out16's bins rows of width, `stride` apart, and
+  // the float scratch wide.
+  void bind_16bit(const LibraryKernel& kernel, cl_mem out16, std::size_t offset, std::size_t stride, const Mem& wide) const;
+
+  Runtime& rt_;
+  ScatterCall call_;
+  const char* what_;
+  ScatterTypeInfo info_;
+  ScatterTuning tuning_;
+  Commands commands_;
+  ScatterPlan plan_;
+  std::size_t width_ = 1, vstride_ = 1, ostride_ = 1, index_size_ = 4, slots_ = 0;
+  std::size_t out_size_ = 4;  // bytes of an element of call_.out
+};
+
+}  // namespace clatomics::detail

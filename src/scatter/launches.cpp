@@ -1,0 +1,275 @@
+// Scatter's launches: a checked call's accumulation (kernels/scatter.cl) with the kernels around it
+// (kernels/scatter_checks.cl): the 16-bit output's widening and narrowing, the fixed-point grid,
+// argmin/argmax, and the calls of no values.
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#include "scatter/device_call.hpp"
+
+namespace clatomics::detail {
+namespace {
+
+// kernels/scatter.cl, built per op, options and plan.
+const Signature scatter_kernel{
+    "clat_scatter",
+    {{"idx", ArgSpace::global},    {"idx_off", ArgSpace::value},  {"val", ArgSpace::global},    {"val_off", ArgSpace::value},
+     {"first", ArgSpace::value},   {"n", ArgSpace::value},        {"width", ArgSpace::value},   {"vstride", ArgSpace::value},
+     {"nbins", ArgSpace::value},   {"acc", ArgSpace::global},     {"acc_off", ArgSpace::value}, {"astride", ArgSpace::value},
+     {"counts", ArgSpace::global}, {"flags", ArgSpace::global},   {"e_grid", ArgSpace::value},  {"e_top", ArgSpace::value},
+     {"oor", ArgSpace::global},    {"oor_slot", ArgSpace::value}, {"lslots", ArgSpace::value},  {"lacc", ArgSpace::local},
+     {"ltag", ArgSpace::local},    {"lcount", ArgSpace::local}}};
+const Signature fill_kernel{"clat_scatter_fill", {{"acc", ArgSpace::global}, {"n", ArgSpace::value}}};
+const Signature finish_kernel{"clat_scatter_finish",
+                              {{"out", ArgSpace::global},
+                               {"out_off", ArgSpace::value},
+                               {"ostride", ArgSpace::value},
+                               {"width", ArgSpace::value},
+                               {"nbins", ArgSpace::value},
+                               {"acc", ArgSpace::global},
+                               {"counts", ArgSpace::global},
+                               {"flags", ArgSpace::global},
+                               {"e_grid", ArgSpace::value},
+                               {"e_top", ArgSpace::value},
+                               {"include_self", ArgSpace::value},
+                               {"mean", ArgSpace::value}}};
+const Signature arg_kernel{"clat_scatter_arg",
+                           {{"idx", ArgSpace::global},
+                            {"idx_off", ArgSpace::value},
+                            {"val", ArgSpace::global},
+                            {"val_off", ArgSpace::value},
+                            {"first", ArgSpace::value},
+                            {"n", ArgSpace::value},
+                            {"nbins", ArgSpace::value},
+                            {"out", ArgSpace::global},
+                            {"out_off", ArgSpace::value},
+                            {"arg", ArgSpace::global},
+                            {"arg_off", ArgSpace::value}}};
+// kernels/scatter_checks.cl, built per type.
+const Signature top_kernel{"clat_scatter_top",
+                           {{"val", ArgSpace::global},
+                            {"val_off", ArgSpace::value},
+                            {"first", ArgSpace::value},
+                            {"n", ArgSpace::value},
+                            {"stride", ArgSpace::value},
+                            {"width", ArgSpace::value},
+                            {"vstride", ArgSpace::value},
+                            {"top", ArgSpace::global}}};
+const Signature fill_ulong_kernel{"clat_scatter_fill_ulong",
+                                  {{"p", ArgSpace::global}, {"off", ArgSpace::value}, {"n", ArgSpace::value}, {"value", ArgSpace::value}}};
+// A 16-bit output widened into float scratch and narrowed back: the same parameters.
+const Signature widen16_kernel{"clat_scatter_widen16",
+                               {{"out", ArgSpace::global},
+                                {"off", ArgSpace::value},
+                                {"stride", ArgSpace::value},
+                                {"width", ArgSpace::value},
+                                {"bins", ArgSpace::value},
+                                {"wide", ArgSpace::global}}};
+const Signature narrow16_kernel{"clat_scatter_narrow16", widen16_kernel.params};
+// kernels/scatter_empty_segments.cl, built per type.
+const Signature fill_rows_kernel{"clat_scatter_fill_rows",
+                                 {{"out", ArgSpace::global},
+                                  {"off", ArgSpace::value},
+                                  {"ostride", ArgSpace::value},
+                                  {"width", ArgSpace::value},
+                                  {"nbins", ArgSpace::value},
+                                  {"one", ArgSpace::value}}};
+
+// Fixed point: the grid's top guessed from a sample's largest value, with 2^headroom to spare.
+constexpr int fixed_headroom = 8;
+
+}  // namespace
+
+const Signature& scatter_kernel_signature() { return scatter_kernel; }
+
+void Scatter::bind_16bit(const LibraryKernel& kernel, cl_mem out16, std::size_t offset, std::size_t stride, const Mem& wide) const {
+  bind(kernel, arg("out", out16), arg("off", cl_ulong(offset)), arg("stride", cl_ulong(stride)), arg("width", cl_uint(width_)),
+       arg("bins", cl_ulong(call_.bins)), arg("wide", wide));
+}
+
+// The fixed-point grid's top: the largest biased double exponent of the values at `rows` evenly
+// spaced positions (all of them when rows == count).
+int Scatter::values_top(const Program& checks, std::size_t rows) {
+  const LibraryKernel kernel = make_kernel(checks, top_kernel);
+  const cl_uint zero = 0;
+  const Mem top = make_buffer(rt_, sizeof(cl_uint), CL_MEM_READ_WRITE, &zero);
+  const std::size_t stride = call_.count / rows;
+  for (std::size_t done = 0; done < rows;) {
+    const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch(), rows - done));
+    bind(kernel, arg("val", call_.values), arg("val_off", cl_ulong(call_.values_offset)), arg("first", cl_ulong(done * stride)),
+         arg("n", cl_ulong(n)), arg("stride", cl_ulong(stride)), arg("width", cl_uint(width_)), arg("vstride", cl_ulong(vstride_)),
+         arg("top", top));
+    commands_.launch(kernel, small_grid(kernel, n * width_));
+    done += n;
+  }
+  cl_uint biased = 0;
+  commands_.read(top.get(), 0, sizeof biased, &biased);
+  // Values that are all zero have no exponent: the lowest top whose grid keeps a zero (the
+  // kernel keeps a float whose own exponent is at most top - 896, a double's at most top).
+  return std::max(int(biased), call_.type == ScatterType::f64 ? 0 : 896);
+}
+
+// The lowest bit's weight 2^e_grid, so that the sum of count values and out's own below
+// 2^(top - 1022) stays below 2^126 (two's complement in 128 bits).
+int Scatter::fixed_grid(int top) const {
+  int bits = 0;
+  for (std::uint64_t c = std::uint64_t(call_.count) + 1; c; c >>= 1) ++bits;  // count + 1 < 2^bits
+  return top - 1022 + bits - 126;
+}
+
+// A call of no values: empty segments get the empty reduction (include_self false), arg "no
+// element".
+ScatterResult Scatter::run_nothing(const Program& checks) {
+  ScatterResult result;
+  result.strategy = asked_strategy();
+  if (call_.segments && !call_.options.include_self) {  // every segment is empty
+    const Program empty = build_library_file(rt_, "kernels/scatter_empty_segments.cl", scatter_type_options(info_, call_.index64));
+    const LibraryKernel fill = make_kernel(empty, fill_rows_kernel);
+    bind(fill, arg("out", call_.out), arg("off", cl_ulong(call_.out_offset)), arg("ostride", cl_ulong(ostride_)),
+         arg("width", cl_uint(width_)), arg("nbins", cl_ulong(call_.bins)), arg("one", cl_uint(call_.op == ScatterOp::prod ? 1 : 0)));
+    commands_.launch(fill, small_grid(fill, slots_));
+    cl_uint done = 0;  // the call returns with its commands done (an offset's first 4 bytes)
+    commands_.read(call_.indices, call_.indices_offset * index_size_, sizeof done, &done);
+  }
+  if (call_.with_arg) {
+    const LibraryKernel fill = make_kernel(checks, fill_ulong_kernel);
+    bind(fill, arg("p", call_.arg), arg("off", cl_ulong(call_.arg_offset)), arg("n", cl_ulong(call_.bins)), arg("value", cl_ulong(0)));
+    commands_.launch(fill, small_grid(fill, call_.bins));
+    cl_ulong first_arg = 0;  // the call returns with its commands done
+    commands_.read(call_.arg, call_.arg_offset * sizeof(cl_ulong), sizeof first_arg, &first_arg);
+  }
+  return result;
+}
+
+ScatterResult Scatter::run() {
+  if (empty(call_)) return run_empty();
+  // Checks that read the device's data: the output is untouched until they pass.
+  const Program checks = build_library_file(rt_, "kernels/scatter_checks.cl", scatter_type_options(info_, call_.index64));
+  if (call_.segments) check_offsets(checks);
+  if (call_.count == 0) return run_nothing(checks);
+  if (!call_.segments && call_.options.out_of_range == OutOfRange::refuse) check_indices(checks);
+  // Every check has passed. A 16-bit output: the call runs on float scratch widened from it (its
+  // rows contiguous), rounded into it once at the end (kernels/scatter_checks.cl).
+  const cl_mem out16 = call_.out;
+  const std::size_t out16_offset = call_.out_offset, out16_stride = ostride_;
+  Mem wide;
+  if (call_.out16) {
+    wide = make_buffer(rt_, slots_ * sizeof(cl_float));
+    const LibraryKernel widen = make_kernel(checks, widen16_kernel);
+    bind_16bit(widen, out16, out16_offset, out16_stride, wide);
+    commands_.launch(widen, small_grid(widen, slots_));
+    call_.out = wide.get();
+    call_.out_offset = 0;
+    ostride_ = width_;
+  }
+  plan();
+  ScatterResult result;
+  result.strategy = plan_.strategy;
+  const Program program = build_library_file(rt_, plan_.file, plan_.options);
+  // Fixed point: a grid from a sample's largest value with room to spare; a value above it sends
+  // the call round again with the grid of the true largest (found by a pass over the values).
+  if (plan_.fixed) {
+    const int guess = values_top(checks, std::min(tuning_.sample_size, call_.count)) + fixed_headroom;
+    if (!accumulate(program, fixed_grid(guess), guess, result)) {
+      const int top = values_top(checks, call_.count);
+      if (!accumulate(program, fixed_grid(top), top, result))
+        throw std::logic_error("clatomics: scatter_reduce: a value lay above the grid of the largest value");
+    }
+  } else {
+    accumulate(program, 0, 0, result);
+  }
+  if (call_.with_arg) find_arg(checks, program);
+  if (call_.out16) {
+    const LibraryKernel narrow = make_kernel(checks, narrow16_kernel);
+    bind_16bit(narrow, out16, out16_offset, out16_stride, wide);
+    commands_.launch(narrow, small_grid(narrow, slots_));
+    cl_ushort first = 0;  // the call returns with its commands done
+    commands_.read(out16, out16_offset * sizeof first, sizeof first, &first);
+  }
+  return result;
+}
+
+// argmin/argmax: arg at "no element" (count), then the lowest position of each bin's result.
+void Scatter::find_arg(const Program& checks, const Program& program) {
+  const LibraryKernel fill = make_kernel(checks, fill_ulong_kernel);
+  bind(fill, arg("p", call_.arg), arg("off", cl_ulong(call_.arg_offset)), arg("n", cl_ulong(call_.bins)),
+       arg("value", cl_ulong(call_.count)));
+  commands_.launch(fill, small_grid(fill, call_.bins));
+  const LibraryKernel kernel = make_kernel(program, arg_kernel);
+  bind(kernel, arg("idx", call_.indices), arg("idx_off", cl_ulong(call_.indices_offset)), arg("val", call_.values),
+       arg("val_off", cl_ulong(call_.values_offset)), arg("first", cl_ulong(0)), arg("n", cl_ulong(call_.count)),
+       arg("nbins", cl_ulong(call_.bins)), arg("out", call_.out), arg("out_off", cl_ulong(call_.out_offset)), arg("arg", call_.arg),
+       arg("arg_off", cl_ulong(call_.arg_offset)));
+  commands_.launch(kernel, small_grid(kernel, call_.count));
+  cl_ulong first_arg = 0;  // the call returns with its commands done
+  commands_.read(call_.arg, call_.arg_offset * sizeof(cl_ulong), sizeof first_arg, &first_arg);
+}
+
+// Every element into the accumulator, then (unless it is out itself) into out. Returns false,
+// out untouched, when a fixed-point value lay above e_top (the grid must be redone).
+bool Scatter::accumulate(const Program& program, int e_grid, int e_top, ScatterResult& result) {
+  const LibraryKernel kernel = make_kernel(program, scatter_kernel);
+  // The accumulator: out itself, or scratch slots at the identity (plus counts and flags).
+  Mem scratch, counts, flags;
+  cl_mem acc = call_.out;
+  std::size_t acc_offset = call_.out_offset, astride = ostride_;
+  if (!plan_.direct) {
+    scratch = make_buffer(rt_, slots_ * plan_.store_bytes * plan_.words);
+    const LibraryKernel fill = make_kernel(program, fill_kernel);
+    bind(fill, arg("acc", scratch), arg("n", cl_ulong(slots_)));
+    commands_.launch(fill, small_grid(fill, slots_));
+    acc = scratch.get();
+    acc_offset = 0;
+    astride = width_;
+  }
+  if (plan_.counts) {
+    counts = make_buffer(rt_, call_.bins * sizeof(cl_ulong));
+    commands_.fill_zero(counts.get(), call_.bins * sizeof(cl_ulong));
+  }
+  if (plan_.fixed) {
+    flags = make_buffer(rt_, slots_ * sizeof(cl_uint));
+    commands_.fill_zero(flags.get(), slots_ * sizeof(cl_uint));
+  }
+  // Launches of fewer than 2^32 (element, column) pairs: 32-bit positions, run lengths and
+  // tallies. tally[0]: a value above the grid; tally[1 + l]: launch l's indices >= bins.
+  const std::uint64_t per_launch = this->per_launch();
+  const std::size_t launches = std::size_t((call_.count + per_launch - 1) / per_launch);
+  const Mem tally = make_buffer(rt_, (launches + 1) * sizeof(cl_uint));
+  commands_.fill_zero(tally.get(), (launches + 1) * sizeof(cl_uint));
+  const bool private_slots = plan_.strategy == ScatterStrategy::local_private;
+  const std::size_t local_slots = this->local_slots();
+  cl_mem no_buffer = tally.get();  // any valid buffer, for arguments the program does not use
+  for (std::size_t l = 0; l < launches; ++l) {
+    const std::size_t first = l * per_launch, n = std::size_t(std::min<std::uint64_t>(per_launch, call_.count - first));
+    const std::size_t k = tuning_.items_per_step;
+    const Grid grid = make_grid(rt_, kernel, (std::uint64_t(n) * width_ + k - 1) / k, plan_.group, plan_.max_groups);
+    bind(kernel, arg("idx", call_.indices), arg("idx_off", cl_ulong(call_.indices_offset)), arg("val", call_.values),
+         arg("val_off", cl_ulong(call_.values_offset)), arg("first", cl_ulong(first)), arg("n", cl_ulong(n)), arg("width", cl_uint(width_)),
+         arg("vstride", cl_ulong(vstride_)), arg("nbins", cl_ulong(call_.bins)), arg("acc", acc), arg("acc_off", cl_ulong(acc_offset)),
+         arg("astride", cl_ulong(astride)), arg("counts", counts ? counts.get() : no_buffer), arg("flags", flags ? flags.get() : no_buffer),
+         arg("e_grid", cl_int(e_grid)), arg("e_top", cl_int(e_top)), arg("oor", tally), arg("oor_slot", cl_uint(1 + l)),
+         arg("lslots", cl_uint(private_slots ? slots_ : 0)), arg("lacc", LocalBytes{local_slots * plan_.store_bytes * plan_.words}),
+         arg("ltag", LocalBytes{(plan_.strategy == ScatterStrategy::local_cache ? local_slots : 1) * sizeof(cl_uint)}),
+         arg("lcount", LocalBytes{(plan_.counts ? local_slots : 1) * sizeof(cl_uint)}));
+    commands_.launch(kernel, grid);
+  }
+  std::vector<cl_uint> tallies(launches + 1);
+  if (plan_.fixed) {
+    commands_.read(tally.get(), 0, sizeof(cl_uint), tallies.data());
+    if (tallies[0]) return false;
+  }
+  if (!plan_.direct) {
+    const LibraryKernel finish = make_kernel(program, finish_kernel);
+    bind(finish, arg("out", call_.out), arg("out_off", cl_ulong(call_.out_offset)), arg("ostride", cl_ulong(ostride_)),
+         arg("width", cl_uint(width_)), arg("nbins", cl_ulong(call_.bins)), arg("acc", scratch),
+         arg("counts", counts ? counts.get() : no_buffer), arg("flags", flags ? flags.get() : no_buffer), arg("e_grid", cl_int(e_grid)),
+         arg("e_top", cl_int(e_top)), arg("include_self", cl_uint(call_.options.include_self ? 1 : 0)),
+         arg("mean", cl_uint(call_.op == ScatterOp::mean ? 1 : 0)));
+    commands_.launch(finish, small_grid(finish, slots_));
+  }
+  commands_.read(tally.get(), 0, (launches + 1) * sizeof(cl_uint), tallies.data());
+  for (std::size_t l = 1; l <= launches; ++l) result.out_of_range += tallies[l];
+  return true;
+}
+
+}  // namespace clatomics::detail

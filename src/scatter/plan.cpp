@@ -1,0 +1,169 @@
+// A scatter call's plan: the sample of its indices, the strategy, and clat_scatter's build options
+// and launch shape.
+#include "scatter/plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <unordered_map>
+#include <vector>
+
+#include "scatter/device_call.hpp"
+
+namespace clatomics::detail {
+namespace {
+
+const Signature sample_kernel{"clat_scatter_sample",
+                              {{"idx", ArgSpace::global},
+                               {"idx_off", ArgSpace::value},
+                               {"n", ArgSpace::value},
+                               {"sample", ArgSpace::global},
+                               {"nsample", ArgSpace::value}}};
+
+}  // namespace
+
+std::string Scatter::base_options() const {
+  return scatter_type_options(info_, call_.index64) + define("CLAT_SC_OP", scatter_op_macro(what_, call_.op)) +
+         define("CLAT_SC_SEGMENTS", call_.segments ? 1 : 0) + define("CLAT_SC_NAN_PROP", call_.options.nan == NanRule::propagate ? 1 : 0);
+}
+
+// Indices at evenly spaced positions: sorted when they never decrease, hot when many of them
+// share bins.
+ScatterSample Scatter::sample(const Program& checks) {
+  ScatterSample s;
+  if (call_.segments) {
+    s.sorted = true;  // segments are sorted bins by construction
+    return s;
+  }
+  const std::size_t n = std::min(tuning_.sample_size, call_.count);
+  if (n < 2) return s;
+  const LibraryKernel kernel = make_kernel(checks, sample_kernel);
+  const Mem buffer = make_buffer(rt_, n * sizeof(cl_ulong));
+  bind(kernel, arg("idx", call_.indices), arg("idx_off", cl_ulong(call_.indices_offset)), arg("n", cl_ulong(call_.count)),
+       arg("sample", buffer), arg("nsample", cl_uint(n)));
+  const std::size_t group = tuning_.small_group;
+  commands_.launch(kernel, make_grid(rt_, kernel, n, group, (n + group - 1) / group));
+  std::vector<cl_ulong> picked(n);
+  commands_.read(buffer.get(), 0, n * sizeof(cl_ulong), picked.data());
+  s.sorted = std::is_sorted(picked.begin(), picked.end());
+  std::unordered_map<cl_ulong, std::size_t> seen;
+  for (cl_ulong b : picked) ++seen[b];
+  // Hot: far more of the sample on repeated bins than spread indices over `bins` would put
+  // there (1 - (1 - 1/bins)^(n - 1) of it), and at least a share of it.
+  std::size_t repeated = 0;
+  for (const auto& [bin, times] : seen)
+    if (times >= 2) repeated += times;
+  const double spread = 1.0 - std::pow(1.0 - 1.0 / double(call_.bins), double(n - 1));
+  const double share = double(repeated) / double(n);
+  s.hot = share >= tuning_.hot_share && share >= tuning_.hot_over_spread * spread;
+  return s;
+}
+
+void Scatter::choose(const ScatterSample& sample) {
+  const auto& caps = rt_.device_info().caps;
+  const ScatterOptions& o = call_.options;
+  const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
+  const LocalRoom room = this->room();
+  plan_.sample = sample;
+  plan_.tuning = tuning_;
+  plan_.solo = room.solo;
+  plan_.group = room.group;
+  plan_.max_groups = resident_groups(caps);
+  const std::size_t copies = room.copies(slots_);
+  // The table's keys (bin * width + d) stay below the tag that marks a free slot.
+  const std::size_t cache = slots_ < scatter_no_tag ? room.cache_slots : 0;
+
+  // automatic: every slot private when they fit; hot bins in the table; else straight to global
+  // memory (sorted indices make few updates, runs; spread ones rarely meet). Keeping only the
+  // leading slots private measured slower than global atomics on the H200 for spread indices.
+  const bool sorted = sample.sorted || o.indices_are_sorted;
+  ScatterStrategy s = o.strategy;
+  if (s == ScatterStrategy::automatic) {
+    if (copies)
+      s = ScatterStrategy::local_private;
+    else if (cache && sample.hot && !sorted)
+      s = ScatterStrategy::local_cache;
+    else
+      s = ScatterStrategy::global_atomics;
+  }
+  plan_.strategy = s;
+  if (s == ScatterStrategy::local_private)
+    while ((std::size_t(1) << plan_.shift) < copies) ++plan_.shift;
+  if (s == ScatterStrategy::local_cache) plan_.cache_slots = cache;
+  if (tuning_.merging_groups_per_cu && s != ScatterStrategy::global_atomics)
+    plan_.max_groups = tuning_.merging_groups_per_cu * cu;  // each merges its slots
+  // Hot bins that reach global memory: combine a warp's updates of one address first.
+  plan_.agg = s == ScatterStrategy::global_atomics && sample.hot && !sorted;
+  // Sorted indices: runs that continue across neighbouring work-items combine in the warp.
+  plan_.runs = s == ScatterStrategy::global_atomics && sorted;
+  // Propagating min/max never run in place: out's own NaN may have bits that the ordered
+  // atomics do not order (clat_scatter_finish joins it).
+  plan_.direct = !plan_.fixed && !plan_.counts && !plan_.prop && o.include_self;
+}
+
+std::string Scatter::build_options() const {
+  const Capabilities& caps = rt_.device_info().caps;
+  std::string options = base_options() + define("CLAT_SC_FIXED", plan_.fixed ? 1 : 0) + define("CLAT_SC_COUNTS", plan_.counts ? 1 : 0) +
+                        define("CLAT_SC_SOLO", plan_.solo ? 1 : 0) + define("CLAT_SC_AGG", plan_.agg ? 1 : 0) +
+                        define("CLAT_SC_RUNS", plan_.runs ? 1 : 0) + define("CLAT_SC_VEC_RED", caps.nv_compute_capability >= 90 ? 1 : 0);
+  options += define("CLAT_SC_MODE", scatter_mode_macro(plan_.strategy));
+  if (plan_.strategy == ScatterStrategy::local_private) options += define("CLAT_SC_SHIFT", plan_.shift);
+  if (plan_.strategy == ScatterStrategy::local_cache) options += define("CLAT_SC_SLOTS", (long long)plan_.cache_slots);
+  options += define("CLAT_SC_K", (long long)tuning_.items_per_step);
+  if (caps.correctly_rounded_divide) options += " -cl-fp32-correctly-rounded-divide-sqrt";  // means
+  return options;
+}
+
+std::uint64_t Scatter::per_launch() const { return std::max<std::uint64_t>(1, launch_elements() / width_); }
+
+std::size_t Scatter::local_slots() const {
+  if (plan_.strategy == ScatterStrategy::local_private) return slots_ << plan_.shift;
+  if (plan_.strategy == ScatterStrategy::local_cache) return plan_.cache_slots;
+  return 1;
+}
+
+ScatterPlan Scatter::plan() {
+  choose(sample(build_library_file(rt_, "kernels/scatter_checks.cl", scatter_type_options(info_, call_.index64))));
+  plan_.options = build_options();
+  const LibraryKernel kernel = make_kernel(build_library_file(rt_, plan_.file, plan_.options), scatter_kernel_signature());
+  const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch(), call_.count));
+  plan_.grid = make_grid(rt_, kernel, (std::uint64_t(n) * width_ + tuning_.items_per_step - 1) / tuning_.items_per_step, plan_.group,
+                         plan_.max_groups);
+  plan_.launches = std::size_t((call_.count + per_launch() - 1) / per_launch());
+  const std::size_t slots = local_slots();
+  plan_.local_bytes = slots * plan_.store_bytes * plan_.words +
+                      (plan_.strategy == ScatterStrategy::local_cache ? slots : 1) * sizeof(cl_uint) +
+                      (plan_.counts ? slots : 1) * sizeof(cl_uint);
+  return plan_;
+}
+
+std::string ScatterPlan::describe() const {
+  std::ostringstream text;
+  text << "kernel: " << kernel << " (" << file << ")\n"
+       << "options:" << options << "\n"
+       << "strategy: " << strategy_name(strategy) << "\n"
+       << "global: " << grid.items() << "\nlocal: " << grid.group << "\n"
+       << "launches: " << launches << "\nlocal_bytes: " << local_bytes << "\n"
+       << "sample: " << (sample.sorted ? "sorted" : "unsorted") << ", " << (sample.hot ? "hot" : "spread") << "\n"
+       << "accumulator: " << (direct ? "out" : "scratch") << (fixed ? ", 128-bit fixed point" : "") << (counts ? ", counts" : "") << "\n"
+       << "tuning: " << tuning.device_class << ", group " << tuning.group << ", max_copies " << tuning.max_copies
+       << ", merging_groups_per_cu " << tuning.merging_groups_per_cu << ", items_per_step " << tuning.items_per_step << ", local_reserve "
+       << tuning.local_reserve << ", cache_slots " << tuning.cache_min_slots << ".." << tuning.cache_max_slots << ", sample_size "
+       << tuning.sample_size << ", hot_share " << tuning.hot_share << ", hot_over_spread " << tuning.hot_over_spread << ", small_group "
+       << tuning.small_group << ", small_groups_per_cu " << tuning.small_groups_per_cu << "\n";
+  return text.str();
+}
+
+ScatterPlan plan_scatter(Runtime& rt, const ScatterCall& call) {
+  const char* what = scatter_what(call);
+  Scatter scatter(rt, call, what);
+  scatter.check();
+  if (Scatter::empty(call) || call.count == 0) {
+    ScatterPlan plan;
+    plan.strategy = scatter.asked_strategy();
+    return plan;
+  }
+  return scatter.plan();
+}
+
+}  // namespace clatomics::detail

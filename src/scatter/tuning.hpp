@@ -1,0 +1,57 @@
+// Scatter's tuning: every number the strategy choice and the launches are tuned with, one set per
+// device class, and what __local memory holds for a call's slots under them.
+#pragma once
+
+#include <cstddef>
+
+#include "clatomics/capabilities.hpp"
+
+namespace clatomics::detail {
+
+struct ScatterTuning {
+  const char* device_class;
+  // CPUs: one work-item per work-group (PoCL runs a group on one thread), so __local memory is
+  // private and needs no atomics (CLAT_SC_SOLO). GPUs: groups of `group`, a few per compute unit.
+  bool solo;
+  std::size_t group;  // clat_scatter's work-group, capped by the device
+  // local_private: the most bank-spread copies of every slot (a power of two, at most the group).
+  std::size_t max_copies;
+  // Work-groups per compute unit when each merges its __local slots once (local_private,
+  // local_cache); 0: as many as a grid-stride launch keeps resident.
+  std::size_t merging_groups_per_cu;
+  std::size_t items_per_step;  // CLAT_SC_K: consecutive elements a work-item takes per step
+  // Bytes of __local memory left for clat_scatter's two other __local arguments when they are not
+  // in use (and their alignment).
+  std::size_t local_reserve;
+  // local_cache: the table's slots, a power of two from max down to min that fills at most half
+  // the __local memory.
+  std::size_t cache_max_slots, cache_min_slots;
+  // The strategy's sample of the indices, and when it calls them hot: at least this share of it
+  // on repeated bins, and this many times what spread indices would put there.
+  std::size_t sample_size;
+  double hot_share, hot_over_spread;
+  // The small kernels (checks, fills, finish): groups of small_group, small_groups_per_cu per
+  // compute unit.
+  std::size_t small_group, small_groups_per_cu;
+  // reduce_by_key's runs: work-groups of at most rbk_group, rbk_keys_per_item keys a work-item.
+  std::size_t rbk_group, rbk_keys_per_item;
+};
+
+ScatterTuning scatter_tuning(const Capabilities& caps);
+
+// What __local memory holds for one slot of `slot_bytes` on a device: the launch shape and the
+// strategies' capacities.
+struct LocalRoom {
+  bool solo = false;
+  std::size_t group = 1, max_copies = 1, local = 0, slot_bytes = 4, cache_slots = 0;
+  // local_private: the most copies (a power of two, at most max_copies) of `slots` slots that fit,
+  // 0 when not one copy does.
+  std::size_t copies(std::size_t slots) const {
+    for (std::size_t c = max_copies; c >= 1; c /= 2)
+      if (slots <= local / (c * slot_bytes)) return c;
+    return 0;
+  }
+};
+LocalRoom local_room(const DeviceInfo& info, std::size_t slot_bytes);
+
+}  // namespace clatomics::detail
