@@ -15,7 +15,7 @@ namespace {
 struct PlanArgs {
   DeviceChoice choice;
   std::string algorithm, type = "float", op = "sum";
-  std::size_t n = std::size_t(1) << 24;
+  std::size_t n = std::size_t(1) << 24, bins = 1024;
   bool deterministic = false, stable = false;
 };
 
@@ -25,6 +25,29 @@ ReduceOp reduce_op(const std::string& op) {
   if (op == "min") return ReduceOp::min;
   if (op == "max") return ReduceOp::max;
   throw UsageError("plan", "--op must be sum, prod, min or max for reduce");
+}
+
+ScatterOp scatter_op(const std::string& op) {
+  if (op == "sum") return ScatterOp::sum;
+  if (op == "prod") return ScatterOp::prod;
+  if (op == "min") return ScatterOp::min;
+  if (op == "max") return ScatterOp::max;
+  if (op == "mean") return ScatterOp::mean;
+  throw UsageError("plan", "--op must be sum, prod, min, max or mean for scatter_reduce");
+}
+
+// scatter_reduce of n values at indices spread evenly over the bins (the plan samples them).
+template <class V>
+Plan plan_scatter(Runtime& rt, const PlanArgs& a) {
+  if (a.bins == 0 || a.n == 0) throw UsageError("plan", "scatter_reduce needs --n and --bins above 0");
+  std::vector<cl_uint> indices(a.n);
+  for (std::size_t i = 0; i < a.n; ++i) indices[i] = cl_uint((i * 2654435761u) % a.bins);
+  const cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, a.bins * sizeof(V));
+  const cl::Buffer idx(rt.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.n * sizeof(cl_uint), indices.data());
+  const cl::Buffer values(rt.context(), CL_MEM_READ_ONLY, a.n * sizeof(V));
+  ScatterOptions o;
+  o.deterministic = a.deterministic;
+  return plan_scatter_reduce(rt, view<V>(out), view<cl_uint>(idx), view<V>(values), scatter_op(a.op), o);
 }
 
 [[noreturn]] void no_type(const std::string& algorithm, const std::string& types) {
@@ -52,6 +75,14 @@ const std::map<std::string, Planner>& planners() {
          if (a.type == "float") return plan_dot<float>(rt, a.n);
          if (a.type == "double") return plan_dot<double>(rt, a.n);
          no_type("dot", "float or double");
+       }},
+      {"scatter_reduce",
+       [](Runtime& rt, const PlanArgs& a) {
+         if (a.type == "float") return plan_scatter<float>(rt, a);
+         if (a.type == "double") return plan_scatter<double>(rt, a);
+         if (a.type == "int") return plan_scatter<cl_int>(rt, a);
+         if (a.type == "uint") return plan_scatter<cl_uint>(rt, a);
+         no_type("scatter_reduce", "float, double, int or uint");
        }},
       {"compact",
        [](Runtime& rt, const PlanArgs& a) {
@@ -96,8 +127,9 @@ Command add_plan_command(CLI::App& app) {
   sub->add_option("algorithm", args->algorithm, "the algorithm")->required()->check(one_of("algorithm", algorithm_names));
   sub->add_option("--type", args->type, "the element type: float, double, int, uint, long, ulong (default float)");
   sub->add_option("--n", args->n, "the number of elements (default 16777216)");
-  sub->add_option("--op", args->op, "reduce's op: sum, prod, min, max (default sum)");
-  sub->add_flag("--deterministic", args->deterministic, "reduce's deterministic mode");
+  sub->add_option("--bins", args->bins, "scatter_reduce's bins (default 1024)");
+  sub->add_option("--op", args->op, "the op: sum, prod, min, max; scatter_reduce also mean (default sum)");
+  sub->add_flag("--deterministic", args->deterministic, "reduce's or scatter_reduce's deterministic mode");
   sub->add_flag("--stable", args->stable, "compact keeping the input's order");
   return {sub, [args] { return run_plan(*args); }};
 }

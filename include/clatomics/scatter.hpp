@@ -12,6 +12,7 @@
 
 #include <CL/opencl.hpp>
 
+#include "clatomics/plan.hpp"
 #include "clatomics/runtime.hpp"
 #include "clatomics/view.hpp"
 
@@ -290,6 +291,17 @@ template <class O, class I, class V>
 ScatterResult scatter_reduce(Runtime& rt, const View<O>& out, const View<I>& indices, const View<V>& values, ScatterOp op,
                              ScatterOptions options = {}, Rows rows = {}) {
   return detail::scatter_buffers(rt, detail::view_call("scatter_reduce", op, options, false, out, indices, values, rows));
+}
+
+// What scatter_reduce() with these arguments would run on rt's device (clatomics/plan.hpp): the
+// call's checks and the sample of its indices (read on the device) run, nothing is written.
+namespace detail {
+Plan scatter_plan(Runtime& rt, const ScatterCall& call);
+}
+template <class O, class I, class V>
+Plan plan_scatter_reduce(Runtime& rt, const View<O>& out, const View<I>& indices, const View<V>& values, ScatterOp op,
+                         ScatterOptions options = {}, Rows rows = {}) {
+  return detail::scatter_plan(rt, detail::view_call("scatter_reduce", op, options, false, out, indices, values, rows));
 }
 
 // Host data: bins = out.size() / width (out.size() must be a multiple of width, values.size()

@@ -137,21 +137,36 @@ ScatterPlan Scatter::plan() {
   return plan_;
 }
 
-std::string ScatterPlan::describe() const {
-  std::ostringstream text;
-  text << "kernel: " << kernel << " (" << file << ")\n"
-       << "options:" << options << "\n"
-       << "strategy: " << strategy_name(strategy) << "\n"
-       << "global: " << grid.items() << "\nlocal: " << grid.group << "\n"
-       << "launches: " << launches << "\nlocal_bytes: " << local_bytes << "\n"
-       << "sample: " << (sample.sorted ? "sorted" : "unsorted") << ", " << (sample.hot ? "hot" : "spread") << "\n"
-       << "accumulator: " << (direct ? "out" : "scratch") << (fixed ? ", 128-bit fixed point" : "") << (counts ? ", counts" : "") << "\n"
-       << "tuning: " << tuning.device_class << ", group " << tuning.group << ", max_copies " << tuning.max_copies
-       << ", merging_groups_per_cu " << tuning.merging_groups_per_cu << ", items_per_step " << tuning.items_per_step << ", local_reserve "
-       << tuning.local_reserve << ", cache_slots " << tuning.cache_min_slots << ".." << tuning.cache_max_slots << ", sample_size "
-       << tuning.sample_size << ", hot_share " << tuning.hot_share << ", hot_over_spread " << tuning.hot_over_spread << ", small_group "
-       << tuning.small_group << ", small_groups_per_cu " << tuning.small_groups_per_cu << "\n";
-  return text.str();
+Plan ScatterPlan::plan(const Runtime& rt, const char* what) const {
+  Plan out;
+  out.algorithm = what;
+  out.program = file;
+  out.kernel = kernel;
+  out.build_options = rt.build_options() + options;
+  out.strategy = strategy_name(strategy);
+  out.global_size = grid.items(), out.local_size = grid.group;
+  const auto text = [](auto v) {
+    std::ostringstream s;
+    s << v;
+    return s.str();
+  };
+  out.tuning = {{"device class", tuning.device_class},
+                {"launches", text(launches)},
+                {"local bytes", text(local_bytes)},
+                {"sample", std::string(sample.sorted ? "sorted" : "unsorted") + ", " + (sample.hot ? "hot" : "spread")},
+                {"accumulator", std::string(direct ? "out" : "scratch") + (fixed ? ", 128-bit fixed point" : "") + (counts ? ", counts" : "")},
+                {"group", text(tuning.group)},
+                {"max copies", text(tuning.max_copies)},
+                {"merging groups per cu", text(tuning.merging_groups_per_cu)},
+                {"items per step", text(tuning.items_per_step)},
+                {"local reserve", text(tuning.local_reserve)},
+                {"cache slots", text(tuning.cache_min_slots) + ".." + text(tuning.cache_max_slots)},
+                {"sample size", text(tuning.sample_size)},
+                {"hot share", text(tuning.hot_share)},
+                {"hot over spread", text(tuning.hot_over_spread)},
+                {"small group", text(tuning.small_group)},
+                {"small groups per cu", text(tuning.small_groups_per_cu)}};
+  return out;
 }
 
 ScatterPlan plan_scatter(Runtime& rt, const ScatterCall& call) {
@@ -165,5 +180,7 @@ ScatterPlan plan_scatter(Runtime& rt, const ScatterCall& call) {
   }
   return scatter.plan();
 }
+
+Plan scatter_plan(Runtime& rt, const ScatterCall& call) { return plan_scatter(rt, call).plan(rt, scatter_what(call)); }
 
 }  // namespace clatomics::detail

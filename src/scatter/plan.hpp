@@ -37,8 +37,8 @@ struct ScatterPlan {
   Grid grid;
   std::size_t launches = 0, local_bytes = 0;
 
-  // The plan as text, one `name: value` line each.
-  std::string describe() const;
+  // The plan as clatomics::plan.hpp shows plans (what: the entry point's name).
+  Plan plan(const Runtime& rt, const char* what) const;
 };
 
 // The plan of call on rt's device: every check of the call, and the sample of its indices (which
