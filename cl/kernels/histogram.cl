@@ -3,13 +3,16 @@
  * bins, over one axis or two, with up to 4 weight channels.
  *
  * Build options (defaults in brackets):
- *   CLAT_HIST_KIND      0 bytes (uchar, 256 bins), 1 keys (uint), 2 even bins over positions [0]
- *   CLAT_HIST_DOUBLE    1: even-bin positions (values, lo, hi, scale, edges) are double [0]
+ *   CLAT_HIST_KIND      what is counted: CLAT_HIST_BYTES (uchar, 256 bins), CLAT_HIST_KEYS (uint),
+ *                       CLAT_HIST_EVEN (even bins over positions) [CLAT_HIST_BYTES]
+ *   CLAT_POS            the type of even-bin positions (values, lo, hi, scale, edges): float or
+ *                       double [float]
  *   CLAT_HIST_2D        1: even bins over two axes: a point (in[i], in_y[i]) [0]
  *   CLAT_HIST_CHANNELS  0 .. 4 float weight arrays summed per slot (even bins only) [0]
- *   CLAT_HIST_ACCUM     how weights are summed: 0 float atomics, 1 compensated float pairs (a
- *                       double-word (hi, lo) updated as one 64-bit compare-exchange), 2 double
- *                       atomics [0]
+ *   CLAT_HIST_ACCUM     how weights are summed: CLAT_ACCUM_FLOAT float atomics,
+ *                       CLAT_ACCUM_PAIR compensated float pairs (a double-word (hi, lo) updated
+ *                       as one 64-bit compare-exchange), CLAT_ACCUM_DOUBLE double atomics
+ *                       [CLAT_ACCUM_FLOAT]
  *   CLAT_HIST_SLOTS     private counters per copy in clat_hist_private, >= the slots [256]
  *   CLAT_HIST_COPIES    private copies per work-item in clat_hist_private, a power of two: the
  *                       lanes of a vector load count into different copies, which breaks the
@@ -42,8 +45,7 @@
  *                      of a bin sit in 32 banks), merged with one global atomic per slot and group
  *   clat_hist_private  private counters per work-item, no atomics until the merge
  * clat_hist_merge: totals[s] += counts[s], counts[s] = 0.
- * clat_hist_range: each work-group's minimum and maximum of its share, NaN left out, and how many
- * NaN it saw: the data's range when the caller gives none.
+ * The data's range when the caller gives none: kernels/histogram/range.cl.
  *
  * Even bins, NumPy's rule: bin b holds edges[b] <= x < edges[b + 1], the last bin hi too (the host
  * passes the nbins + 1 edges, non-decreasing, edges[0] = lo, edges[nbins] = hi). A first guess
@@ -51,15 +53,21 @@
  * search over the edges finds the bin: bounded work per value.
  */
 #include "kernels/algo_common.cl"
+#include "kernels/histogram/positions.cl"
 
 #ifndef CLATOMICS_KERNELS_HISTOGRAM_CL
 #define CLATOMICS_KERNELS_HISTOGRAM_CL
 
+/* The values CLAT_HIST_KIND and CLAT_HIST_ACCUM name. */
+#define CLAT_HIST_BYTES 1
+#define CLAT_HIST_KEYS 2
+#define CLAT_HIST_EVEN 3
+#define CLAT_ACCUM_FLOAT 1
+#define CLAT_ACCUM_PAIR 2
+#define CLAT_ACCUM_DOUBLE 3
+
 #ifndef CLAT_HIST_KIND
-#define CLAT_HIST_KIND 0
-#endif
-#ifndef CLAT_HIST_DOUBLE
-#define CLAT_HIST_DOUBLE 0
+#define CLAT_HIST_KIND CLAT_HIST_BYTES
 #endif
 #ifndef CLAT_HIST_2D
 #define CLAT_HIST_2D 0
@@ -68,7 +76,7 @@
 #define CLAT_HIST_CHANNELS 0
 #endif
 #ifndef CLAT_HIST_ACCUM
-#define CLAT_HIST_ACCUM 0
+#define CLAT_HIST_ACCUM CLAT_ACCUM_FLOAT
 #endif
 #ifndef CLAT_HIST_SLOTS
 #define CLAT_HIST_SLOTS 256
@@ -86,8 +94,8 @@
 #define CLAT_HIST_VSLOTS 0
 #endif
 
-#if (CLAT_HIST_DOUBLE || CLAT_HIST_2D || CLAT_HIST_CHANNELS) && CLAT_HIST_KIND != 2
-#error "kernels/histogram.cl: double positions, two axes and weights need CLAT_HIST_KIND 2"
+#if (CLAT_HIST_DOUBLE || CLAT_HIST_2D || CLAT_HIST_CHANNELS) && CLAT_HIST_KIND != CLAT_HIST_EVEN
+#error "kernels/histogram.cl: double positions, two axes and weights need CLAT_HIST_KIND CLAT_HIST_EVEN"
 #endif
 #if CLAT_HIST_CHANNELS < 0 || CLAT_HIST_CHANNELS > 4
 #error "kernels/histogram.cl: CLAT_HIST_CHANNELS must be 0 .. 4"
@@ -104,7 +112,7 @@
 
 /* ---- weight sums: clat_acc, a partial sum; CLAT_ACC_OF(w) one weight as one; CLAT_ACC_MERGE(a, b)
  * two partial sums as one; CLAT_ACC_ATOMIC(p, a) (and _LOCAL) adds a partial sum into memory. ---- */
-#if CLAT_HIST_ACCUM == 0
+#if CLAT_HIST_ACCUM == CLAT_ACCUM_FLOAT
 typedef float clat_acc;
 #define CLAT_ACC_ZERO 0.0f
 #define CLAT_ACC_OF(w) (w)
@@ -112,7 +120,7 @@ typedef float clat_acc;
 #define CLAT_ACC_ATOMIC(p, a) clat_atomic_add_float((p), (a))
 #define CLAT_ACC_ATOMIC_LOCAL(p, a) clat_atomic_add_float_local((p), (a))
 
-#elif CLAT_HIST_ACCUM == 1
+#elif CLAT_HIST_ACCUM == CLAT_ACCUM_PAIR
 #ifndef CLAT_HAS_INT64_ATOMICS
 #error "kernels/histogram.cl: compensated weight sums need cl_khr_int64_base_atomics"
 #endif
@@ -146,7 +154,7 @@ CLAT_DEFINE_LOOP_OP(clat_hist_pair_add_local, float2, ulong, __local, atom_cmpxc
 #define CLAT_ACC_ATOMIC(p, a) clat_hist_pair_add((p), (a))
 #define CLAT_ACC_ATOMIC_LOCAL(p, a) clat_hist_pair_add_local((p), (a))
 
-#elif CLAT_HIST_ACCUM == 2
+#elif CLAT_HIST_ACCUM == CLAT_ACCUM_DOUBLE
 #ifndef CLAT_HAS_DOUBLE
 #error "kernels/histogram.cl: double weight sums need fp64 and cl_khr_int64_base_atomics"
 #endif
@@ -157,7 +165,7 @@ typedef double clat_acc;
 #define CLAT_ACC_ATOMIC(p, a) clat_atomic_add_double((p), (a))
 #define CLAT_ACC_ATOMIC_LOCAL(p, a) clat_atomic_add_double_local((p), (a))
 #else
-#error "kernels/histogram.cl: CLAT_HIST_ACCUM must be 0, 1 or 2"
+#error "kernels/histogram.cl: CLAT_HIST_ACCUM must be CLAT_ACCUM_FLOAT, CLAT_ACCUM_PAIR or CLAT_ACCUM_DOUBLE"
 #endif
 
 /* CLAT_EACH_C(F): F(c) for every weight channel c; CLAT_EACH_W(F, W): F(c, W(c)), W naming the
@@ -183,14 +191,8 @@ typedef double clat_acc;
  * kinds, which ignore them). CLAT_E the element, CLAT_LOAD a 16-byte load of CLAT_PER_LOAD
  * elements, CLAT_UNPACK(PUT, v) calls PUT(slot, W, lane) for each of its elements, W(c) naming
  * channel c's weight of that element. */
-#if CLAT_HIST_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-typedef double CLAT_POS;
-#else
-typedef float CLAT_POS;
-#endif
 
-#if CLAT_HIST_KIND == 0
+#if CLAT_HIST_KIND == CLAT_HIST_BYTES
 #define CLAT_E uchar
 #define CLAT_LOAD uint4
 #define CLAT_PER_LOAD 16
@@ -204,7 +206,7 @@ CLAT_FN uint clat_slot(uchar x, uint nbins, float lo, float hi, float scale, __g
 #define CLAT_UNPACK(PUT, v) \
   CLAT_WORD(PUT, v.x, 0) CLAT_WORD(PUT, v.y, 4) CLAT_WORD(PUT, v.z, 8) CLAT_WORD(PUT, v.w, 12)
 
-#elif CLAT_HIST_KIND == 1
+#elif CLAT_HIST_KIND == CLAT_HIST_KEYS
 #define CLAT_E uint
 #define CLAT_LOAD uint4
 #define CLAT_PER_LOAD 4
@@ -213,16 +215,14 @@ CLAT_FN uint clat_slot(uint x, uint nbins, float lo, float hi, float scale, __gl
   return x < nbins ? x : nbins;
 }
 
-#elif CLAT_HIST_KIND == 2
+#elif CLAT_HIST_KIND == CLAT_HIST_EVEN
 #define CLAT_E CLAT_POS
+#define CLAT_LOAD CLAT_POS_VEC
+#define CLAT_PER_LOAD CLAT_POS_PER_VEC
 #if CLAT_HIST_DOUBLE
-#define CLAT_LOAD double2
-#define CLAT_PER_LOAD 2
 #define CLAT_WVEC float2
 #define CLAT_VLOAD_W vload2
 #else
-#define CLAT_LOAD float4
-#define CLAT_PER_LOAD 4
 #define CLAT_WVEC float4
 #define CLAT_VLOAD_W vload4
 #endif
@@ -353,17 +353,17 @@ CLAT_FN CLAT_UVEC clat_slots_2d(CLAT_UVEC sx, CLAT_UVEC sy, uint nbins, uint nbi
   PUT(CLAT_SLOT_AT(v.w, vy.w), CLAT_WV_w, 3)
 #endif
 #else
-#error "kernels/histogram.cl: CLAT_HIST_KIND must be 0, 1 or 2"
+#error "kernels/histogram.cl: CLAT_HIST_KIND must be CLAT_HIST_BYTES, CLAT_HIST_KEYS or CLAT_HIST_EVEN"
 #endif
 
-#if CLAT_HIST_KIND == 1
+#if CLAT_HIST_KIND == CLAT_HIST_KEYS
 #define CLAT_UNPACK(PUT, v)                                          \
   PUT(clat_slot(v.x, nbins, lo, hi, scale, edges), W, 0)             \
   PUT(clat_slot(v.y, nbins, lo, hi, scale, edges), W, 1)             \
   PUT(clat_slot(v.z, nbins, lo, hi, scale, edges), W, 2)             \
   PUT(clat_slot(v.w, nbins, lo, hi, scale, edges), W, 3)
 #endif
-#if CLAT_HIST_KIND != 2
+#if CLAT_HIST_KIND != CLAT_HIST_EVEN
 #define CLAT_SLOT_AT(x, y) clat_slot((x), nbins, lo, hi, scale, edges)
 #define CLAT_HIST_GUARDS
 #endif
@@ -504,7 +504,7 @@ __kernel CLAT_HIST_LOCAL_ATTR void clat_hist_local(CLAT_HIST_ARGS) {
  * where the device has it: one add per weight instead of a pair's twenty, each within 2^-53 of
  * the partial sum (a pair's add: 3u^2), turned into a pair (within u^2 of the double) once, when
  * merged. */
-#if CLAT_HIST_ACCUM == 1 && defined(CLAT_HAS_DOUBLE)
+#if CLAT_HIST_ACCUM == CLAT_ACCUM_PAIR && defined(CLAT_HAS_DOUBLE)
 typedef double clat_pacc;
 #define CLAT_PACC_ZERO 0.0
 #define CLAT_PACC_OF(w) ((double)(w))
@@ -524,9 +524,9 @@ typedef clat_acc clat_pacc;
 
 /* Four channels summed by plain adds (float, or double): one slot's four sums are one vector,
  * an element's four weights one vector add. */
-#if CLAT_HIST_CHANNELS == 4 && CLAT_HIST_VSLOTS && (CLAT_HIST_ACCUM == 0 || defined(CLAT_HAS_DOUBLE))
+#if CLAT_HIST_CHANNELS == 4 && CLAT_HIST_VSLOTS && (CLAT_HIST_ACCUM == CLAT_ACCUM_FLOAT || defined(CLAT_HAS_DOUBLE))
 #define CLAT_PRIVATE_VEC4 1
-#if CLAT_HIST_ACCUM == 0
+#if CLAT_HIST_ACCUM == CLAT_ACCUM_FLOAT
 #define CLAT_PACC4 float4
 #define CLAT_PACC4_OF(w) (w)
 #else
@@ -581,50 +581,5 @@ __kernel void clat_hist_merge(__global uint *counts, __global ulong *totals, uin
   totals[s] += counts[s];
   counts[s] = 0u;
 }
-
-#if CLAT_HIST_KIND == 2
-/* out[3 * item ..]: the item's minimum and maximum of in[offset, offset + count), NaN left out
- * (+inf and -inf when it saw no other value), then how many NaN it saw. */
-__kernel void clat_hist_range(__global const CLAT_POS *in, ulong offset, ulong count, __global CLAT_POS *out,
-                              __local CLAT_POS *found) {
-  const clat_share share = clat_item_share(count);
-  CLAT_POS least = INFINITY, most = -INFINITY, nans = 0;
-  ulong i = share.begin;
-#if CLAT_HIST_VSLOTS
-  /* CPUs: a contiguous share, whole vectors first (fmin and fmax pass NaN over). */
-  if (share.step == 1) {
-    CLAT_LOAD least_v = (CLAT_LOAD)INFINITY, most_v = (CLAT_LOAD)(-INFINITY), nans_v = (CLAT_LOAD)0;
-    for (; i + CLAT_PER_LOAD <= share.end; i += CLAT_PER_LOAD) {
-      const CLAT_LOAD x = CLAT_CAT(vload, CLAT_PER_LOAD)(0, in + offset + i);
-      least_v = fmin(least_v, x), most_v = fmax(most_v, x);
-      nans_v += select((CLAT_LOAD)0, (CLAT_LOAD)1, isnan(x));
-    }
-#if CLAT_HIST_DOUBLE
-    least = fmin(least_v.x, least_v.y), most = fmax(most_v.x, most_v.y), nans = nans_v.x + nans_v.y;
-#else
-    least = fmin(fmin(least_v.x, least_v.y), fmin(least_v.z, least_v.w));
-    most = fmax(fmax(most_v.x, most_v.y), fmax(most_v.z, most_v.w));
-    nans = (nans_v.x + nans_v.y) + (nans_v.z + nans_v.w);
-#endif
-  }
-#endif
-  for (; i < share.end; i += share.step) {
-    const CLAT_POS x = in[offset + i];
-    if (isnan(x)) nans += 1;
-    else least = fmin(least, x), most = fmax(most, x);
-  }
-  /* One triple per work-group reaches the host: a few KiB to read back, not one per work-item. */
-  const uint lid = get_local_id(0);
-  found[3 * lid] = least, found[3 * lid + 1] = most, found[3 * lid + 2] = nans;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (lid != 0u) return;
-  for (uint k = 1u; k < get_local_size(0); ++k)
-    least = fmin(least, found[3 * k]), most = fmax(most, found[3 * k + 1]), nans += found[3 * k + 2];
-  const size_t at = 3 * get_group_id(0);
-  out[at] = least;
-  out[at + 1] = most;
-  out[at + 2] = nans;
-}
-#endif
 
 #endif /* CLATOMICS_KERNELS_HISTOGRAM_CL */

@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "core/buffer_checks.hpp"
+#include "core/cl_types.hpp"
+#include "core/kernel_args.hpp"
 #include "core/launch.hpp"
 #include "core/runtime_state.hpp"
 #include "groups/started.hpp"
@@ -43,7 +45,54 @@ using detail::even_axis;
 using detail::host_range;
 using detail::refuse;
 
-enum class Kind { bytes = 0, keys = 1, even = 2 };
+enum class Kind { bytes, keys, even };
+
+// The kernels' name for each kind (CLAT_HIST_KIND).
+const char* kind_macro(Kind kind) {
+  switch (kind) {
+    case Kind::bytes: return "CLAT_HIST_BYTES";
+    case Kind::keys: return "CLAT_HIST_KEYS";
+    case Kind::even: return "CLAT_HIST_EVEN";
+  }
+  throw std::logic_error("clatomics: histogram: no kernel kind for this Kind");
+}
+
+// The kernels' name for each accumulation (CLAT_HIST_ACCUM).
+const char* accumulation_macro(WeightAccumulation accumulation) {
+  switch (accumulation) {
+    case WeightAccumulation::float_atomic: return "CLAT_ACCUM_FLOAT";
+    case WeightAccumulation::compensated_float2: return "CLAT_ACCUM_PAIR";
+    case WeightAccumulation::double_atomic: return "CLAT_ACCUM_DOUBLE";
+  }
+  throw std::logic_error("clatomics: histogram: no kernel accumulation for this WeightAccumulation");
+}
+
+// The kernels' position type (CLAT_POS): even bins' values, lo, hi, scale and edges.
+std::string position_define(bool doubles) {
+  return doubles ? detail::type_define<double>("CLAT_POS") : detail::type_define<float>("CLAT_POS");
+}
+
+using detail::ArgSpace;
+// clat_hist_global, clat_hist_local and clat_hist_private: CLAT_HIST_ARGS.
+const std::vector<detail::Param> counting_params{
+    {"in", ArgSpace::global},        {"offset", ArgSpace::value},    {"count", ArgSpace::value},    {"nbins", ArgSpace::value},
+    {"lo", ArgSpace::value},         {"hi", ArgSpace::value},        {"scale", ArgSpace::value},    {"edges", ArgSpace::global},
+    {"in_y", ArgSpace::global},      {"y_offset", ArgSpace::value},  {"nbins_y", ArgSpace::value},  {"lo_y", ArgSpace::value},
+    {"hi_y", ArgSpace::value},       {"scale_y", ArgSpace::value},   {"edges_y", ArgSpace::global}, {"w0", ArgSpace::global},
+    {"w0_offset", ArgSpace::value},  {"w1", ArgSpace::global},       {"w1_offset", ArgSpace::value}, {"w2", ArgSpace::global},
+    {"w2_offset", ArgSpace::value},  {"w3", ArgSpace::global},       {"w3_offset", ArgSpace::value}, {"counts", ArgSpace::global},
+    {"wsums", ArgSpace::global},     {"lcounts", ArgSpace::local},   {"lweights", ArgSpace::local}};
+const detail::Signature global_kernel{"clat_hist_global", counting_params};
+const detail::Signature local_kernel{"clat_hist_local", counting_params};
+const detail::Signature private_kernel{"clat_hist_private", counting_params};
+const detail::Signature merge_kernel{
+    "clat_hist_merge", {{"counts", ArgSpace::global}, {"totals", ArgSpace::global}, {"nslots", ArgSpace::value}}};
+const detail::Signature range_kernel{"clat_hist_range",
+                                     {{"in", ArgSpace::global},
+                                      {"offset", ArgSpace::value},
+                                      {"count", ArgSpace::value},
+                                      {"out", ArgSpace::global},
+                                      {"found", ArgSpace::local}}};
 
 constexpr std::size_t max_private_counters = 16384;  // 64 KiB of private counters per work-item
 constexpr std::size_t max_copies = 32;               // __local copies per work-group (one per bank)
@@ -80,7 +129,7 @@ struct Plan {
   std::size_t group = 1, max_groups = 1;
   std::size_t fill_items = 0;  // when set: max_groups = fill_items / the group size the kernel allows
   std::size_t slots_cap = 256, copies = 1;  // private: counters per copy, copies per work-item
-  const char* kernel = "clat_hist_global";
+  const detail::Signature* kernel = &global_kernel;
   bool direct = false;  // groups add into the 64-bit totals themselves: no 32-bit counts, no merge
   std::string options;
 };
@@ -131,7 +180,7 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
                                     " bytes of __local memory");
       if (s == HistogramStrategy::local_single) copies = 1;
       while ((std::size_t(1) << plan.shift) < copies) ++plan.shift;
-      plan.kernel = "clat_hist_local";
+      plan.kernel = &local_kernel;
       plan.group = local_group;
       plan.max_groups = 4 * cu;
       if (gpu) plan.fill_items = cu * 2048;  // a full GPU: 2048 resident work-items per compute unit
@@ -144,14 +193,14 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
                                                           std::to_string(setup.acc_bytes()) + " bytes a slot)"
                                                     : std::string()) +
                                     " exceed " + std::to_string(max_private_counters * 4) + " bytes of private counters");
-      plan.kernel = "clat_hist_private";
+      plan.kernel = &private_kernel;
       plan.slots_cap = private_cap;
       plan.copies = private_copies;
       plan.group = gpu ? 256 : 1;
       plan.max_groups = detail::resident_groups(caps);
       break;
     default:
-      plan.kernel = "clat_hist_global";
+      plan.kernel = &global_kernel;
       plan.group = gpu ? 256 : 16;
       plan.max_groups = detail::resident_groups(caps);
       break;
@@ -162,16 +211,16 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
   // weight channel (H200: byte histogram 0.88x -> 0.92x of a read-only pass, 100 even bins 0.49x
   // -> 0.74x with the guard); with two axes or more channels it measured slower (2-D 0.64x -> 0.43x).
   const int ahead = gpu && !setup.two_d && setup.channels <= 1 ? 4 : 1;
-  plan.options = detail::define("CLAT_HIST_KIND", int(setup.kind)) + detail::define("CLAT_HIST_DOUBLE", setup.doubles ? 1 : 0) +
+  plan.options = detail::define("CLAT_HIST_KIND", kind_macro(setup.kind)) + position_define(setup.doubles) +
                  detail::define("CLAT_HIST_2D", setup.two_d ? 1 : 0) + detail::define("CLAT_HIST_CHANNELS", (long long)setup.channels) +
-                 detail::define("CLAT_HIST_ACCUM", int(setup.accumulation)) +
+                 detail::define("CLAT_HIST_ACCUM", accumulation_macro(setup.accumulation)) +
                  detail::define("CLAT_CONTIGUOUS", gpu ? 0 : 1) + detail::define("CLAT_HIST_SHIFT", int(plan.shift)) +
                  detail::define("CLAT_HIST_DIRECT", plan.direct ? 1 : 0) + detail::define("CLAT_HIST_AHEAD", ahead) +
                  detail::define("CLAT_HIST_VSLOTS", gpu ? 0 : 1);
   // NVIDIA reports CL_KERNEL_WORK_GROUP_SIZE 256 for every kernel, yet 1024-item groups are what
   // reach the read-only pass (bench/BENCHMARKS.md): compile the kernel for that size there. Other
   // GPUs keep the size their driver offers (a required size a kernel cannot meet fails the build).
-  if (caps.nvidia && gpu && plan.kernel == std::string("clat_hist_local"))
+  if (caps.nvidia && gpu && plan.kernel == &local_kernel)
     plan.options += detail::define("CLAT_HIST_GROUP", (long long)plan.group);
   if (s == HistogramStrategy::private_per_item)
     plan.options += detail::define("CLAT_HIST_SLOTS", (long long)plan.slots_cap) + detail::define("CLAT_HIST_COPIES", (long long)plan.copies);
@@ -195,8 +244,8 @@ class Run {
   Run(Runtime& rt, const Setup& setup, HistogramOptions options)
       : rt_(rt), setup_(setup), plan_(make_plan(rt, setup, options.strategy)), slots_(setup.slots()), commands_(rt) {
     const detail::Program program = detail::build_library_file(rt, "kernels/histogram.cl", plan_.options);
-    kernel_ = detail::make_kernel(program, plan_.kernel);
-    if (!plan_.direct) merge_ = detail::make_kernel(program, "clat_hist_merge");
+    kernel_ = detail::make_kernel(program, *plan_.kernel);
+    if (!plan_.direct) merge_ = detail::make_kernel(program, merge_kernel);
     if (plan_.fill_items) {
       const std::size_t group = detail::make_grid(rt, kernel_, 1, plan_.group, 1).group;
       plan_.max_groups = std::max<std::size_t>(1, plan_.fill_items / group);
@@ -271,7 +320,7 @@ class Run {
   template <class P>
   void add_as(const Inputs& in, std::size_t count) {
     const std::uint64_t per_launch = detail::launch_elements();
-    const bool local = plan_.kernel == std::string("clat_hist_local");
+    const bool local = plan_.kernel == &local_kernel;
     const std::size_t local_slots = local ? slots_ << plan_.shift : 1;
     const std::size_t local_weights = setup_.channels ? local_slots * setup_.channels * setup_.acc_bytes() : 4;
     const Axis& x = setup_.x;
@@ -282,15 +331,20 @@ class Run {
       const detail::Grid grid = detail::make_grid(rt_, kernel_, units, plan_.group, plan_.max_groups);
       const auto weight = [&](std::size_t c) { return c < in.weights.size() ? in.weights[c].buffer : counts_.get(); };
       const auto weight_offset = [&](std::size_t c) { return cl_ulong(c < in.weights.size() ? in.weights[c].offset + done : 0); };
-      // The arguments of CLAT_HIST_ARGS, in order.
-      detail::set_args(kernel_, in.values, cl_ulong(in.offset + done), cl_ulong(n), cl_uint(setup_.two_d ? x.nbins : setup_.nbins),
-                       P(x.lo), P(x.hi), P(x.scale), edges_x_, in.y ? in.y : in.values, cl_ulong(in.y ? in.y_offset + done : 0),
-                       cl_uint(y.nbins), P(y.lo), P(y.hi), P(y.scale), edges_y_, weight(0), weight_offset(0), weight(1),
-                       weight_offset(1), weight(2), weight_offset(2), weight(3), weight_offset(3), counts_, wtotals_,
-                       detail::LocalBytes{local_slots * 4}, detail::LocalBytes{local_weights});
+      // Kinds and plans that do not read an argument still bind it: a valid buffer, a zero.
+      detail::bind(kernel_, detail::arg("in", in.values), detail::arg("offset", cl_ulong(in.offset + done)), detail::arg("count", cl_ulong(n)),
+                   detail::arg("nbins", cl_uint(setup_.two_d ? x.nbins : setup_.nbins)), detail::arg("lo", P(x.lo)),
+                   detail::arg("hi", P(x.hi)), detail::arg("scale", P(x.scale)), detail::arg("edges", edges_x_),
+                   detail::arg("in_y", in.y ? in.y : in.values), detail::arg("y_offset", cl_ulong(in.y ? in.y_offset + done : 0)),
+                   detail::arg("nbins_y", cl_uint(y.nbins)), detail::arg("lo_y", P(y.lo)), detail::arg("hi_y", P(y.hi)),
+                   detail::arg("scale_y", P(y.scale)), detail::arg("edges_y", edges_y_), detail::arg("w0", weight(0)),
+                   detail::arg("w0_offset", weight_offset(0)), detail::arg("w1", weight(1)), detail::arg("w1_offset", weight_offset(1)),
+                   detail::arg("w2", weight(2)), detail::arg("w2_offset", weight_offset(2)), detail::arg("w3", weight(3)),
+                   detail::arg("w3_offset", weight_offset(3)), detail::arg("counts", counts_), detail::arg("wsums", wtotals_),
+                   detail::arg("lcounts", detail::LocalBytes{local_slots * 4}), detail::arg("lweights", detail::LocalBytes{local_weights}));
       commands_.launch(kernel_, grid);
       if (!plan_.direct) {
-        detail::set_args(merge_, counts_, totals_, cl_uint(slots_));
+        detail::bind(merge_, detail::arg("counts", counts_), detail::arg("totals", totals_), detail::arg("nslots", cl_uint(slots_)));
         commands_.launch(merge_, detail::make_grid(rt_, merge_, slots_, 256, slots_));
       }
       done += n;
@@ -302,7 +356,7 @@ class Run {
   Plan plan_;
   std::size_t slots_;
   detail::Commands commands_;
-  detail::Kernel kernel_, merge_;
+  detail::LibraryKernel kernel_, merge_;
   detail::Mem counts_, totals_, wtotals_, edges_x_, edges_y_;
 };
 
@@ -382,21 +436,22 @@ Setup even_request(const Runtime& rt, const std::string& what, std::size_t nx, s
 }
 
 // The range of values[offset, offset + count) on the device: every work-group's minimum, maximum
-// and NaN count (kernels/histogram.cl: clat_hist_range), combined here.
+// and NaN count (kernels/histogram/range.cl), combined here.
 template <class T>
 detail::FoundRange<T> device_range(Runtime& rt, const std::string& what, cl_mem values, std::size_t offset, std::size_t count) {
   if (count == 0) return data_range(what, count, T(0), T(0), false);
   const auto& caps = rt.device_info().caps;
   const bool gpu = caps.is_gpu();
   const detail::Program program = detail::build_library_file(
-      rt, "kernels/histogram.cl",
-      detail::define("CLAT_HIST_KIND", int(Kind::even)) + detail::define("CLAT_HIST_DOUBLE", std::is_same_v<T, double> ? 1 : 0) +
+      rt, "kernels/histogram/range.cl",
+      detail::type_define<T>("CLAT_POS") +
           detail::define("CLAT_CONTIGUOUS", gpu ? 0 : 1) + detail::define("CLAT_HIST_VSLOTS", gpu ? 0 : 1));
-  const detail::Kernel kernel = detail::make_kernel(program, "clat_hist_range");
+  const detail::LibraryKernel kernel = detail::make_kernel(program, range_kernel);
   const detail::Grid grid = detail::make_grid(rt, kernel, count, gpu ? 256 : 16, detail::resident_groups(caps));
   const detail::Mem out = detail::make_buffer(rt, grid.groups * 3 * sizeof(T));
   detail::Commands commands(rt);
-  detail::set_args(kernel, values, cl_ulong(offset), cl_ulong(count), out, detail::LocalBytes{grid.group * 3 * sizeof(T)});
+  detail::bind(kernel, detail::arg("in", values), detail::arg("offset", cl_ulong(offset)), detail::arg("count", cl_ulong(count)),
+               detail::arg("out", out), detail::arg("found", detail::LocalBytes{grid.group * 3 * sizeof(T)}));
   commands.launch(kernel, grid);
   std::vector<T> found(grid.groups * 3);
   commands.read(out.get(), 0, found.size() * sizeof(T), found.data());
