@@ -15,6 +15,7 @@
 #include "histogram/numpy_bins.hpp"
 #include "histogram/requests.hpp"
 #include "histogram/run.hpp"
+#include "histogram/tuning.hpp"
 
 namespace clatomics {
 namespace {
@@ -46,13 +47,14 @@ template <class T>
 detail::FoundRange<T> device_range(Runtime& rt, const std::string& what, cl_mem values, std::size_t offset, std::size_t count) {
   if (count == 0) return data_range(what, count, T(0), T(0), false);
   const auto& caps = rt.device_info().caps;
-  const bool gpu = caps.is_gpu();
+  const detail::hist::HistogramTuning tuning = detail::hist::histogram_tuning(caps);
   const detail::Program program = detail::build_library_file(
       rt, "kernels/histogram/range.cl",
       detail::type_define<T>("CLAT_POS") +
-          detail::define("CLAT_CONTIGUOUS", gpu ? 0 : 1) + detail::define("CLAT_HIST_VSLOTS", gpu ? 0 : 1));
+          detail::define("CLAT_CONTIGUOUS", tuning.contiguous ? 1 : 0) +
+          detail::define("CLAT_HIST_VSLOTS", tuning.vector_slots ? 1 : 0));
   const detail::LibraryKernel kernel = detail::make_kernel(program, range_kernel);
-  const detail::Grid grid = detail::make_grid(rt, kernel, count, gpu ? 256 : 16, detail::resident_groups(caps));
+  const detail::Grid grid = detail::make_grid(rt, kernel, count, tuning.range_group, detail::resident_groups(caps));
   const detail::Mem out = detail::make_buffer(rt, grid.groups * 3 * sizeof(T));
   detail::Commands commands(rt);
   detail::bind(kernel, detail::arg("in", values), detail::arg("offset", cl_ulong(offset)), detail::arg("count", cl_ulong(count)),

@@ -1,8 +1,10 @@
 // A histogram call's plan: the strategy this device runs, the kernel's build options and the
-// launch's limits, from the setup and the device's capabilities alone.
+// launch's limits, from the setup, the device's capabilities and its class's tuning numbers
+// (tuning.cpp).
 #include "histogram/plan.hpp"
 
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 #include "core/cl_types.hpp"
@@ -11,9 +13,6 @@
 
 namespace clatomics::detail::hist {
 namespace {
-
-constexpr std::size_t max_private_counters = 16384;  // 64 KiB of private counters per work-item
-constexpr std::size_t max_copies = 32;               // __local copies per work-group (one per bank)
 
 // The kernels' name for each kind (CLAT_HIST_KIND).
 const char* kind_macro(Kind kind) {
@@ -51,12 +50,13 @@ std::size_t ceil_pow2(std::size_t n) {
 Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
   strategy_name(asked);
   const auto& caps = rt.device_info().caps;
-  const bool gpu = caps.is_gpu();
   const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
   const std::size_t slots = setup.slots();
   Plan plan;
-  // __local: the largest power-of-two number of copies (<= 32 and <= the group) that fits.
-  const std::size_t local_group = floor_pow2(std::min<std::size_t>(gpu ? 1024 : 16, caps.max_work_group_size));
+  plan.tuning = histogram_tuning(caps);
+  const HistogramTuning& tuning = plan.tuning;
+  // __local: the largest power-of-two number of copies (<= max_local_copies and <= the group) that fits.
+  const std::size_t local_group = floor_pow2(std::min<std::size_t>(tuning.local_group, caps.max_work_group_size));
   const std::size_t slot_bytes = 4 + setup.channels * setup.acc_bytes();
   // Without weights the kernel's __local weight argument still takes 4 bytes (a __local argument
   // cannot be empty): the launch needs them beside the counters, or a device with exactly the
@@ -67,18 +67,18 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
   const cl_ulong usable = rt.device_info().local_mem_usable;
   const std::size_t local_room = usable > slack ? std::size_t(usable) - slack : 0;
   std::size_t copies = 0;
-  for (std::size_t c = std::min(max_copies, local_group); c >= 1 && !copies; c /= 2)
+  for (std::size_t c = std::min(tuning.max_local_copies, local_group); c >= 1 && !copies; c /= 2)
     if (slots <= local_room / (c * slot_bytes)) copies = c;
-  // private: 4 copies for bytes (the four bytes of a word count into different copies).
-  const std::size_t private_copies = setup.kind == Kind::bytes && !gpu ? 4 : 1;
-  const std::size_t private_cap = std::max<std::size_t>(64, ceil_pow2(slots));
+  const std::size_t private_copies = setup.kind == Kind::bytes ? tuning.private_byte_copies : 1;
+  const std::size_t private_cap = std::max<std::size_t>(tuning.private_min_slots, ceil_pow2(slots));
+  const std::size_t max_private = tuning.max_private_counters;
   // The weights' private sums take at most as many bytes as the counters may.
-  const bool private_fits = slots <= max_private_counters && private_cap * private_copies <= max_private_counters &&
-                            setup.channels * private_cap * setup.acc_bytes() <= max_private_counters * 4;
+  const bool private_fits = slots <= max_private && private_cap * private_copies <= max_private &&
+                            setup.channels * private_cap * setup.acc_bytes() <= max_private * 4;
 
   HistogramStrategy s = asked;
   if (s == HistogramStrategy::automatic) {
-    if (gpu)
+    if (!tuning.prefer_private)
       s = copies >= 2 ? HistogramStrategy::local_replicated : copies == 1 ? HistogramStrategy::local_single : HistogramStrategy::global_atomics;
     else
       s = private_fits ? HistogramStrategy::private_per_item
@@ -96,8 +96,8 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
       while ((std::size_t(1) << plan.shift) < copies) ++plan.shift;
       plan.kernel = &local_kernel;
       plan.group = local_group;
-      plan.max_groups = 4 * cu;
-      if (gpu) plan.fill_items = cu * 2048;  // a full GPU: 2048 resident work-items per compute unit
+      plan.max_groups = tuning.local_groups_per_cu * cu;
+      plan.fill_items = tuning.local_items_per_cu * cu;
       break;
     }
     case HistogramStrategy::private_per_item:
@@ -106,39 +106,56 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
                                     (setup.channels ? " and their weight sums (" + std::to_string(setup.channels) + " channels of " +
                                                           std::to_string(setup.acc_bytes()) + " bytes a slot)"
                                                     : std::string()) +
-                                    " exceed " + std::to_string(max_private_counters * 4) + " bytes of private counters");
+                                    " exceed " + std::to_string(max_private * 4) + " bytes of private counters");
       plan.kernel = &private_kernel;
       plan.slots_cap = private_cap;
       plan.copies = private_copies;
-      plan.group = gpu ? 256 : 1;
+      plan.group = tuning.private_group;
       plan.max_groups = resident_groups(caps);
       break;
     default:
       plan.kernel = &global_kernel;
-      plan.group = gpu ? 256 : 16;
+      plan.group = tuning.global_group;
       plan.max_groups = resident_groups(caps);
       break;
   }
   plan.strategy = s;
   plan.direct = caps.int64_base_atomics && !merge_32bit();
-  // GPUs: four steps' loads before their atomics where a step reads the values and at most one
-  // weight channel (H200: byte histogram 0.88x -> 0.92x of a read-only pass, 100 even bins 0.49x
-  // -> 0.74x with the guard); with two axes or more channels it measured slower (2-D 0.64x -> 0.43x).
-  const int ahead = gpu && !setup.two_d && setup.channels <= 1 ? 4 : 1;
+  plan.ahead = !setup.two_d && setup.channels <= tuning.ahead_max_channels ? tuning.loads_ahead : 1;
   plan.options = define("CLAT_HIST_KIND", kind_macro(setup.kind)) + position_define(setup.doubles) +
                  define("CLAT_HIST_2D", setup.two_d ? 1 : 0) + define("CLAT_HIST_CHANNELS", (long long)setup.channels) +
                  define("CLAT_HIST_ACCUM", accumulation_macro(setup.accumulation)) +
-                 define("CLAT_CONTIGUOUS", gpu ? 0 : 1) + define("CLAT_HIST_SHIFT", int(plan.shift)) +
-                 define("CLAT_HIST_DIRECT", plan.direct ? 1 : 0) + define("CLAT_HIST_AHEAD", ahead) +
-                 define("CLAT_HIST_VSLOTS", gpu ? 0 : 1);
-  // NVIDIA reports CL_KERNEL_WORK_GROUP_SIZE 256 for every kernel, yet 1024-item groups are what
-  // reach the read-only pass (bench/BENCHMARKS.md): compile the kernel for that size there. Other
-  // GPUs keep the size their driver offers (a required size a kernel cannot meet fails the build).
-  if (caps.nvidia && gpu && plan.kernel == &local_kernel)
-    plan.options += define("CLAT_HIST_GROUP", (long long)plan.group);
+                 define("CLAT_CONTIGUOUS", tuning.contiguous ? 1 : 0) + define("CLAT_HIST_SHIFT", int(plan.shift)) +
+                 define("CLAT_HIST_DIRECT", plan.direct ? 1 : 0) + define("CLAT_HIST_AHEAD", plan.ahead) +
+                 define("CLAT_HIST_VSLOTS", tuning.vector_slots ? 1 : 0);
+  if (tuning.fixed_local_group && plan.kernel == &local_kernel) plan.options += define("CLAT_HIST_GROUP", (long long)plan.group);
   if (s == HistogramStrategy::private_per_item)
     plan.options += define("CLAT_HIST_SLOTS", (long long)plan.slots_cap) + define("CLAT_HIST_COPIES", (long long)plan.copies);
   return plan;
+}
+
+std::string Plan::describe() const {
+  std::ostringstream text;
+  text << "strategy: " << strategy_name(strategy) << "\n"
+       << "kernel: " << kernel->kernel << "\n"
+       << "device class: " << tuning.device_class << "\n"
+       << "build options:" << options << "\n";
+  if (local)
+    text << "launch: global " << global << ", local " << local << " (the first launch; at most " << max_groups << " work-groups a launch)\n";
+  else
+    text << "launch: work-group size " << group << " wanted, at most " << max_groups << " work-groups\n";
+  if (kernel == &local_kernel) text << "__local copies: " << (std::size_t(1) << shift) << "\n";
+  if (kernel == &private_kernel) text << "private counters: " << copies << " copies of " << slots_cap << " slots\n";
+  text << "counts: " << (direct ? "straight into the 64-bit totals" : "32-bit per launch, merged into the 64-bit totals") << "\n"
+       << "loads ahead: " << ahead << "\n"
+       << "tuning: local group " << tuning.local_group << ", local copies <= " << tuning.max_local_copies << ", local groups per CU "
+       << tuning.local_groups_per_cu << ", local items per CU " << tuning.local_items_per_cu << ", fixed local group "
+       << (tuning.fixed_local_group ? "yes" : "no") << ", private counters <= " << tuning.max_private_counters << ", private slots >= "
+       << tuning.private_min_slots << ", private byte copies " << tuning.private_byte_copies << ", private group " << tuning.private_group
+       << ", global group " << tuning.global_group << ", range group " << tuning.range_group << ", merge group " << tuning.merge_group
+       << ", loads ahead " << tuning.loads_ahead << " (<= " << tuning.ahead_max_channels << " channels, one axis), contiguous "
+       << (tuning.contiguous ? "yes" : "no") << ", vector slots " << (tuning.vector_slots ? "yes" : "no") << "\n";
+  return text.str();
 }
 
 }  // namespace clatomics::detail::hist

@@ -8,6 +8,7 @@
 #include "clatomics/histogram.hpp"
 #include "core/kernel_args.hpp"
 #include "histogram/numpy_bins.hpp"
+#include "histogram/tuning.hpp"
 
 namespace clatomics::detail::hist {
 
@@ -39,16 +40,27 @@ extern const Signature global_kernel, local_kernel, private_kernel, merge_kernel
 // The resolved strategy and what its kernel is built and launched with.
 struct Plan {
   HistogramStrategy strategy = HistogramStrategy::global_atomics;
+  const Signature* kernel = &global_kernel;
+  HistogramTuning tuning{};  // the device class's numbers the plan was made from
   unsigned shift = 0;         // local: 1 << shift copies
   std::size_t group = 1, max_groups = 1;
   std::size_t fill_items = 0;  // when set: max_groups = fill_items / the group size the kernel allows
   std::size_t slots_cap = 256, copies = 1;  // private: counters per copy, copies per work-item
-  const Signature* kernel = &global_kernel;
+  int ahead = 1;          // steps' loads before their atomics (CLAT_HIST_AHEAD)
   bool direct = false;  // groups add into the 64-bit totals themselves: no 32-bit counts, no merge
-  std::string options;
+  std::string options;  // the kernel's exact build options
+  // The first launch's shape (global and local work sizes) once the kernel is built: plan_call.
+  std::size_t global = 0, local = 0;
+
+  // Every choice above as text, one line each.
+  std::string describe() const;
 };
 
 // Refuses a strategy the setup cannot run with on this device.
 Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked);
+
+// The plan of a call that counts `count` elements, its kernel built but nothing run: the launch
+// shape is the one the call's first launch takes (run.cpp).
+Plan plan_call(Runtime& rt, const Setup& setup, HistogramOptions options, std::size_t count);
 
 }  // namespace clatomics::detail::hist

@@ -30,15 +30,48 @@ const Signature private_kernel{"clat_hist_private", counting_params};
 const Signature merge_kernel{
     "clat_hist_merge", {{"counts", ArgSpace::global}, {"totals", ArgSpace::global}, {"nslots", ArgSpace::value}}};
 
+namespace {
+
+// The counting kernel (and the merge) of plan's program; plan's launch limits completed for the
+// work-group size the kernel allows.
+struct Kernels {
+  LibraryKernel counting, merge;
+};
+Kernels build_kernels(Runtime& rt, Plan& plan) {
+  const Program program = build_library_file(rt, "kernels/histogram/count.cl", plan.options);
+  Kernels kernels;
+  kernels.counting = make_kernel(program, *plan.kernel);
+  if (!plan.direct) kernels.merge = make_kernel(program, merge_kernel);
+  if (plan.fill_items) {
+    const std::size_t group = make_grid(rt, kernels.counting, 1, plan.group, 1).group;
+    plan.max_groups = std::max<std::size_t>(1, plan.fill_items / group);
+  }
+  return kernels;
+}
+
+// The grid of a launch over n elements: one work-item a 16-byte load.
+Grid launch_grid(const Runtime& rt, const Setup& setup, const Plan& plan, const Kernel& kernel, std::size_t n) {
+  const std::size_t units = n / (16 / setup.position_bytes()) + 1;
+  return make_grid(rt, kernel, units, plan.group, plan.max_groups);
+}
+
+}  // namespace
+
+Plan plan_call(Runtime& rt, const Setup& setup, HistogramOptions options, std::size_t count) {
+  Plan plan = make_plan(rt, setup, options.strategy);
+  const Kernels kernels = build_kernels(rt, plan);
+  const std::size_t first = std::size_t(std::min<std::uint64_t>(launch_elements(), count));
+  const Grid grid = launch_grid(rt, setup, plan, kernels.counting, first);
+  plan.global = grid.items();
+  plan.local = grid.group;
+  return plan;
+}
+
 Run::Run(Runtime& rt, const Setup& setup, HistogramOptions options)
     : rt_(rt), setup_(setup), plan_(make_plan(rt, setup, options.strategy)), slots_(setup.slots()), commands_(rt) {
-  const Program program = build_library_file(rt, "kernels/histogram/count.cl", plan_.options);
-  kernel_ = make_kernel(program, *plan_.kernel);
-  if (!plan_.direct) merge_ = make_kernel(program, merge_kernel);
-  if (plan_.fill_items) {
-    const std::size_t group = make_grid(rt, kernel_, 1, plan_.group, 1).group;
-    plan_.max_groups = std::max<std::size_t>(1, plan_.fill_items / group);
-  }
+  Kernels kernels = build_kernels(rt, plan_);
+  kernel_ = std::move(kernels.counting);
+  merge_ = std::move(kernels.merge);
 }
 
 // Direct plans count into totals_ themselves: no counts_ to merge. Weights always go straight into
@@ -105,8 +138,7 @@ void Run::add_as(const Inputs& in, std::size_t count) {
   const Axis& y = setup_.y;
   for (std::size_t done = 0; done < count;) {
     const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, count - done));
-    const std::size_t units = n / (16 / setup_.position_bytes()) + 1;
-    const Grid grid = make_grid(rt_, kernel_, units, plan_.group, plan_.max_groups);
+    const Grid grid = launch_grid(rt_, setup_, plan_, kernel_, n);
     const auto weight = [&](std::size_t c) { return c < in.weights.size() ? in.weights[c].buffer : counts_.get(); };
     const auto weight_offset = [&](std::size_t c) { return cl_ulong(c < in.weights.size() ? in.weights[c].offset + done : 0); };
     // Kinds and plans that do not read an argument still bind it: a valid buffer, a zero.
@@ -123,7 +155,7 @@ void Run::add_as(const Inputs& in, std::size_t count) {
     commands_.launch(kernel_, grid);
     if (!plan_.direct) {
       bind(merge_, arg("counts", counts_), arg("totals", totals_), arg("nslots", cl_uint(slots_)));
-      commands_.launch(merge_, make_grid(rt_, merge_, slots_, 256, slots_));
+      commands_.launch(merge_, make_grid(rt_, merge_, slots_, plan_.tuning.merge_group, slots_));
     }
     done += n;
   }
