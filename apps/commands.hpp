@@ -10,5 +10,6 @@ Command add_info_command(CLI::App& app);
 Command add_demo_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
 Command add_options_command(CLI::App& app);
+Command add_plan_command(CLI::App& app);
 
 }  // namespace clatomics::cli

@@ -32,10 +32,10 @@ int run(int argc, char** argv) {
   app.allow_extras();  // unknown words are reported below, in this program's words
 
   std::vector<Command> commands = {add_info_command(app), add_demo_command(app), add_bench_command(app),
-                                   add_options_command(app)};
+                                   add_options_command(app), add_plan_command(app)};
   std::string topic;
   CLI::App* help = app.add_subcommand("help", "the help of one command: clatomics help bench");
-  help->add_option("command", topic, "info, demo, bench or options")->required();
+  help->add_option("command", topic, "info, demo, bench, options or plan")->required();
   for (auto& c : commands) c.app->allow_extras();
 
   try {

@@ -20,6 +20,7 @@
 #include <tuple>
 
 #include "clatomics/clatomics.hpp"
+#include "core/testing.hpp"
 
 namespace {
 
@@ -484,6 +485,44 @@ TEST_CASE("options") {
   CHECK(contains(missing.err, "no-such-device-xyz"));
   CHECK(cli("options --bogus").code == 2);
   CHECK(contains(cli("options --help").out, "--json"));
+}
+
+TEST_CASE("plan") {
+  // The command prints the library's own plan for the call, after the device's name.
+  clatomics::Options o = clatomics::Options::from_env();
+  o.device = "0";
+  clatomics::Runtime rt(o);
+  if (rt.supports_double()) {
+    const clatomics::Plan reduce = clatomics::plan_reduce<double>(rt, 1000000, clatomics::ReduceOp::max, {true});
+    const auto r = cli("plan reduce --device 0 --type double --n 1000000 --op max --deterministic");
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    CHECK(r.out == "device         " + rt.device_info().caps.device_name + "\n" + clatomics::to_string(reduce));
+  }
+  for (const char* args : {"plan reduce --device 0", "plan dot --device 0", "plan compact --device 0 --stable --type uint"}) {
+    CAPTURE(args);
+    const auto r = cli(args);
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    CHECK(contains(r.out, "build options  "));
+    CHECK(contains(r.out, "launch         "));
+  }
+  // The plan's options build its kernel from its file by hand, as it says.
+  for (const clatomics::Plan& plan : {clatomics::plan_reduce<float>(rt, 5000, clatomics::ReduceOp::sum),
+                                      clatomics::plan_reduce<cl_ulong>(rt, 5000, clatomics::ReduceOp::min, {true}),
+                                      clatomics::plan_dot<float>(rt, 777)}) {
+    CAPTURE(plan.kernel);
+    const std::string source = clatomics::testing::embedded_source(plan.program);
+    cl::Program program(rt.context(), source);
+    REQUIRE(program.build({rt.device()}, plan.build_options.c_str()) == CL_SUCCESS);
+    cl_int status = CL_SUCCESS;
+    const cl::Kernel kernel(program, plan.kernel.c_str(), &status);
+    CHECK(status == CL_SUCCESS);
+    CHECK(plan.local_size > 0);
+    CHECK(plan.global_size % plan.local_size == 0);
+  }
+  CHECK(cli("plan dot --device 0 --type int").code == 2);
+  CHECK(contains(cli("plan dot --device 0 --type int").err, "dot takes --type float or double"));
+  CHECK(cli("plan reduce --device 0 --op mean").code == 2);
+  CHECK(cli("plan sort --device 0").code == 2);
 }
 
 // A plot from a tiny run, with no --json: the SVG names the suite, and the temporary JSON it was

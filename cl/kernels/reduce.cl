@@ -2,7 +2,8 @@
 /* kernels/reduce.cl — sum, prod, min and max over a range of one element type.
  *
  * Build options (defaults in brackets):
- *   CLAT_REDUCE_TYPE  0 float, 1 double, 2 int, 3 uint, 4 long, 5 ulong [0]
+ *   CLAT_T            the element type: float, double, int, uint, long or ulong, with
+ *                     CLAT_T_IS_<type> defined beside it [float]
  *   CLAT_VEC          elements per vector load: 2, 4, 8 or 16 [4]
  *   CLAT_CONTIGUOUS   see algo_common.cl [0]
  *
@@ -23,31 +24,29 @@
 #ifndef CLATOMICS_KERNELS_REDUCE_CL
 #define CLATOMICS_KERNELS_REDUCE_CL
 
-#ifndef CLAT_REDUCE_TYPE
-#define CLAT_REDUCE_TYPE 0
+#ifndef CLAT_T
+#define CLAT_T float
+#define CLAT_T_IS_float
 #endif
 #ifndef CLAT_VEC
 #define CLAT_VEC 4
 #endif
 
 /* CLAT_T the element type, CLAT_U / CLAT_S the unsigned / signed integers of its size. */
-#if CLAT_REDUCE_TYPE == 0
-#define CLAT_T float
+#if defined(CLAT_T_IS_float)
 #define CLAT_U uint
 #define CLAT_S int
 #define CLAT_REAL 1
 #define CLAT_WIDE 0
-#elif CLAT_REDUCE_TYPE == 1
+#elif defined(CLAT_T_IS_double)
 #ifndef CLAT_HAS_DOUBLE
 #error "kernels/reduce.cl: double needs cl_khr_fp64 and cl_khr_int64_base_atomics"
 #endif
-#define CLAT_T double
 #define CLAT_U ulong
 #define CLAT_S long
 #define CLAT_REAL 1
 #define CLAT_WIDE 1
-#elif CLAT_REDUCE_TYPE == 2
-#define CLAT_T int
+#elif defined(CLAT_T_IS_int)
 #define CLAT_U uint
 #define CLAT_S int
 #define CLAT_REAL 0
@@ -55,8 +54,7 @@
 #define CLAT_T_LOWEST INT_MIN
 #define CLAT_T_HIGHEST INT_MAX
 #define CLAT_FROM_U(a) as_int(a)
-#elif CLAT_REDUCE_TYPE == 3
-#define CLAT_T uint
+#elif defined(CLAT_T_IS_uint)
 #define CLAT_U uint
 #define CLAT_S int
 #define CLAT_REAL 0
@@ -64,8 +62,7 @@
 #define CLAT_T_LOWEST 0u
 #define CLAT_T_HIGHEST UINT_MAX
 #define CLAT_FROM_U(a) (a)
-#elif CLAT_REDUCE_TYPE == 4
-#define CLAT_T long
+#elif defined(CLAT_T_IS_long)
 #define CLAT_U ulong
 #define CLAT_S long
 #define CLAT_REAL 0
@@ -73,8 +70,7 @@
 #define CLAT_T_LOWEST LONG_MIN
 #define CLAT_T_HIGHEST LONG_MAX
 #define CLAT_FROM_U(a) as_long(a)
-#elif CLAT_REDUCE_TYPE == 5
-#define CLAT_T ulong
+#elif defined(CLAT_T_IS_ulong)
 #define CLAT_U ulong
 #define CLAT_S long
 #define CLAT_REAL 0
@@ -83,7 +79,7 @@
 #define CLAT_T_HIGHEST ULONG_MAX
 #define CLAT_FROM_U(a) (a)
 #else
-#error "kernels/reduce.cl: CLAT_REDUCE_TYPE must be 0..5"
+#error "kernels/reduce.cl: CLAT_T must be float, double, int, uint, long or ulong"
 #endif
 
 #define CLAT_V(A) CLAT_CAT(A, CLAT_VEC) /* the vector of CLAT_VEC A */

@@ -10,6 +10,7 @@
 #include "clatomics/error.hpp"
 #include "clatomics/histogram.hpp"
 #include "clatomics/options.hpp"
+#include "clatomics/plan.hpp"
 #include "clatomics/partial.hpp"
 #include "clatomics/predicate.hpp"
 #include "clatomics/profile.hpp"

@@ -9,6 +9,7 @@
 #include <CL/opencl.hpp>
 
 #include "clatomics/predicate.hpp"
+#include "clatomics/plan.hpp"
 #include "clatomics/runtime.hpp"
 #include "clatomics/view.hpp"
 
@@ -81,6 +82,14 @@ std::vector<T> compact(Runtime& rt, const std::vector<T>& in, const std::string&
   detail::require_compact_type<T>();
   return detail::compact_vector<T>(rt, in, expression, options);
 }
+
+// What compact() over count elements would run on rt's device (clatomics/plan.hpp), without
+// running it (the predicate's kernel is built).
+template <class T>
+Plan plan_compact(Runtime& rt, std::size_t count, const Predicate& predicate, CompactOptions options = {});
+extern template Plan plan_compact<float>(Runtime&, std::size_t, const Predicate&, CompactOptions);
+extern template Plan plan_compact<cl_int>(Runtime&, std::size_t, const Predicate&, CompactOptions);
+extern template Plan plan_compact<cl_uint>(Runtime&, std::size_t, const Predicate&, CompactOptions);
 
 #define CLATOMICS_COMPACT_EXTERN(T, P)                                                                                \
   extern template std::size_t detail::compact_buffers<T>(Runtime&, cl_mem, std::size_t, std::size_t, cl_mem, std::size_t, \

@@ -141,13 +141,25 @@ struct DistributedBuffer {
 template <class T>
 DistributedBuffer<T> distribute(DeviceGroup& group, const std::vector<T>& data);
 
-// Each device reduces or counts its part at the same time; the results merge as above. Refused
-// (std::invalid_argument, before anything runs) unless data is laid out as distribute() lays it:
-// one part per device of this group, each part's elements right after the previous part's from
-// element 0, size elements in all; each part a buffer of its device's context holding count[d].
+// Every algorithm over data resident on the group: each device works on its part at the same
+// time (on a thread of its own), and the results merge as the host-data forms' do, in element
+// order. Refused (std::invalid_argument, before anything runs) unless every array is laid out as
+// distribute() lays it: one part per device of this group, each part's elements right after the
+// previous part's from element 0, size elements in all; each part a buffer of its device's
+// context holding count[d]; the arrays of one call (dot's a and b, positions and weights) laid out
+// alike. A failure on a device is thrown as the host-data forms throw it, naming the device.
 template <class T>
 T reduce(DeviceGroup& group, const DistributedBuffer<T>& data, ReduceOp op, ReduceOptions options = {});
 std::vector<std::uint64_t> histogram(DeviceGroup& group, const DistributedBuffer<std::uint8_t>& bytes, HistogramOptions options = {});
+KeyHistogram histogram_keys(DeviceGroup& group, const DistributedBuffer<cl_uint>& keys, std::size_t nbins, HistogramOptions options = {});
+// float or double positions, with even bins of the same type and float weight channels.
+template <class T>
+EvenHistogram histogram_even(DeviceGroup& group, const DistributedBuffer<T>& values, const EvenBins<T>& bins,
+                             const std::vector<DistributedBuffer<float>>& weights = {}, HistogramOptions options = {});
+template <class T>
+T dot(DeviceGroup& group, const DistributedBuffer<T>& a, const DistributedBuffer<T>& b);
+template <class T>
+std::vector<T> compact(DeviceGroup& group, const DistributedBuffer<T>& in, const Predicate& predicate, CompactOptions options = {});
 
 #define CLATOMICS_GROUP_EXTERN(T)                                                                     \
   extern template T reduce<T>(DeviceGroup&, const std::vector<T>&, ReduceOp, ReduceOptions);         \
@@ -166,6 +178,15 @@ extern template double dot<double>(DeviceGroup&, const std::vector<double>&, con
 extern template std::vector<float> compact<float>(DeviceGroup&, const std::vector<float>&, const Predicate&, CompactOptions);
 extern template std::vector<cl_int> compact<cl_int>(DeviceGroup&, const std::vector<cl_int>&, const Predicate&, CompactOptions);
 extern template std::vector<cl_uint> compact<cl_uint>(DeviceGroup&, const std::vector<cl_uint>&, const Predicate&, CompactOptions);
+extern template float dot<float>(DeviceGroup&, const DistributedBuffer<float>&, const DistributedBuffer<float>&);
+extern template double dot<double>(DeviceGroup&, const DistributedBuffer<double>&, const DistributedBuffer<double>&);
+extern template std::vector<float> compact<float>(DeviceGroup&, const DistributedBuffer<float>&, const Predicate&, CompactOptions);
+extern template std::vector<cl_int> compact<cl_int>(DeviceGroup&, const DistributedBuffer<cl_int>&, const Predicate&, CompactOptions);
+extern template std::vector<cl_uint> compact<cl_uint>(DeviceGroup&, const DistributedBuffer<cl_uint>&, const Predicate&, CompactOptions);
+extern template EvenHistogram histogram_even<float>(DeviceGroup&, const DistributedBuffer<float>&, const EvenBins<float>&,
+                                                    const std::vector<DistributedBuffer<float>>&, HistogramOptions);
+extern template EvenHistogram histogram_even<double>(DeviceGroup&, const DistributedBuffer<double>&, const EvenBins<double>&,
+                                                     const std::vector<DistributedBuffer<float>>&, HistogramOptions);
 #define CLATOMICS_GROUP_SCATTER_EXTERN(V)                                                                                   \
   extern template ScatterResult detail::group_scatter_reduce<V, cl_uint>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
                                                                          const std::vector<cl_uint>&, const std::vector<V>&, ScatterOp,  \

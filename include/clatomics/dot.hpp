@@ -7,6 +7,7 @@
 
 #include <CL/opencl.hpp>
 
+#include "clatomics/plan.hpp"
 #include "clatomics/runtime.hpp"
 #include "clatomics/view.hpp"
 
@@ -41,6 +42,12 @@ T dot(Runtime& rt, const View<T>& a, const View<T>& b) {
 template <class T>
 T dot(Runtime& rt, const std::vector<T>& a, const std::vector<T>& b);
 
+// What dot() over count elements would run on rt's device (clatomics/plan.hpp), without running it.
+template <class T>
+Plan plan_dot(Runtime& rt, std::size_t count);
+
+extern template Plan plan_dot<float>(Runtime&, std::size_t);
+extern template Plan plan_dot<double>(Runtime&, std::size_t);
 extern template float detail::dot_buffers<float>(Runtime&, cl_mem, std::size_t, cl_mem, std::size_t, std::size_t);
 extern template double detail::dot_buffers<double>(Runtime&, cl_mem, std::size_t, cl_mem, std::size_t, std::size_t);
 extern template float dot<float>(Runtime&, const std::vector<float>&, const std::vector<float>&);

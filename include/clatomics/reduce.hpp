@@ -7,6 +7,7 @@
 
 #include <CL/opencl.hpp>
 
+#include "clatomics/plan.hpp"
 #include "clatomics/runtime.hpp"
 #include "clatomics/view.hpp"
 
@@ -56,8 +57,14 @@ T reduce(Runtime& rt, const View<T>& in, ReduceOp op, ReduceOptions options = {}
 template <class T>
 T reduce(Runtime& rt, const std::vector<T>& data, ReduceOp op, ReduceOptions options = {});
 
+// What reduce() over count elements would run on rt's device (clatomics/plan.hpp), without
+// running it; refuses what reduce() refuses.
+template <class T>
+Plan plan_reduce(Runtime& rt, std::size_t count, ReduceOp op, ReduceOptions options = {});
+
 #define CLATOMICS_REDUCE_EXTERN(T)                                                                                   \
   extern template T detail::reduce_buffer<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, ReduceOptions); \
+  extern template Plan plan_reduce<T>(Runtime&, std::size_t, ReduceOp, ReduceOptions);                            \
   extern template T reduce<T>(Runtime&, const std::vector<T>&, ReduceOp, ReduceOptions);
 CLATOMICS_REDUCE_EXTERN(float)
 CLATOMICS_REDUCE_EXTERN(double)

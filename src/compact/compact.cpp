@@ -9,6 +9,8 @@
 
 #include "compact/predicate.hpp"
 #include "core/buffer_checks.hpp"
+#include "core/cl_types.hpp"
+#include "core/kernel_args.hpp"
 #include "core/launch.hpp"
 #include "core/runtime_state.hpp"
 #include "core/source_text.hpp"
@@ -17,12 +19,46 @@
 namespace clatomics {
 namespace {
 
-template <class T>
-const char* type_name() {
-  if constexpr (std::is_same_v<T, float>) return "float";
-  if constexpr (std::is_same_v<T, cl_int>) return "int";
-  if constexpr (std::is_same_v<T, cl_uint>) return "uint";
-}
+using detail::ArgSpace;
+const detail::Signature tiles_kernel{"clat_compact_tiles",
+                                     {{"in", ArgSpace::global},
+                                      {"offset", ArgSpace::value},
+                                      {"count", ArgSpace::value},
+                                      {"clat_p", ArgSpace::global},
+                                      {"out", ArgSpace::global},
+                                      {"out_base", ArgSpace::value},
+                                      {"scratch", ArgSpace::global},
+                                      {"stable", ArgSpace::value}}};
+const detail::Signature unstable_kernel{"clat_compact_unstable",
+                                        {{"in", ArgSpace::global},
+                                         {"offset", ArgSpace::value},
+                                         {"count", ArgSpace::value},
+                                         {"clat_p", ArgSpace::global},
+                                         {"out", ArgSpace::global},
+                                         {"out_base", ArgSpace::value},
+                                         {"counter", ArgSpace::global},
+                                         {"scratch", ArgSpace::local}}};
+const detail::Signature count_kernel{"clat_compact_count",
+                                     {{"in", ArgSpace::global},
+                                      {"offset", ArgSpace::value},
+                                      {"count", ArgSpace::value},
+                                      {"clat_p", ArgSpace::global},
+                                      {"block_counts", ArgSpace::global},
+                                      {"scratch", ArgSpace::local}}};
+const detail::Signature scan_kernel{"clat_compact_scan",
+                                    {{"block_counts", ArgSpace::global},
+                                     {"nblocks", ArgSpace::value},
+                                     {"block_offsets", ArgSpace::global},
+                                     {"scratch", ArgSpace::local}}};
+const detail::Signature scatter_kernel{"clat_compact_scatter",
+                                       {{"in", ArgSpace::global},
+                                        {"offset", ArgSpace::value},
+                                        {"count", ArgSpace::value},
+                                        {"clat_p", ArgSpace::global},
+                                        {"out", ArgSpace::global},
+                                        {"out_base", ArgSpace::value},
+                                        {"block_offsets", ArgSpace::global},
+                                        {"scratch", ArgSpace::local}}};
 
 // The predicate as the body of clat_compact_keep(x, clat_p) and the values clat_p points to.
 template <class T>
@@ -34,7 +70,7 @@ struct Keep {
 // Structured: one body per shape; the values are data.
 template <class T>
 Keep<T> keep_of(const Predicate& predicate) {
-  return {"  return " + detail::predicate_shape(predicate, type_name<T>()) + ";", detail::predicate_values<T>(predicate)};
+  return {"  return " + detail::predicate_shape(predicate, detail::cl_type_name<T>()) + ";", detail::predicate_values<T>(predicate)};
 }
 
 // Text: checked token by token before it goes anywhere near the compiler. #line: the compiler's
@@ -54,7 +90,7 @@ class Compactor {
     const testing::CompactPlan plan = testing::compact_plan();
     cpu_ = !caps.is_gpu();
     groups_ = detail::resident_groups(caps);
-    const std::string name = type_name<T>();
+    const std::string name = detail::cl_type_name<T>();
     source_ = "#define CLAT_COMPACT_T " + name + "\n#define CLAT_COMPACT_USER_PREDICATE 1\n" +
               "static inline bool clat_compact_keep(" + name + " x, __global const " + name + " *clat_p) {\n" + keep.body +
               "\n}\n" + detail::embedded_source("kernels/compact.cl");  // which starts with its own #line
@@ -64,8 +100,8 @@ class Compactor {
       // GPUs: 256 work-items of 8 elements per block; CPUs: one work-item of 1024 per block.
       group_ = cpu_ ? 1 : 256;
       k_ = cpu_ ? 1024 : 8;
-      program_ = detail::build_cached(detail::state_of(rt), source_,
-                                      detail::define("CLAT_COMPACT_K", (long long)k_) + detail::define("CLAT_COMPACT_STAGE", cpu_ ? 1 : 0));
+      options_ = detail::define("CLAT_COMPACT_K", (long long)k_) + detail::define("CLAT_COMPACT_STAGE", cpu_ ? 1 : 0);
+      program_ = detail::build_cached(detail::state_of(rt), source_, options_);
     }
     // OpenCL has no empty buffers: a predicate without values gets one unused element.
     const std::vector<T> values = keep.values.empty() ? std::vector<T>(1) : keep.values;
@@ -77,6 +113,29 @@ class Compactor {
                   bool stable) {
     if (one_pass_) return run_tiles(commands, in, offset, count, out, out_offset, stable);
     return stable ? run_stable(commands, in, offset, count, out, out_offset) : run_unstable(commands, in, offset, count, out, out_offset);
+  }
+
+  // The first launch over count elements, as a plan (the predicate's source is prepended to
+  // kernels/compact.cl, so the program is that file after the predicate).
+  void plan(std::size_t count, bool stable, Plan& plan) const {
+    const detail::Signature& main = one_pass_ ? tiles_kernel : stable ? count_kernel : unstable_kernel;
+    const detail::LibraryKernel kernel = one_pass_ ? tiles_ : detail::make_kernel(program_, main);
+    detail::Grid grid;  // as run_tiles, run_stable and run_unstable make it
+    if (one_pass_) {
+      grid = detail::make_grid(rt_, kernel, std::uint64_t(blocks(count, group_)) * group_, group_, groups());
+    } else if (stable) {
+      grid = detail::make_grid(rt_, kernel, 1, group_, 1);
+      grid.groups = std::max<std::size_t>(1, std::min(blocks(count, grid.group), groups()));
+    } else {
+      grid = detail::make_grid(rt_, kernel, blocks(count, group_), group_, groups());
+    }
+    plan.strategy = one_pass_ ? (stable ? "one pass, tiles in order by decoupled look-back" : "one pass, tiles claim their places")
+                              : (stable ? "count, scan of the block counts, scatter" : "one pass, a global counter");
+    plan.kernel = main.kernel;
+    plan.build_options = rt_.build_options() + options_;
+    plan.global_size = grid.items(), plan.local_size = grid.group;
+    plan.tuning = {{"work-group", std::to_string(group_)}, {"elements per work-item", std::to_string(k_)},
+                   {"most work-groups", std::to_string(groups())}};
   }
 
  private:
@@ -96,10 +155,9 @@ class Compactor {
       }
     }
     if (local_bytes() > local_mem || group_ > caps.max_work_group_size) return false;
-    program_ = detail::build_cached(detail::state_of(rt_), source_,
-                                    " -DCLAT_COMPACT_ONE_PASS" + detail::define("CLAT_COMPACT_G", (long long)group_) +
-                                        detail::define("CLAT_COMPACT_K", (long long)k_));
-    tiles_ = detail::make_kernel(program_, "clat_compact_tiles");
+    options_ = " -DCLAT_COMPACT_ONE_PASS" + detail::define("CLAT_COMPACT_G", (long long)group_) + detail::define("CLAT_COMPACT_K", (long long)k_);
+    program_ = detail::build_cached(detail::state_of(rt_), source_, options_);
+    tiles_ = detail::make_kernel(program_, tiles_kernel);
     return detail::kernel_group_limit(rt_, tiles_) >= group_;
   }
 
@@ -119,7 +177,9 @@ class Compactor {
       const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, count - done)), ntiles = tiles_of(n);
       const detail::Grid grid = detail::make_grid(rt_, tiles_, std::uint64_t(ntiles) * group_, group_, groups());
       commands.fill_zero(scratch.get(), (1 + (stable ? ntiles : 1)) * sizeof(cl_uint));
-      detail::set_args(tiles_, in, cl_ulong(offset + done), cl_ulong(n), values_, out, cl_ulong(out_offset + kept), scratch, cl_uint(stable));
+      detail::bind(tiles_, detail::arg("in", in), detail::arg("offset", cl_ulong(offset + done)), detail::arg("count", cl_ulong(n)),
+                   detail::arg("clat_p", values_), detail::arg("out", out), detail::arg("out_base", cl_ulong(out_offset + kept)),
+                   detail::arg("scratch", scratch), detail::arg("stable", cl_uint(stable)));
       commands.launch(tiles_, grid);
       cl_uint word = 0;  // the last tile's prefix, or the kept counter
       commands.read(scratch.get(), (stable ? ntiles : 1) * sizeof(cl_uint), sizeof word, &word);
@@ -131,7 +191,7 @@ class Compactor {
 
   std::size_t run_unstable(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out,
                            std::size_t out_offset) {
-    const detail::Kernel kernel = detail::make_kernel(program_, "clat_compact_unstable");
+    const detail::LibraryKernel kernel = detail::make_kernel(program_, unstable_kernel);
     const detail::Mem counter = detail::make_buffer(rt_, sizeof(cl_uint));
     std::size_t kept = 0;
     // The counter is 32-bit: launches stay below 2^32 elements.
@@ -139,8 +199,9 @@ class Compactor {
       const std::size_t n = std::size_t(std::min<std::uint64_t>(detail::launch_elements(), count - done));
       const detail::Grid grid = detail::make_grid(rt_, kernel, blocks(n, group_), group_, groups());
       commands.fill_zero(counter.get(), sizeof(cl_uint));
-      detail::set_args(kernel, in, cl_ulong(offset + done), cl_ulong(n), values_, out, cl_ulong(out_offset + kept), counter,
-                       detail::LocalBytes{grid.group * sizeof(cl_uint)});
+      detail::bind(kernel, detail::arg("in", in), detail::arg("offset", cl_ulong(offset + done)), detail::arg("count", cl_ulong(n)),
+                   detail::arg("clat_p", values_), detail::arg("out", out), detail::arg("out_base", cl_ulong(out_offset + kept)),
+                   detail::arg("counter", counter), detail::arg("scratch", detail::LocalBytes{grid.group * sizeof(cl_uint)}));
       commands.launch(kernel, grid);
       cl_uint launch_kept = 0;
       commands.read(counter.get(), 0, sizeof launch_kept, &launch_kept);
@@ -152,25 +213,28 @@ class Compactor {
 
   std::size_t run_stable(detail::Commands& commands, cl_mem in, std::size_t offset, std::size_t count, cl_mem out,
                          std::size_t out_offset) {
-    const detail::Kernel count_kernel = detail::make_kernel(program_, "clat_compact_count");
-    const detail::Kernel scan_kernel = detail::make_kernel(program_, "clat_compact_scan");
-    const detail::Kernel scatter_kernel = detail::make_kernel(program_, "clat_compact_scatter");
+    const detail::LibraryKernel counts = detail::make_kernel(program_, count_kernel);
+    const detail::LibraryKernel scan = detail::make_kernel(program_, scan_kernel);
+    const detail::LibraryKernel scatter = detail::make_kernel(program_, scatter_kernel);
     // Both passes must cut the same blocks: one work-group size for both.
-    detail::Grid grid = detail::make_grid(rt_, count_kernel, 1, group_, 1);
-    grid = detail::make_grid(rt_, scatter_kernel, 1, grid.group, 1);
+    detail::Grid grid = detail::make_grid(rt_, counts, 1, group_, 1);
+    grid = detail::make_grid(rt_, scatter, 1, grid.group, 1);
     const std::size_t nblocks = blocks(count, grid.group);
     grid.groups = std::max<std::size_t>(1, std::min(nblocks, groups()));
-    const detail::Grid one = detail::make_grid(rt_, scan_kernel, nblocks, 256, 1);
+    const detail::Grid one = detail::make_grid(rt_, scan, nblocks, 256, 1);
     const detail::Mem block_counts = detail::make_buffer(rt_, nblocks * sizeof(cl_uint));
     const detail::Mem block_offsets = detail::make_buffer(rt_, (nblocks + 1) * sizeof(cl_ulong));
-    detail::set_args(count_kernel, in, cl_ulong(offset), cl_ulong(count), values_, block_counts,
-                     detail::LocalBytes{grid.group * sizeof(cl_uint)});
-    detail::set_args(scan_kernel, block_counts, cl_ulong(nblocks), block_offsets, detail::LocalBytes{one.group * sizeof(cl_uint)});
-    detail::set_args(scatter_kernel, in, cl_ulong(offset), cl_ulong(count), values_, out, cl_ulong(out_offset), block_offsets,
-                     detail::LocalBytes{grid.group * sizeof(cl_uint)});
-    commands.launch(count_kernel, grid);
-    commands.launch(scan_kernel, one);
-    commands.launch(scatter_kernel, grid);
+    const detail::LocalBytes group_scratch{grid.group * sizeof(cl_uint)};
+    detail::bind(counts, detail::arg("in", in), detail::arg("offset", cl_ulong(offset)), detail::arg("count", cl_ulong(count)),
+                 detail::arg("clat_p", values_), detail::arg("block_counts", block_counts), detail::arg("scratch", group_scratch));
+    detail::bind(scan, detail::arg("block_counts", block_counts), detail::arg("nblocks", cl_ulong(nblocks)),
+                 detail::arg("block_offsets", block_offsets), detail::arg("scratch", detail::LocalBytes{one.group * sizeof(cl_uint)}));
+    detail::bind(scatter, detail::arg("in", in), detail::arg("offset", cl_ulong(offset)), detail::arg("count", cl_ulong(count)),
+                 detail::arg("clat_p", values_), detail::arg("out", out), detail::arg("out_base", cl_ulong(out_offset)),
+                 detail::arg("block_offsets", block_offsets), detail::arg("scratch", group_scratch));
+    commands.launch(counts, grid);
+    commands.launch(scan, one);
+    commands.launch(scatter, grid);
     cl_ulong kept = 0;
     commands.read(block_offsets.get(), nblocks * sizeof(cl_ulong), sizeof kept, &kept);
     return std::size_t(kept);
@@ -180,9 +244,9 @@ class Compactor {
   std::size_t groups() const { return groups_; }
 
   Runtime& rt_;
-  std::string source_;
+  std::string source_, options_;
   detail::Program program_;
-  detail::Kernel tiles_;
+  detail::LibraryKernel tiles_;
   detail::Mem values_;
   bool cpu_ = false, one_pass_ = false;
   std::size_t groups_ = 1, group_ = 1, k_ = 1;
@@ -226,6 +290,15 @@ std::vector<T> compact_host(Runtime& rt, const std::vector<T>& in, const P& pred
 }  // namespace
 
 template <class T>
+Plan plan_compact(Runtime& rt, std::size_t count, const Predicate& predicate, CompactOptions options) {
+  Plan plan;
+  plan.algorithm = std::string("compact of ") + std::to_string(count) + " " + detail::cl_type_name<T>() + (options.stable ? ", stable" : "");
+  plan.program = "kernels/compact.cl";
+  Compactor<T>(rt, keep_of<T>(predicate)).plan(std::max<std::size_t>(1, count), options.stable, plan);
+  return plan;
+}
+
+template <class T>
 std::size_t detail::compact_buffers(Runtime& rt, cl_mem in, std::size_t offset, std::size_t count, cl_mem out, std::size_t out_offset,
                                     const Predicate& predicate, CompactOptions options) {
   return clatomics::compact_buffers<T>(rt, in, offset, count, out, out_offset, predicate, options);
@@ -251,6 +324,9 @@ std::vector<T> detail::compact_vector(Runtime& rt, const std::vector<T>& in, con
   template std::size_t detail::compact_buffers<T>(Runtime&, cl_mem, std::size_t, std::size_t, cl_mem, std::size_t, const P&, \
                                                   CompactOptions);                                                          \
   template std::vector<T> detail::compact_vector<T>(Runtime&, const std::vector<T>&, const P&, CompactOptions);
+template Plan plan_compact<float>(Runtime&, std::size_t, const Predicate&, CompactOptions);
+template Plan plan_compact<cl_int>(Runtime&, std::size_t, const Predicate&, CompactOptions);
+template Plan plan_compact<cl_uint>(Runtime&, std::size_t, const Predicate&, CompactOptions);
 CLATOMICS_COMPACT_INSTANTIATE(float, Predicate)
 CLATOMICS_COMPACT_INSTANTIATE(cl_int, Predicate)
 CLATOMICS_COMPACT_INSTANTIATE(cl_uint, Predicate)

@@ -31,10 +31,12 @@ constexpr const char* cl_type_name() {
   else static_assert(!sizeof(T), "clatomics: no OpenCL C type for this element type");
 }
 
-// -D<macro>=<T's OpenCL C name>.
+// -D<macro>=<T's OpenCL C name> and -D<macro>_IS_<name>: the kernel uses the first as the type
+// and tests the second with #ifdef where the type changes more than its name (its unsigned
+// twin, its limits).
 template <class T>
 std::string type_define(const char* macro) {
-  return define(macro, cl_type_name<T>());
+  return define(macro, cl_type_name<T>()) + " -D" + macro + "_IS_" + cl_type_name<T>();
 }
 
 }  // namespace clatomics::detail

@@ -7,7 +7,6 @@
 #include <mutex>
 #include <sstream>
 
-#include "core/runtime_state.hpp"
 #include "core/testing.hpp"
 
 namespace clatomics::detail {
@@ -37,7 +36,7 @@ ArgSpace space_of(cl_kernel_arg_address_qualifier qualifier) {
 }
 
 [[noreturn]] void mismatch(const Signature& signature, const std::string& what) {
-  throw std::logic_error(std::string("clatomics: kernel ") + signature.kernel + ": the host's parameter list differs from the kernel's: " + what);
+  throw std::logic_error("clatomics: kernel " + signature.kernel + ": the host's parameter list differs from the kernel's: " + what);
 }
 
 // The compiler's names and address spaces (the program was built with -cl-kernel-arg-info).
@@ -63,9 +62,13 @@ void compare_with_compiler(const Kernel& kernel, const Signature& signature) {
 
 }  // namespace
 
-LibraryKernel make_kernel(const Program& program, const Signature& signature) {
+LibraryKernel make_kernel(const Program& program, const Signature& signature) { return make_kernel(program.get(), signature); }
+
+LibraryKernel make_kernel(cl_program program, const Signature& signature) {
   LibraryKernel kernel;
-  static_cast<Kernel&>(kernel) = make_kernel(program, signature.kernel);
+  cl_int status = CL_SUCCESS;
+  static_cast<Kernel&>(kernel) = Kernel::adopt(clCreateKernel(program, signature.kernel.c_str(), &status));
+  check(status, "clCreateKernel");
   kernel.signature = &signature;
   if (testing::check_kernel_args()) {
     compare_with_compiler(kernel, signature);
@@ -78,16 +81,16 @@ LibraryKernel make_kernel(const Program& program, const Signature& signature) {
 cl_uint param_index(const Signature& signature, const char* name) {
   for (std::size_t i = 0; i < signature.params.size(); ++i)
     if (std::strcmp(signature.params[i].name, name) == 0) return static_cast<cl_uint>(i);
-  throw std::logic_error(std::string("clatomics: kernel ") + signature.kernel + " has no parameter " + name);
+  throw std::logic_error("clatomics: kernel " + signature.kernel + " has no parameter " + name);
 }
 
 void require_all_bound(const Signature& signature, const std::vector<bool>& bound) {
   for (std::size_t i = 0; i < bound.size(); ++i)
-    if (!bound[i]) throw std::logic_error(std::string("clatomics: kernel ") + signature.kernel + ": parameter " + signature.params[i].name + " not bound");
+    if (!bound[i]) throw std::logic_error("clatomics: kernel " + signature.kernel + ": parameter " + signature.params[i].name + " not bound");
 }
 
 void bound_twice(const Signature& signature, const char* name) {
-  throw std::logic_error(std::string("clatomics: kernel ") + signature.kernel + ": parameter " + name + " bound twice");
+  throw std::logic_error("clatomics: kernel " + signature.kernel + ": parameter " + name + " bound twice");
 }
 
 void note_built_kernels(const Program& program) {

@@ -24,7 +24,7 @@ struct Param {
 
 // One kernel: its name and its parameters in the order of its OpenCL C signature.
 struct Signature {
-  const char* kernel;
+  std::string kernel;
   std::vector<Param> params;
 };
 
@@ -41,6 +41,7 @@ void note_built_kernels(const Program& program);
 // parameters (names, address spaces, count) are compared with the signature first: a difference is
 // a std::logic_error naming the kernel and the first parameter that differs.
 LibraryKernel make_kernel(const Program& program, const Signature& signature);
+LibraryKernel make_kernel(cl_program program, const Signature& signature);
 
 template <class T>
 struct Named {

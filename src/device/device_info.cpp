@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/cl_handles.hpp"
+#include "core/kernel_args.hpp"
 #include "clatomics/capabilities.hpp"
 #include "clatomics/runtime.hpp"
 #include "core/runtime_state.hpp"
@@ -32,7 +33,10 @@ bool forced_to_fail(const std::vector<std::string>& failing, const Slot& slot) {
 }
 
 Program build(const Context& context, cl_device_id device, const std::string& source, const std::string& options) {
-  return Program::adopt(build_program_handle(context.get(), device, source, options));
+  const bool arg_info = testing::check_kernel_args();  // the kernel-argument test compares the probes' kernels too
+  Program program = Program::adopt(build_program_handle(context.get(), device, source, arg_info ? options + " -cl-kernel-arg-info" : options));
+  note_built_kernels(program);
+  return program;
 }
 
 // Builds the check program; on a build failure, finds the one native path whose macro, turned
@@ -67,8 +71,9 @@ std::vector<int> probe_paths(const Context& context, cl_command_queue queue, con
   cl_int status = CL_SUCCESS;
   Mem out = Mem::adopt(clCreateBuffer(context.get(), CL_MEM_WRITE_ONLY, codes.size() * sizeof(cl_int), nullptr, &status));
   check(status, "clCreateBuffer");
-  Kernel probe = make_kernel(program, "clat_probe_paths");
-  set_args(probe, out);
+  static const Signature signature{"clat_probe_paths", {{"out", ArgSpace::global}}};
+  const LibraryKernel probe = make_kernel(program, signature);
+  bind(probe, arg("out", out));
   const std::size_t one = 1;
   check(clEnqueueNDRangeKernel(queue, probe.get(), 1, nullptr, &one, nullptr, 0, nullptr, nullptr), "running clat_probe_paths");
   check(clEnqueueReadBuffer(queue, out.get(), CL_TRUE, 0, codes.size() * sizeof(cl_int), codes.data(), 0, nullptr, nullptr),
@@ -108,10 +113,12 @@ cl_ulong usable_local_memory(const Context& context, cl_command_queue queue, con
   cl_int status = CL_SUCCESS;
   Mem out = Mem::adopt(clCreateBuffer(context.get(), CL_MEM_READ_WRITE, sizeof(cl_uint), nullptr, &status));
   check(status, "clCreateBuffer");
-  Kernel kernel = make_kernel(program, "clat_probe_local");
+  static const Signature signature{"clat_probe_local", {{"room", ArgSpace::local}, {"out", ArgSpace::global}}};
+  const LibraryKernel kernel = make_kernel(program, signature);
   const auto launches = [&](cl_ulong bytes) {
-    if (clSetKernelArg(kernel.get(), 0, std::size_t(bytes), nullptr) != CL_SUCCESS) return false;
-    set_arg(kernel.get(), 1, out);
+    // A size the device refuses fails here or at the launch: no exception, a smaller try.
+    if (clSetKernelArg(kernel.get(), param_index(signature, "room"), std::size_t(bytes), nullptr) != CL_SUCCESS) return false;
+    set_arg(kernel.get(), param_index(signature, "out"), out);
     const std::size_t one = 1;
     if (clEnqueueNDRangeKernel(queue, kernel.get(), 1, nullptr, &one, &one, 0, nullptr, nullptr) != CL_SUCCESS) return false;
     return clFinish(queue) == CL_SUCCESS;

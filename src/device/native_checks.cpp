@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/kernel_args.hpp"
 #include "core/launch.hpp"
 
 namespace clatomics::detail {
@@ -35,25 +36,32 @@ T negative_nan() {
 // One check kernel: device copies of its arguments, a launch, and the results read back.
 class Run {
  public:
-  Run(const CheckTarget& target, const std::string& kernel_name) : target_(target) {
-    cl_int status = CL_SUCCESS;
-    kernel_ = Kernel::adopt(clCreateKernel(target.program, kernel_name.c_str(), &status));
-    check(status, "clCreateKernel");
+  // The kernel's parameters: __global buffers, but for the value parameters named in values.
+  Run(const CheckTarget& target, std::string kernel_name, std::initializer_list<const char*> buffers,
+      std::initializer_list<const char*> values = {})
+      : target_(target), signature_{std::move(kernel_name), {}} {
+    for (const char* name : buffers) signature_.params.push_back({name, ArgSpace::global});
+    for (const char* name : values) signature_.params.push_back({name, ArgSpace::value});
+    bound_.assign(signature_.params.size(), false);
+    kernel_ = make_kernel(target.program, signature_);
   }
-  // The next argument: a buffer holding data (written back by read()).
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
+  // A buffer argument holding data (written back after the launch).
   template <class T>
-  void data(std::vector<T>& values) {
+  void data(const char* name, std::vector<T>& values) {
     cl_int status = CL_SUCCESS;
     Mem buffer = Mem::adopt(clCreateBuffer(target_.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                            values.size() * sizeof(T), values.data(), &status));
     check(status, "clCreateBuffer");
-    set_arg(kernel_.get(), arg_++, buffer);
+    set(name, buffer);
     buffers_.push_back({std::move(buffer), values.data(), values.size() * sizeof(T)});
   }
-  void value(cl_uint v) { set_arg(kernel_.get(), arg_++, v); }
+  void value(const char* name, cl_uint v) { set(name, v); }
   // Runs n work-items in groups of group, then reads every data argument back (after the
   // kernel, also on an out-of-order queue).
   void launch(std::size_t n, std::size_t group) {
+    require_all_bound(signature_, bound_);
     cl_event ran = nullptr;
     check(clEnqueueNDRangeKernel(target_.queue, kernel_.get(), 1, nullptr, &n, &group, 0, nullptr, &ran),
           "clEnqueueNDRangeKernel");
@@ -92,9 +100,18 @@ class Run {
     void* host;
     std::size_t bytes;
   };
+  template <class A>
+  void set(const char* name, const A& value) {
+    const cl_uint index = param_index(signature_, name);
+    if (bound_[index]) bound_twice(signature_, name);
+    bound_[index] = true;
+    set_arg(kernel_.get(), index, value);
+  }
+
   const CheckTarget& target_;
-  Kernel kernel_;
-  cl_uint arg_ = 0;
+  Signature signature_;
+  LibraryKernel kernel_;
+  std::vector<bool> bound_;
   std::vector<Data> buffers_;
 };
 
@@ -115,9 +132,9 @@ std::string check_add(const CheckTarget& target, const Slot& slot) {
   const bool local = is(slot.space, "local");
   const std::size_t group = target.group, n = local ? group : 4 * group;
   std::vector<T> cell(n / group, T(0)), olds(n, T(-1));
-  Run run(target, std::string("check_") + slot.name);
-  run.data(cell);
-  run.data(olds);
+  Run run(target, std::string("check_") + slot.name, {"cell", "olds"});
+  run.data("cell", cell);
+  run.data("olds", olds);
   run.launch(n, group);
   if (cell[0] != T(local ? group : n))
     return "sum " + std::to_string(double(cell[0])) + ", expected " + std::to_string(local ? group : n);
@@ -134,9 +151,9 @@ bool flushes_subnormals(const CheckTarget& target, const std::string& kernel_nam
   std::vector<T> vals = {tiny, -tiny, -tiny};
   std::vector<T> due(3);
   for (std::size_t k = 0; k < 3; ++k) due[k] = cells[k] + vals[k];
-  Run run(target, kernel_name);
-  run.data(cells);
-  run.data(vals);
+  Run run(target, kernel_name, {"cells", "vals"});
+  run.data("cells", cells);
+  run.data("vals", vals);
   run.launch(1, 1);
   for (std::size_t k = 0; k < 3; ++k)
     if (!same_bits(cells[k], due[k])) return true;
@@ -150,10 +167,10 @@ std::string check_minmax(const CheckTarget& target, const Slot& slot) {
   std::vector<T> vals = {T(3), T(-0.0), T(0), nan, T(-2.5), T(7.25), T(1.5), T(-1), T(0.5), T(-7), T(2), negative_nan<T>()};
   std::vector<T> cells = {negative_nan<T>(), nan, nan, negative_nan<T>(), T(0), T(-0.0)};
   const std::vector<T> expected = {T(-7), T(7.25), T(-7), T(7.25), T(-0.0), T(0)};
-  Run run(target, std::string("check_") + slot.name);
-  run.data(cells);
-  run.data(vals);
-  run.value(cl_uint(vals.size()));
+  Run run(target, std::string("check_") + slot.name, {"cells", "vals"}, {"nvals"});
+  run.data("cells", cells);
+  run.data("vals", vals);
+  run.value("nvals", cl_uint(vals.size()));
   run.launch(target.group, target.group);
   for (std::size_t i = 0; i < cells.size(); ++i)
     if (!same_bits(cells[i], expected[i]))
@@ -173,9 +190,9 @@ template <class T>
 std::string check_agg_add(const CheckTarget& target, const char* kernel_name, std::size_t group, bool local) {
   const std::size_t groups = agg_items / group, ncells = local ? agg_cells * groups : agg_cells;
   std::vector<T> cells(ncells, T(0)), olds(agg_items, T(-1));
-  Run run(target, kernel_name);
-  run.data(cells);
-  run.data(olds);
+  Run run(target, kernel_name, {"cells", "olds"});
+  run.data("cells", cells);
+  run.data("olds", olds);
   run.launch(agg_items, group);
   std::vector<std::vector<T>> members(ncells);
   for (std::size_t i = 0; i < agg_items; ++i)
@@ -199,10 +216,10 @@ std::string check_agg(const CheckTarget& target) {
     cells[c] = 0.0f, cells[c4 + c] = 1.0f, cells[2 * c4 + c] = 0x1p40f,
     cells[3 * c4 + c] = std::numeric_limits<float>::quiet_NaN();
   for (std::size_t i = 0; i < n; ++i) vals[i] = float(int(i * 37 % 128) - 64) / 4.0f;  // distinct
-  Run run(target, "check_agg_float");
-  run.data(cells);
-  run.data(olds);
-  run.data(vals);
+  Run run(target, "check_agg_float", {"cells", "olds", "vals"});
+  run.data("cells", cells);
+  run.data("olds", olds);
+  run.data("vals", vals);
   run.launch(n, g);
   for (std::size_t c = 0; c < c4; ++c) {
     std::vector<float> add, mul, div;
@@ -233,9 +250,9 @@ std::string check_add16(const CheckTarget& target, const Slot& slot) {
   const std::vector<std::uint16_t> start = h;
   const std::size_t g = floor_pow2(std::min<std::size_t>(64, target.group)), n = 64;
   std::vector<float> olds(2 * n, -1.0f);
-  Run run(target, std::string("check_") + slot.name);
-  run.data(h);
-  run.data(olds);
+  Run run(target, std::string("check_") + slot.name, {"h", "olds"});
+  run.data("h", h);
+  run.data("olds", olds);
   run.launch(n, g);
   for (std::size_t e = 0; e < h.size(); ++e) {
     const bool added = e == 0 || e == 1 || e == 3 || e == 4 || e == 7;
@@ -264,9 +281,9 @@ bool flushes_subnormals16(const CheckTarget& target, const Slot& slot) {
   std::vector<std::uint16_t> h = {0x0001u, half ? std::uint16_t(0x0400u) : std::uint16_t(0x0080u), 0x0000u};
   std::vector<float> vals = {std::ldexp(1.0f, -shift), -std::ldexp(1.0f, -shift), std::ldexp(1.0f, -shift)};
   const std::vector<std::uint16_t> due = {0x0002u, half ? std::uint16_t(0x03ffu) : std::uint16_t(0x007fu), 0x0001u};
-  Run run(target, std::string("check_subnormal_") + slot.name);
-  run.data(h);
-  run.data(vals);
+  Run run(target, std::string("check_subnormal_") + slot.name, {"h", "vals"});
+  run.data("h", h);
+  run.data("vals", vals);
   run.launch(h.size(), 1);
   return h != due;
 }
@@ -277,8 +294,8 @@ std::string check_noret(const CheckTarget& target, const Slot& slot) {
   const std::size_t n = 4 * target.group;
   std::vector<T> cells(9, T(0));
   cells[1] = T(n);
-  Run run(target, std::string("check_") + slot.name);
-  run.data(cells);
+  Run run(target, std::string("check_") + slot.name, {"cells"});
+  run.data("cells", cells);
   run.launch(n, target.group);
   std::vector<T> due(9, T(0));
   due[0] = T(n);

@@ -1,6 +1,7 @@
 // dot: per-group sums in __local memory, one atomic add per group (kernels/dot.cl).
 #include "clatomics/dot.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <type_traits>
 
@@ -29,23 +30,38 @@ void check_type(Runtime& rt) {
   if constexpr (std::is_same_v<T, double>) detail::require_double(rt, "dot<double>");
 }
 
+// The launch for count elements: 64-byte vectors over one contiguous chunk per work-item on CPUs,
+// 16-byte vectors in a grid stride on GPUs.
+template <class T>
+struct DotLaunch {
+  int vec = 1;
+  std::size_t local = 1;
+  std::string options;
+  detail::LibraryKernel kernel;
+  detail::Grid grid;
+
+  DotLaunch(Runtime& rt, std::size_t count) {
+    const auto& caps = rt.device_info().caps;
+    const bool cpu = !caps.is_gpu();
+    vec = int((cpu ? 64 : 16) / sizeof(T));
+    local = cpu ? 1 : 256;
+    options = detail::type_define<T>("CLAT_T") + detail::define("CLAT_VEC", vec) + detail::define("CLAT_CONTIGUOUS", cpu ? 1 : 0);
+    kernel = detail::make_kernel(detail::build_library_file(rt, "kernels/dot.cl", options), dot_kernel);
+    grid = detail::make_grid(rt, kernel, count / std::size_t(vec) + 1, local, detail::resident_groups(caps));
+  }
+};
+
 // Ranges already checked; count > 0.
 template <class T>
 T dot_range(Runtime& rt, detail::Commands& commands, cl_mem a, std::size_t a_offset, cl_mem b, std::size_t b_offset,
             std::size_t count) {
-  const auto& caps = rt.device_info().caps;
-  const bool cpu = !caps.is_gpu();
-  const int vec = int((cpu ? 64 : 16) / sizeof(T));
-  const std::string options = detail::type_define<T>("CLAT_T") + detail::define("CLAT_VEC", vec) + detail::define("CLAT_CONTIGUOUS", cpu ? 1 : 0);
-  const detail::LibraryKernel kernel = detail::make_kernel(detail::build_library_file(rt, "kernels/dot.cl", options), dot_kernel);
-  const std::size_t units = count / std::size_t(vec) + 1;
-  const detail::Grid grid = detail::make_grid(rt, kernel, units, cpu ? 1 : 256, detail::resident_groups(caps));
+  const DotLaunch<T> launch(rt, count);
   const T zero = 0;
   const detail::Mem out = detail::make_buffer(rt, sizeof(T), CL_MEM_READ_WRITE, &zero);
-  detail::bind(kernel, detail::arg("a", a), detail::arg("a_offset", cl_ulong(a_offset)), detail::arg("b", b),
+  detail::bind(launch.kernel, detail::arg("a", a), detail::arg("a_offset", cl_ulong(a_offset)), detail::arg("b", b),
                detail::arg("b_offset", cl_ulong(b_offset)), detail::arg("count", cl_ulong(count)), detail::arg("out", out),
-               detail::arg("scratch", detail::LocalBytes{grid.group * sizeof(T)}));
-  commands.launch(kernel, grid);
+               detail::arg("scratch", detail::LocalBytes{launch.grid.group * sizeof(T)}));
+  commands.launch(launch.kernel, launch.grid);
   T result{};
   commands.read(out.get(), 0, sizeof(T), &result);
   return result;
@@ -61,6 +77,23 @@ T detail::dot_buffers(Runtime& rt, cl_mem a, std::size_t a_offset, cl_mem b, std
   if (count == 0) return T(0);
   Commands commands(rt);
   return dot_range<T>(rt, commands, a, a_offset, b, b_offset, count);
+}
+
+template <class T>
+Plan plan_dot(Runtime& rt, std::size_t count) {
+  check_type<T>(rt);
+  const DotLaunch<T> launch(rt, std::max<std::size_t>(1, count));
+  Plan plan;
+  plan.algorithm = "dot of " + std::to_string(count) + " " + detail::cl_type_name<T>();
+  plan.strategy = "one atomic add per work-group";
+  plan.program = "kernels/dot.cl";
+  plan.kernel = dot_kernel.kernel;
+  plan.build_options = rt.build_options() + launch.options;
+  plan.global_size = launch.grid.items(), plan.local_size = launch.grid.group;
+  plan.tuning = {{"elements per load", std::to_string(launch.vec)},
+                 {"work-group wanted", std::to_string(launch.local)},
+                 {"most work-groups", std::to_string(detail::resident_groups(rt.device_info().caps))}};
+  return plan;
 }
 
 template <class T>
@@ -87,5 +120,7 @@ template float detail::dot_buffers<float>(Runtime&, cl_mem, std::size_t, cl_mem,
 template double detail::dot_buffers<double>(Runtime&, cl_mem, std::size_t, cl_mem, std::size_t, std::size_t);
 template float dot<float>(Runtime&, const std::vector<float>&, const std::vector<float>&);
 template double dot<double>(Runtime&, const std::vector<double>&, const std::vector<double>&);
+template Plan plan_dot<float>(Runtime&, std::size_t);
+template Plan plan_dot<double>(Runtime&, std::size_t);
 
 }  // namespace clatomics

@@ -15,9 +15,8 @@
 #include "clatomics/error.hpp"
 #include "core/launch.hpp"
 #include "core/testing.hpp"
+#include "groups/engine.hpp"
 #include "groups/group_spread.hpp"
-#include "groups/started.hpp"
-#include "reduce/reduce_parts.hpp"
 
 namespace clatomics {
 
@@ -172,29 +171,6 @@ namespace {
 
 [[noreturn]] void refuse(const std::string& why) { throw std::invalid_argument("clatomics: DeviceGroup: " + why); }
 
-// A DistributedBuffer laid out as distribute() lays it: a part per device of this group, device
-// d's elements [first[d], first[d] + count[d]) right after device d - 1's, size elements in all.
-// (Whether each part is a large enough buffer of its device's context, the calls check.)
-template <class T>
-void check_layout(DeviceGroup& group, const DistributedBuffer<T>& data) {
-  const std::size_t parts = data.parts.size();
-  if (parts == 0) refuse("an empty DistributedBuffer (make one with distribute())");
-  if (parts != group.size()) refuse("a DistributedBuffer of another group (its parts are not one per device)");
-  if (data.first.size() != parts || data.count.size() != parts)
-    refuse("a DistributedBuffer of " + std::to_string(parts) + " parts with " + std::to_string(data.first.size()) + " first and " +
-           std::to_string(data.count.size()) + " count entries");
-  std::size_t at = 0;
-  for (std::size_t d = 0; d < parts; ++d) {
-    if (data.first[d] != at)
-      refuse("DistributedBuffer part " + std::to_string(d) + " starts at element " + std::to_string(data.first[d]) + ", not " +
-             std::to_string(at) + " (each part follows the one before it, from 0)");
-    if (data.count[d] > std::numeric_limits<std::size_t>::max() - at) refuse("DistributedBuffer counts overflow");
-    at += data.count[d];
-  }
-  if (at != data.size)
-    refuse("a DistributedBuffer whose parts hold " + std::to_string(at) + " elements but whose size is " + std::to_string(data.size));
-}
-
 cl_platform_id platform_of(cl_device_id device) {
   cl_platform_id platform = nullptr;
   detail::check(clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr), "clGetDeviceInfo");
@@ -208,41 +184,6 @@ void check_one_platform(const std::vector<cl_device_id>& devices) {
       refuse("devices of different OpenCL platforms in one group (each platform's devices form a group of their own)");
   for (std::size_t i = 0; i < devices.size(); ++i)
     if (std::find(devices.begin(), devices.begin() + i, devices[i]) != devices.begin() + i) refuse("a device is in the group twice");
-}
-
-template <class E>
-detail::HostArray host_array(const std::vector<E>& v) {
-  return {v.data(), sizeof(E)};
-}
-
-// Whole deterministic tiles per chunk: every tile's value lands where one pass puts it.
-std::size_t chunk_for(DeviceGroup& group, std::size_t n, const std::vector<detail::HostArray>& arrays) {
-  return detail::group_chunk(group, n, arrays, reduce_tile);
-}
-
-// Every device's resident part at once: this thread starts each device's call (no device waits
-// for another's commands to be enqueued or finished), then collects the results in device order
-// (the parts are in element order). A failure is thrown, naming its device, once every started
-// call has ended.
-template <class P>
-std::vector<P> each_device(DeviceGroup& group, const std::function<detail::Pending<P>(Runtime&, std::size_t)>& start) {
-  const auto turn = detail::take_turn(group);
-  std::vector<detail::Pending<P>> started;
-  std::exception_ptr failure;
-  std::size_t failed = 0;
-  try {
-    for (std::size_t d = 0; d < group.size(); ++d) started.push_back(start(group.runtime(d), d));
-  } catch (...) {
-    failure = std::current_exception(), failed = started.size();
-  }
-  std::vector<P> results;
-  for (std::size_t d = 0; d < started.size(); ++d) try {
-      results.push_back(started[d].get());
-    } catch (...) {
-      if (!failure) failure = std::current_exception(), failed = d;
-    }
-  if (failure) detail::rethrow_at(failure, "device " + std::to_string(failed) + " (" + detail::device_name(group.runtime(failed)) + ")");
-  return results;
 }
 
 }  // namespace
@@ -300,103 +241,46 @@ detail::Worker* DeviceGroup::worker_of(const Runtime& rt) {
   throw std::logic_error("clatomics: DeviceGroup: a runtime of another group");
 }
 
-template <class T>
-T reduce(DeviceGroup& group, const std::vector<T>& data, ReduceOp op, ReduceOptions options) {
-  (void)reduce<T>(group.runtime(0), std::vector<T>{}, op, options);  // refuses a bad op or type before anything runs
-  if (data.empty()) return detail::reduce_identity<T>(op);
-  const std::vector<detail::HostArray> arrays{host_array(data)};
-  const auto parts = detail::spread_all<ReducePartial<T>>(
-      group, data.size(), arrays, chunk_for(group, data.size(), arrays), [&](Runtime& rt, cl_mem buffer, std::size_t first, std::size_t count) {
-        return detail::reduce_partial_later<T>(rt, buffer, 0, count, op, first, options).get();
-      });
-  return merge_reduce<T>(parts);
+// A DistributedBuffer laid out as distribute() lays it: a part per device of this group, device
+// d's elements [first[d], first[d] + count[d]) right after device d - 1's, size elements in all.
+// (Whether each part is a large enough buffer of its device's context, the calls check.)
+void detail::check_layout(DeviceGroup& group, const std::vector<cl::Buffer>& buffers, const std::vector<std::size_t>& first,
+                          const std::vector<std::size_t>& count, std::size_t size) {
+  const std::size_t parts = buffers.size();
+  if (parts == 0) refuse("an empty DistributedBuffer (make one with distribute())");
+  if (parts != group.size()) refuse("a DistributedBuffer of another group (its parts are not one per device)");
+  if (first.size() != parts || count.size() != parts)
+    refuse("a DistributedBuffer of " + std::to_string(parts) + " parts with " + std::to_string(first.size()) + " first and " +
+           std::to_string(count.size()) + " count entries");
+  std::size_t at = 0;
+  for (std::size_t d = 0; d < parts; ++d) {
+    if (first[d] != at)
+      refuse("DistributedBuffer part " + std::to_string(d) + " starts at element " + std::to_string(first[d]) + ", not " +
+             std::to_string(at) + " (each part follows the one before it, from 0)");
+    if (count[d] > std::numeric_limits<std::size_t>::max() - at) refuse("DistributedBuffer counts overflow");
+    at += count[d];
+  }
+  if (at != size)
+    refuse("a DistributedBuffer whose parts hold " + std::to_string(at) + " elements but whose size is " + std::to_string(size));
 }
 
-std::vector<std::uint64_t> histogram(DeviceGroup& group, const std::vector<std::uint8_t>& bytes, HistogramOptions options) {
-  std::vector<std::uint64_t> total = histogram(group.runtime(0), std::vector<std::uint8_t>{}, options);  // checks options
-  const std::vector<detail::HostArray> arrays{host_array(bytes)};
-  detail::spread<std::vector<std::uint64_t>>(
-      group, bytes.size(), arrays, chunk_for(group, bytes.size(), arrays),
-      [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) { return detail::histogram_buffer(rt, buffer, 0, count, options); },
-      [&](std::size_t, std::vector<std::uint64_t>&& part) { merge_into(total, part); });
-  return total;
-}
-
-template <class T>
-EvenHistogram detail::group_histogram_even(DeviceGroup& group, const std::vector<T>& values, const EvenBins<T>& bins,
-                                           const std::vector<HostFloats>& weights, HistogramOptions options) {
-  // The same call without values checks the bins, the channels and the options before anything
-  // runs, and starts the totals (with as many weight channels).
-  const std::vector<float> none;
-  EvenHistogram total = histogram_even(group.runtime(0), std::vector<T>{}, bins, std::vector<HostFloats>(weights.size(), none), options);
-  for (std::size_t c = 0; c < weights.size(); ++c)
-    if (weights[c].size() != values.size())
-      throw std::invalid_argument("clatomics: histogram_even: weights[" + std::to_string(c) + "] has " + std::to_string(weights[c].size()) +
-                                  " elements, values has " + std::to_string(values.size()) + "; they must be of the same length");
-  std::vector<detail::HostArray> arrays{host_array(values)};
-  for (const HostFloats& w : weights) arrays.push_back({w.data(), sizeof(float)});
-  const std::size_t chunk = chunk_for(group, values.size(), arrays);
-  std::vector<detail::WeightRange> channels;  // each channel's place in a stream's staging buffer (its buffer set per chunk)
-  for (std::size_t c = 0; c < weights.size(); ++c)
-    channels.push_back({nullptr, detail::staging_offset(arrays, 1 + c, std::min(chunk, values.size())) / sizeof(float)});
-  const T range[2] = {bins.lo, bins.hi};
-  detail::spread<EvenHistogram>(
-      group, values.size(), arrays, chunk,
-      [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) {
-        std::vector<detail::WeightRange> in = channels;
-        for (auto& w : in) w.buffer = buffer;
-        return detail::even_histogram_buffer<T>(rt, {buffer, 0}, count, bins.nbins, range, in, options);
-      },
-      [&](std::size_t, EvenHistogram&& part) { merge_into(total, part); });
-  return total;
-}
-template EvenHistogram detail::group_histogram_even<float>(DeviceGroup&, const std::vector<float>&, const EvenBins<float>&,
-                                                           const std::vector<HostFloats>&, HistogramOptions);
-template EvenHistogram detail::group_histogram_even<double>(DeviceGroup&, const std::vector<double>&, const EvenBins<double>&,
-                                                            const std::vector<HostFloats>&, HistogramOptions);
-
-KeyHistogram histogram_keys(DeviceGroup& group, const std::vector<cl_uint>& keys, std::size_t nbins, HistogramOptions options) {
-  KeyHistogram total = histogram_keys(group.runtime(0), std::vector<cl_uint>{}, nbins, options);  // checks nbins
-  const std::vector<detail::HostArray> arrays{host_array(keys)};
-  detail::spread<KeyHistogram>(
-      group, keys.size(), arrays, chunk_for(group, keys.size(), arrays),
-      [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) { return detail::histogram_keys_buffer(rt, buffer, 0, count, nbins, options); },
-      [&](std::size_t, KeyHistogram&& part) { merge_into(total, part); });
-  return total;
-}
-
-template <class T>
-T dot(DeviceGroup& group, const std::vector<T>& a, const std::vector<T>& b) {
-  (void)dot<T>(group.runtime(0), std::vector<T>{}, std::vector<T>{});  // checks the type
-  if (a.size() != b.size())
-    throw std::invalid_argument("clatomics: dot: a has " + std::to_string(a.size()) + " elements, b has " + std::to_string(b.size()));
-  const std::vector<detail::HostArray> arrays{host_array(a), host_array(b)};
-  const std::size_t chunk = chunk_for(group, a.size(), arrays);
-  const std::size_t b_at = detail::staging_offset(arrays, 1, std::min(chunk, a.size())) / sizeof(T);
-  T sum = T(0);  // the chunks' dot products in chunk order
-  detail::spread<T>(
-      group, a.size(), arrays, chunk,
-      [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) { return detail::dot_buffers<T>(rt, buffer, 0, buffer, b_at, count); },
-      [&](std::size_t, T&& part) { sum += part; });
-  return sum;
-}
-
-template <class T>
-std::vector<T> compact(DeviceGroup& group, const std::vector<T>& in, const Predicate& predicate, CompactOptions options) {
-  (void)compact<T>(group.runtime(0), std::vector<T>{}, predicate, options);  // checks the type and the predicate
-  const std::vector<detail::HostArray> arrays{host_array(in)};
-  std::vector<T> result;  // chunk order: with options.stable, the input's order
-  detail::spread<std::vector<T>>(
-      group, in.size(), arrays, detail::group_chunk(group, in.size(), arrays, reduce_tile, sizeof(T)),
-      [&](Runtime& rt, cl_mem buffer, std::size_t, std::size_t count) {
-        const detail::Mem out = detail::make_buffer(rt, count * sizeof(T));
-        const std::size_t kept = detail::compact_buffers<T>(rt, buffer, 0, count, out.get(), 0, predicate, options);
-        std::vector<T> host(kept);
-        detail::Commands(rt).read(out.get(), 0, kept * sizeof(T), host.data());
-        return host;
-      },
-      [&](std::size_t, std::vector<T>&& part) { result.insert(result.end(), part.begin(), part.end()); });
-  return result;
+void detail::on_every_device(DeviceGroup& group, const std::function<void(std::size_t)>& job) {
+  std::vector<Runtime*> streams;
+  std::vector<std::exception_ptr> failures(group.size());
+  std::vector<std::function<void()>> jobs;
+  for (std::size_t d = 0; d < group.size(); ++d) {
+    streams.push_back(&group.runtime(d));
+    jobs.emplace_back([&, d] {
+      try {
+        job(d);
+      } catch (...) {
+        failures[d] = std::current_exception();
+      }
+    });
+  }
+  run_on_streams(group, streams, jobs);
+  for (std::size_t d = 0; d < failures.size(); ++d)
+    if (failures[d]) rethrow_at(failures[d], "device " + std::to_string(d) + " (" + device_name(group.runtime(d)) + ")");
 }
 
 template <class T>
@@ -415,40 +299,12 @@ DistributedBuffer<T> distribute(DeviceGroup& group, const std::vector<T>& data) 
   return out;
 }
 
-template <class T>
-T reduce(DeviceGroup& group, const DistributedBuffer<T>& data, ReduceOp op, ReduceOptions options) {
-  check_layout(group, data);
-  const auto parts = each_device<ReducePartial<T>>(group, [&](Runtime& rt, std::size_t d) {
-    return detail::reduce_partial_later<T>(rt, data.parts[d](), 0, data.count[d], op, data.first[d], options);
-  });
-  return merge_reduce<T>(parts);
-}
-
-std::vector<std::uint64_t> histogram(DeviceGroup& group, const DistributedBuffer<std::uint8_t>& bytes, HistogramOptions options) {
-  check_layout(group, bytes);
-  const auto parts = each_device<std::vector<std::uint64_t>>(group, [&](Runtime& rt, std::size_t d) {
-    return detail::histogram_buffer_later(rt, bytes.parts[d](), 0, bytes.count[d], options);
-  });
-  std::vector<std::uint64_t> total(256, 0);
-  for (const auto& p : parts) merge_into(total, p);
-  return total;
-}
-
-#define CLATOMICS_GROUP_INSTANTIATE(T)                                                         \
-  template T reduce<T>(DeviceGroup&, const std::vector<T>&, ReduceOp, ReduceOptions);         \
-  template DistributedBuffer<T> distribute<T>(DeviceGroup&, const std::vector<T>&);           \
-  template T reduce<T>(DeviceGroup&, const DistributedBuffer<T>&, ReduceOp, ReduceOptions);
-CLATOMICS_GROUP_INSTANTIATE(float)
-CLATOMICS_GROUP_INSTANTIATE(double)
-CLATOMICS_GROUP_INSTANTIATE(cl_int)
-CLATOMICS_GROUP_INSTANTIATE(cl_uint)
-CLATOMICS_GROUP_INSTANTIATE(cl_long)
-CLATOMICS_GROUP_INSTANTIATE(cl_ulong)
+template DistributedBuffer<float> distribute<float>(DeviceGroup&, const std::vector<float>&);
+template DistributedBuffer<double> distribute<double>(DeviceGroup&, const std::vector<double>&);
+template DistributedBuffer<cl_int> distribute<cl_int>(DeviceGroup&, const std::vector<cl_int>&);
+template DistributedBuffer<cl_uint> distribute<cl_uint>(DeviceGroup&, const std::vector<cl_uint>&);
+template DistributedBuffer<cl_long> distribute<cl_long>(DeviceGroup&, const std::vector<cl_long>&);
+template DistributedBuffer<cl_ulong> distribute<cl_ulong>(DeviceGroup&, const std::vector<cl_ulong>&);
 template DistributedBuffer<std::uint8_t> distribute<std::uint8_t>(DeviceGroup&, const std::vector<std::uint8_t>&);
-template float dot<float>(DeviceGroup&, const std::vector<float>&, const std::vector<float>&);
-template double dot<double>(DeviceGroup&, const std::vector<double>&, const std::vector<double>&);
-template std::vector<float> compact<float>(DeviceGroup&, const std::vector<float>&, const Predicate&, CompactOptions);
-template std::vector<cl_int> compact<cl_int>(DeviceGroup&, const std::vector<cl_int>&, const Predicate&, CompactOptions);
-template std::vector<cl_uint> compact<cl_uint>(DeviceGroup&, const std::vector<cl_uint>&, const Predicate&, CompactOptions);
 
 }  // namespace clatomics

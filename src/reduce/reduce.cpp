@@ -9,6 +9,8 @@
 
 #include "clatomics/partial.hpp"
 #include "core/buffer_checks.hpp"
+#include "core/cl_types.hpp"
+#include "core/kernel_args.hpp"
 #include "core/launch.hpp"
 #include "core/runtime_state.hpp"
 #include "groups/started.hpp"
@@ -17,14 +19,38 @@
 namespace clatomics {
 namespace {
 
-template <class T>
-constexpr int type_code() {
-  if constexpr (std::is_same_v<T, float>) return 0;
-  if constexpr (std::is_same_v<T, double>) return 1;
-  if constexpr (std::is_same_v<T, cl_int>) return 2;
-  if constexpr (std::is_same_v<T, cl_uint>) return 3;
-  if constexpr (std::is_same_v<T, cl_long>) return 4;
-  if constexpr (std::is_same_v<T, cl_ulong>) return 5;
+using detail::ArgSpace;
+
+// kernels/reduce.cl's kernels: per op, the fast one (one atomic per group), the tree over the
+// elements' tiles and the tree over tile values.
+enum class ReduceKernel { fast, tiles, tiles_of_partials };
+
+const detail::Signature& reduce_signature(ReduceOp op, ReduceKernel kind) {
+  static const std::vector<detail::Param> fast{
+      {"in", ArgSpace::global}, {"offset", ArgSpace::value}, {"count", ArgSpace::value}, {"out", ArgSpace::global}, {"scratch", ArgSpace::local}};
+  static const std::vector<detail::Param> tree{{"in", ArgSpace::global},      {"offset", ArgSpace::value}, {"count", ArgSpace::value},
+                                               {"partials", ArgSpace::global}, {"first", ArgSpace::value},  {"out", ArgSpace::global},
+                                               {"finish", ArgSpace::value},    {"scratch", ArgSpace::local}};
+  static const detail::Signature sum[] = {{"clat_reduce_sum", fast}, {"clat_reduce_sum_tiles", tree}, {"clat_reduce_sum_tiles_of_partials", tree}};
+  static const detail::Signature prod[] = {
+      {"clat_reduce_prod", fast}, {"clat_reduce_prod_tiles", tree}, {"clat_reduce_prod_tiles_of_partials", tree}};
+  static const detail::Signature min[] = {{"clat_reduce_min", fast}, {"clat_reduce_min_tiles", tree}, {"clat_reduce_min_tiles_of_partials", tree}};
+  static const detail::Signature max[] = {{"clat_reduce_max", fast}, {"clat_reduce_max_tiles", tree}, {"clat_reduce_max_tiles_of_partials", tree}};
+  const auto at = [kind](const detail::Signature(&of_op)[3]) -> const detail::Signature& {
+    switch (kind) {
+      case ReduceKernel::fast: return of_op[0];
+      case ReduceKernel::tiles: return of_op[1];
+      case ReduceKernel::tiles_of_partials: return of_op[2];
+    }
+    return of_op[0];
+  };
+  switch (op) {
+    case ReduceOp::sum: return at(sum);
+    case ReduceOp::prod: return at(prod);
+    case ReduceOp::min: return at(min);
+    case ReduceOp::max: return at(max);
+  }
+  throw std::invalid_argument("clatomics::reduce: op is not a ReduceOp");
 }
 
 }  // namespace
@@ -93,25 +119,38 @@ void check_type(Runtime& rt) {
   if constexpr (std::is_same_v<T, double>) detail::require_double(rt, "reduce<double>");
 }
 
+// The fast path's launch for count elements: 64-byte vectors over one contiguous chunk per
+// work-item on CPUs (a few work-items per core), 16-byte vectors in a grid stride on GPUs (enough
+// work-groups to fill every compute unit).
+template <class T>
+struct FastLaunch {
+  int vec = 1;
+  std::size_t local = 1;
+  std::string options;
+  detail::LibraryKernel kernel;
+  detail::Grid grid;
+
+  FastLaunch(Runtime& rt, std::size_t count, ReduceOp op) {
+    const auto& caps = rt.device_info().caps;
+    const bool cpu = !caps.is_gpu();
+    vec = int((cpu ? 64 : 16) / sizeof(T));
+    local = cpu ? 1 : 256;
+    options = detail::type_define<T>("CLAT_T") + detail::define("CLAT_VEC", vec) + detail::define("CLAT_CONTIGUOUS", cpu ? 1 : 0);
+    kernel = detail::make_kernel(detail::build_library_file(rt, "kernels/reduce.cl", options), reduce_signature(op, ReduceKernel::fast));
+    grid = detail::make_grid(rt, kernel, count / std::size_t(vec) + 1, local, detail::resident_groups(caps));
+  }
+};
+
 // The fast path over one range of one buffer, already checked; count > 0: one atomic per group.
 // *result holds the value once the commands have finished.
 template <class T>
 void reduce_fast(Runtime& rt, detail::Commands& commands, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op, T* result) {
-  const auto& caps = rt.device_info().caps;
-  const bool cpu = !caps.is_gpu();
-  // CPUs: 64-byte vectors over one contiguous chunk per work-item, a few work-items per core.
-  // GPUs: 16-byte vectors in a grid stride, enough work-groups to fill every compute unit.
-  const int vec = int((cpu ? 64 : 16) / sizeof(T));
-  const std::string options = detail::define("CLAT_REDUCE_TYPE", type_code<T>()) + detail::define("CLAT_VEC", vec) +
-                              detail::define("CLAT_CONTIGUOUS", cpu ? 1 : 0);
-  const std::string name = std::string("clat_reduce_") + detail::reduce_op_name(op);
-  const detail::Kernel kernel = detail::make_kernel(detail::build_library_file(rt, "kernels/reduce.cl", options), name.c_str());
-  const std::size_t units = count / std::size_t(vec) + 1;
-  const detail::Grid grid = detail::make_grid(rt, kernel, units, cpu ? 1 : 256, detail::resident_groups(caps));
+  const FastLaunch<T> launch(rt, count, op);
   const T start = atomic_start<T>(op);
   const detail::Mem out = detail::make_buffer(rt, sizeof(T), CL_MEM_READ_WRITE, &start);
-  detail::set_args(kernel, buffer, cl_ulong(offset), cl_ulong(count), out, detail::LocalBytes{grid.group * sizeof(T)});
-  commands.launch(kernel, grid);
+  detail::bind(launch.kernel, detail::arg("in", buffer), detail::arg("offset", cl_ulong(offset)), detail::arg("count", cl_ulong(count)),
+               detail::arg("out", out), detail::arg("scratch", detail::LocalBytes{launch.grid.group * sizeof(T)}));
+  commands.launch(launch.kernel, launch.grid);
   commands.read_later(out.get(), 0, sizeof(T), result);
 }
 
@@ -124,14 +163,13 @@ class Tree {
 
   Tree(Runtime& rt, ReduceOp op) : rt_(rt) {
     const auto& caps = rt.device_info().caps;
-    const std::string name = std::string("clat_reduce_") + detail::reduce_op_name(op) + "_tiles";
     // 256 work-items a group (one per lane) where the device allows; fewer hold several lanes.
     std::size_t group = detail::floor_pow2(std::min<std::size_t>(256, caps.max_work_group_size));
     for (;;) {
-      const std::string options = detail::define("CLAT_REDUCE_TYPE", type_code<T>()) + detail::define("CLAT_TILE_GROUP", (long long)group);
-      const detail::Program program = detail::build_library_file(rt, "kernels/reduce.cl", options);
-      elements_ = detail::make_kernel(program, name.c_str());
-      partials_ = detail::make_kernel(program, (name + "_of_partials").c_str());
+      options_ = detail::type_define<T>("CLAT_T") + detail::define("CLAT_TILE_GROUP", (long long)group);
+      const detail::Program program = detail::build_library_file(rt, "kernels/reduce.cl", options_);
+      elements_ = detail::make_kernel(program, reduce_signature(op, ReduceKernel::tiles));
+      partials_ = detail::make_kernel(program, reduce_signature(op, ReduceKernel::tiles_of_partials));
       const std::size_t allowed = std::min(detail::kernel_group_limit(rt, elements_), detail::kernel_group_limit(rt, partials_));
       if (allowed >= group || group == 1) break;
       group = detail::floor_pow2(allowed);  // the kernels cannot run that many: compile for fewer
@@ -142,6 +180,15 @@ class Tree {
   }
 
   static std::size_t tiles(std::size_t count) { return (count + tile - 1) / tile; }
+
+  // The first launch over count elements, as a plan.
+  void plan(std::size_t count, Plan& plan) const {
+    const detail::Grid grid = detail::make_grid(rt_, elements_, tiles(count) * group_, group_, max_groups_);
+    plan.kernel = elements_.signature->kernel;
+    plan.build_options = rt_.build_options() + options_;
+    plan.global_size = grid.items(), plan.local_size = grid.group;
+    plan.tuning = {{"tile", std::to_string(tile)}, {"work-group", std::to_string(group_)}, {"most work-groups", std::to_string(max_groups_)}};
+  }
 
   // The tiles of buffer[offset, offset + count) into partials[first, ...); count > 0.
   void tiles_into(detail::Commands& commands, cl_mem buffer, std::size_t offset, std::size_t count, const detail::Mem& partials,
@@ -174,16 +221,18 @@ class Tree {
   }
 
  private:
-  void launch(detail::Commands& commands, const detail::Kernel& kernel, cl_mem in, std::size_t offset, std::size_t count,
+  void launch(detail::Commands& commands, const detail::LibraryKernel& kernel, cl_mem in, std::size_t offset, std::size_t count,
               cl_mem to, std::size_t first, bool finish) {
     const detail::Grid grid = detail::make_grid(rt_, kernel, tiles(count) * group_, group_, max_groups_);
-    detail::set_args(kernel, in, cl_ulong(offset), cl_ulong(count), finish ? out_.get() : to, cl_ulong(first), out_,
-                     cl_uint(finish ? 1 : 0), detail::LocalBytes{grid.group * sizeof(T)});
+    detail::bind(kernel, detail::arg("in", in), detail::arg("offset", cl_ulong(offset)), detail::arg("count", cl_ulong(count)),
+                 detail::arg("partials", finish ? out_.get() : to), detail::arg("first", cl_ulong(first)), detail::arg("out", out_),
+                 detail::arg("finish", cl_uint(finish ? 1 : 0)), detail::arg("scratch", detail::LocalBytes{grid.group * sizeof(T)}));
     commands.launch(kernel, grid);
   }
 
   Runtime& rt_;
-  detail::Kernel elements_, partials_;
+  std::string options_;
+  detail::LibraryKernel elements_, partials_;
   std::size_t group_ = 1, max_groups_ = 1;
   detail::Mem out_;
 };
@@ -214,6 +263,29 @@ detail::Pending<T> detail::reduce_buffer_later(Runtime& rt, cl_mem buffer, std::
 template <class T>
 T detail::reduce_buffer(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op, ReduceOptions options) {
   return reduce_buffer_later<T>(rt, buffer, offset, count, op, options).get();
+}
+
+template <class T>
+Plan plan_reduce(Runtime& rt, std::size_t count, ReduceOp op, ReduceOptions options) {
+  detail::reduce_op_name(op);
+  check_type<T>(rt);
+  Plan plan;
+  plan.algorithm = std::string("reduce ") + detail::reduce_op_name(op) + " of " + std::to_string(count) + " " + detail::cl_type_name<T>();
+  plan.program = "kernels/reduce.cl";
+  if (needs_tree<T>(rt, options)) {
+    plan.strategy = options.deterministic ? "deterministic: a fixed tree over tiles" : "a fixed tree over tiles (no 64-bit atomics)";
+    Tree<T>(rt, op).plan(std::max<std::size_t>(1, count), plan);
+  } else {
+    plan.strategy = "one atomic per work-group";
+    const FastLaunch<T> launch(rt, std::max<std::size_t>(1, count), op);
+    plan.kernel = launch.kernel.signature->kernel;
+    plan.build_options = rt.build_options() + launch.options;
+    plan.global_size = launch.grid.items(), plan.local_size = launch.grid.group;
+    plan.tuning = {{"elements per load", std::to_string(launch.vec)},
+                   {"work-group wanted", std::to_string(launch.local)},
+                   {"most work-groups", std::to_string(detail::resident_groups(rt.device_info().caps))}};
+  }
+  return plan;
 }
 
 template <class T>
@@ -319,6 +391,7 @@ T detail::reduce_combine(ReduceOp op, T a, T b) {
   template T detail::reduce_buffer<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, ReduceOptions); \
   template detail::Pending<T> detail::reduce_buffer_later<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, ReduceOptions); \
   template T reduce<T>(Runtime&, const std::vector<T>&, ReduceOp, ReduceOptions);                             \
+  template Plan plan_reduce<T>(Runtime&, std::size_t, ReduceOp, ReduceOptions);                               \
   template T detail::reduce_identity<T>(ReduceOp);                                                            \
   template T detail::reduce_combine<T>(ReduceOp, T, T);
 CLATOMICS_REDUCE_INSTANTIATE(float)

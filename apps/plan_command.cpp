@@ -1,0 +1,105 @@
+// clatomics plan: what one library call would run on a device (clatomics/plan.hpp), computed
+// without running it: the kernel, the exact build options to build it by hand, the launch shape,
+// the strategy and the tuning values.
+#include <functional>
+#include <iostream>
+#include <map>
+#include <string>
+
+#include "clatomics/clatomics.hpp"
+#include "commands.hpp"
+
+namespace clatomics::cli {
+namespace {
+
+struct PlanArgs {
+  DeviceChoice choice;
+  std::string algorithm, type = "float", op = "sum";
+  std::size_t n = std::size_t(1) << 24;
+  bool deterministic = false, stable = false;
+};
+
+ReduceOp reduce_op(const std::string& op) {
+  if (op == "sum") return ReduceOp::sum;
+  if (op == "prod") return ReduceOp::prod;
+  if (op == "min") return ReduceOp::min;
+  if (op == "max") return ReduceOp::max;
+  throw UsageError("plan", "--op must be sum, prod, min or max for reduce");
+}
+
+[[noreturn]] void no_type(const std::string& algorithm, const std::string& types) {
+  throw UsageError("plan", algorithm + " takes --type " + types);
+}
+
+// One entry per algorithm: the plan of the call the arguments describe.
+using Planner = std::function<Plan(Runtime&, const PlanArgs&)>;
+const std::map<std::string, Planner>& planners() {
+  static const std::map<std::string, Planner> all = {
+      {"reduce",
+       [](Runtime& rt, const PlanArgs& a) {
+         const ReduceOptions o{a.deterministic};
+         const ReduceOp op = reduce_op(a.op);
+         if (a.type == "float") return plan_reduce<float>(rt, a.n, op, o);
+         if (a.type == "double") return plan_reduce<double>(rt, a.n, op, o);
+         if (a.type == "int") return plan_reduce<cl_int>(rt, a.n, op, o);
+         if (a.type == "uint") return plan_reduce<cl_uint>(rt, a.n, op, o);
+         if (a.type == "long") return plan_reduce<cl_long>(rt, a.n, op, o);
+         if (a.type == "ulong") return plan_reduce<cl_ulong>(rt, a.n, op, o);
+         no_type("reduce", "float, double, int, uint, long or ulong");
+       }},
+      {"dot",
+       [](Runtime& rt, const PlanArgs& a) {
+         if (a.type == "float") return plan_dot<float>(rt, a.n);
+         if (a.type == "double") return plan_dot<double>(rt, a.n);
+         no_type("dot", "float or double");
+       }},
+      {"compact",
+       [](Runtime& rt, const PlanArgs& a) {
+         using where::x;
+         const CompactOptions o{a.stable};
+         if (a.type == "float") return plan_compact<float>(rt, a.n, x > 0.0f, o);
+         if (a.type == "int") return plan_compact<cl_int>(rt, a.n, x > 0, o);
+         if (a.type == "uint") return plan_compact<cl_uint>(rt, a.n, x > 0u, o);
+         no_type("compact", "float, int or uint");
+       }},
+  };
+  return all;
+}
+
+std::vector<std::string> algorithm_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, planner] : planners()) names.push_back(name);
+  return names;
+}
+
+int run_plan(const PlanArgs& args) {
+  const auto runtime = make_runtime("plan", args.choice.options());
+  const Plan plan = planners().at(args.algorithm)(*runtime, args);
+  std::cout << "device         " << runtime->device_info().caps.device_name << "\n" << to_string(plan);
+  return exit_ok;
+}
+
+}  // namespace
+
+Command add_plan_command(CLI::App& app) {
+  auto args = std::make_shared<PlanArgs>();
+  CLI::App* sub = add_command(
+      app, "plan",
+      "what one library call would run on a device, without running it.\n\n"
+      "Prints the plan of one call (clatomics::plan_reduce, plan_dot, ...): the strategy, the kernel\n"
+      "and its file, the launch (work-items and work-group size), the exact build options (the\n"
+      "device's, then the call's: pass them to clBuildProgram with the expanded kernel file to build\n"
+      "that kernel by hand) and the tuning values the shape came from.",
+      "Examples: clatomics plan reduce --type double --deterministic\n"
+      "          clatomics plan compact --n 1000000 --stable --device cpu\n");
+  add_device_options(*sub, args->choice, "the plan with every op on the CAS loop (as CLATOMICS_FORCE_CAS=1)");
+  sub->add_option("algorithm", args->algorithm, "the algorithm")->required()->check(one_of("algorithm", algorithm_names));
+  sub->add_option("--type", args->type, "the element type: float, double, int, uint, long, ulong (default float)");
+  sub->add_option("--n", args->n, "the number of elements (default 16777216)");
+  sub->add_option("--op", args->op, "reduce's op: sum, prod, min, max (default sum)");
+  sub->add_flag("--deterministic", args->deterministic, "reduce's deterministic mode");
+  sub->add_flag("--stable", args->stable, "compact keeping the input's order");
+  return {sub, [args] { return run_plan(*args); }};
+}
+
+}  // namespace clatomics::cli

@@ -1,0 +1,116 @@
+// One engine for every algorithm over a device group: host data spread in chunks over the
+// group's streams (group_spread.hpp), or data resident on the devices worked on by all of them at
+// once; either way the parts' results merge in element order.
+//
+// An algorithm comes as a descriptor D: a small struct holding one call (its data, its options)
+// with
+//   using Part = ...;   the result of one chunk or one device's part
+//   using Total = ...;  the parts merged so far
+//   Total start(Runtime& rt) const;  checks the call on the group's first device (refusing with
+//                                    std::invalid_argument before anything runs) and gives the
+//                                    total of no data
+//   Part part(Runtime& rt, const std::vector<At>& arrays, std::uint64_t first, std::size_t count) const;
+//                                    the result of elements first .. first + count - 1, each of
+//                                    the call's arrays at arrays[k] in rt's context
+//   void merge(Total& total, Part&& part) const;  parts arrive in element order
+// and, for host data,
+//   std::vector<HostArray> host() const;   the call's arrays, each of size() elements
+//   std::size_t size() const;
+//   std::size_t device_bytes() const;      per element, the device buffers part() makes
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "clatomics/device_group.hpp"
+#include "clatomics/partial.hpp"
+#include "core/buffer_checks.hpp"
+#include "groups/group_spread.hpp"
+
+namespace clatomics::detail {
+
+// One array of a part: its buffer, the element its part starts at, and (resident data) the size
+// of its elements, for the checks made before anything runs.
+struct At {
+  cl_mem buffer;
+  std::size_t offset;
+  std::size_t element_bytes = 0;
+};
+
+template <class E>
+HostArray host_array(const std::vector<E>& v) {
+  return {v.data(), sizeof(E)};
+}
+
+// The descriptor's host data over the group, chunks of whole deterministic tiles (every tile's
+// value lands where one pass puts it).
+template <class D>
+typename D::Total run_spread(DeviceGroup& group, const D& call) {
+  typename D::Total total = call.start(group.runtime(0));
+  const std::size_t n = call.size();
+  if (n == 0) return total;
+  const std::vector<HostArray> arrays = call.host();
+  const std::size_t chunk = group_chunk(group, n, arrays, reduce_tile, call.device_bytes());
+  std::vector<std::size_t> offsets;  // each array's first element in a stream's staging buffer
+  for (std::size_t k = 0; k < arrays.size(); ++k)
+    offsets.push_back(staging_offset(arrays, k, std::min(chunk, n)) / arrays[k].element_bytes);
+  spread<typename D::Part>(
+      group, n, arrays, chunk,
+      [&](Runtime& rt, cl_mem staged, std::size_t first, std::size_t count) {
+        std::vector<At> at;
+        for (const std::size_t offset : offsets) at.push_back({staged, offset});
+        return call.part(rt, at, first, count);
+      },
+      [&](std::size_t, typename D::Part&& part) { call.merge(total, std::move(part)); });
+  return total;
+}
+
+// Refuses (std::invalid_argument) a DistributedBuffer that is not laid out as distribute() lays
+// it out over this group.
+void check_layout(DeviceGroup& group, const std::vector<cl::Buffer>& parts, const std::vector<std::size_t>& first,
+                  const std::vector<std::size_t>& count, std::size_t size);
+template <class T>
+void check_layout(DeviceGroup& group, const DistributedBuffer<T>& data) {
+  check_layout(group, data.parts, data.first, data.count, data.size);
+}
+// Refuses arrays of one call that are not laid out alike (the same elements on the same devices).
+template <class A, class B>
+void check_same_layout(const char* what, const DistributedBuffer<A>& a, const DistributedBuffer<B>& b) {
+  if (a.first != b.first || a.count != b.count)
+    throw std::invalid_argument(std::string("clatomics: ") + what + ": the DistributedBuffers are not laid out alike (distribute() both over one group)");
+}
+
+// Runs job(d) for every device d at once, each on its device's own thread; the first failure is
+// thrown, naming its device, once every job has ended.
+void on_every_device(DeviceGroup& group, const std::function<void(std::size_t)>& job);
+
+// The descriptor over data resident on the group: arrays[d] holds device d's part of each of the
+// call's arrays, its elements first[d] .. first[d] + count[d] - 1 (checked by the caller).
+template <class D>
+typename D::Total run_resident(DeviceGroup& group, const D& call, const std::vector<std::vector<At>>& arrays,
+                               const std::vector<std::size_t>& first, const std::vector<std::size_t>& count) {
+  // Every part's buffer first (its device's context, its size, its flags): a part of another
+  // group or context is refused before any device runs anything.
+  for (std::size_t d = 0; d < arrays.size(); ++d)
+    for (const At& at : arrays[d])
+      check_range(group.runtime(d), {"DistributedBuffer part", at.buffer, at.offset, count[d], at.element_bytes, Access::read});
+  typename D::Total total = call.start(group.runtime(0));
+  std::vector<typename D::Part> parts(group.size());
+  on_every_device(group, [&](std::size_t d) { parts[d] = call.part(group.runtime(d), arrays[d], first[d], count[d]); });
+  for (auto& part : parts) call.merge(total, std::move(part));
+  return total;
+}
+
+// The parts of DistributedBuffers laid out alike, device by device.
+template <class T, class... More>
+std::vector<std::vector<At>> resident_arrays(const DistributedBuffer<T>& data, const DistributedBuffer<More>&... more) {
+  std::vector<std::vector<At>> arrays(data.parts.size());
+  for (std::size_t d = 0; d < arrays.size(); ++d) arrays[d] = {At{data.parts[d](), 0, sizeof(T)}, At{more.parts[d](), 0, sizeof(More)}...};
+  return arrays;
+}
+
+}  // namespace clatomics::detail

@@ -1,0 +1,307 @@
+// scatter_reduce's deterministic sums and means: the same bits on every run, strategy, overload
+// and chunking, within an ulp (sums) or two (means) of the exact result of fixed-point data; out's
+// own value kept where nothing reached a bin; zeros as the fast mode gives them; integer ops and
+// min/max exact as ever, floating-point products refused; infinities and NaN as IEEE sums give
+// them, atomic and deterministic.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "scatter_harness.hpp"
+
+using namespace scatter_test;
+
+TEST_CASE("deterministic sums with include_self: a bin no value reached, or whose values cancel, keeps its own value") {
+  auto& rt = test::runtime();
+  if (!rt.supports_double()) return;
+  ScatterOptions o;
+  o.deterministic = true;
+  std::vector<float> out{0.0f, 1e-30f, 3e-30f, -0.0f};
+  // Bin 0 takes 1e30 (the grid's scale), bin 2 takes +1 and -1 (exactly 0), bins 1 and 3 nothing.
+  clatomics::scatter_reduce<float, cl_uint>(rt, out, {0, 2, 2}, {1e30f, 1.0f, -1.0f}, ScatterOp::sum, o);
+  CHECK(out[0] == 1e30f);
+  CHECK(out[1] == 1e-30f);
+  CHECK(out[2] == 3e-30f);
+  CHECK((out[3] == 0.0f && !std::signbit(out[3])));  // an exact 0 is +0 in this mode
+  std::vector<double> wide{0.0, 1e-200};
+  clatomics::scatter_reduce<double, cl_uint>(rt, wide, {0}, {1e200}, ScatterOp::sum, o);
+  CHECK(wide[1] == 1e-200);
+}
+
+namespace {
+
+// ---- Deterministic sums and means ----------------------------------------------------------
+
+// Fixed-point data: every value is k * 2^-scale with an integer k, so that a bin's exact sum is
+// an int64 (below 2^44 units a value, at most 300008 terms), its correctly rounded value one
+// conversion away. The magnitudes vary over 2^20 (float: 24-bit k times 2^0..2^20) or 2^30
+// (double: 43-bit k shifted right by 0..29): many adds round, and the fixed point's sums carry
+// from its low 64-bit word into the high one (values far below the largest).
+template <class V>
+int scale_of() {
+  return std::is_same_v<V, double> || std::is_same_v<V, float> ? 40 : 30;  // 16-bit values: 30
+}
+template <class O>
+std::vector<O> fixed_values(std::size_t n, unsigned seed, int scale) {
+  std::mt19937_64 gen(seed);
+  std::vector<O> x(n);
+  for (auto& v : x) {
+    std::int64_t k;
+    if constexpr (std::is_same_v<O, double>) k = std::int64_t(gen() % (std::uint64_t(1) << 43)) >> (gen() % 30);
+    else k = std::int64_t(gen() % (std::uint64_t(1) << 24)) << (gen() % 21);
+    v = std::ldexp(O(gen() % 3 == 0 ? -k : k), -scale);
+  }
+  return x;
+}
+std::int64_t units(long double v, int scale) {
+  const long double x = std::ldexp(v, scale);
+  const auto k = std::int64_t(x);
+  if ((long double)k != x) throw std::logic_error("test data: not a fixed-point value");
+  return k;
+}
+// How many representable values lie between a and b (0: the same).
+template <class O>
+std::uint64_t ulps_apart(O a, O b) {
+  const auto ordered = [](O v) {
+    const auto u = test::bits(v);
+    using S = std::make_signed_t<decltype(u)>;
+    return S(u) < 0 ? std::numeric_limits<S>::min() - S(u) : S(u);
+  };
+  const auto x = ordered(a), y = ordered(b);
+  return x > y ? std::uint64_t(x - y) : std::uint64_t(y - x);
+}
+
+template <class V>
+std::vector<V> deterministic_values(std::size_t n, unsigned seed) {
+  if constexpr (std::is_same_v<V, half_t> || std::is_same_v<V, bfloat16_t>) return rounding_values<V>(n, seed);
+  else return fixed_values<V>(n, seed, scale_of<V>());
+}
+
+// The same bits on 3 runs, every forced strategy, both overloads (buffers at offsets) and host
+// data in small launches; the sum within an ulp of the exact sum (rounded about once; with
+// include_self out's own value is one of its terms), the mean within 2 of the exact mean. The
+// forced strategies for mean and sum without include_self (the same programs: counts kept), for
+// float and double; 16-bit values with include_self only.
+template <class V>
+void deterministic(ScatterOp op) {
+  using O = Out<V>;
+  using I = Idx<V>;
+  if (test::skip_without_double<O>()) return;
+  constexpr bool sixteen = std::is_same_v<V, half_t> || std::is_same_v<V, bfloat16_t>;
+  auto& rt = test::runtime();
+  const int scale = scale_of<V>();
+  const std::size_t n = 300007;
+  for (const Dist dist : {Dist::one_bin, Dist::uniform, Dist::zipf})
+    for (const bool self : {true, false}) {
+      if (sixteen && !self) continue;
+      const bool every_strategy = !sixteen && (op == ScatterOp::mean || !self);
+      const std::size_t bins = dist == Dist::one_bin ? 3 : 1000;
+      const unsigned seed = unsigned(int(dist) * 2 + self + int(op) * 10);
+      const auto indices = make_indices<I>(n, bins, dist, seed, dist == Dist::uniform ? 1 : 0);
+      const auto values = deterministic_values<V>(n, seed);
+      const auto init = fixed_values<O>(bins, seed + 1, scale);
+      std::vector<std::int64_t> exact(bins);
+      std::vector<std::uint64_t> terms(bins);
+      for (std::size_t b = 0; b < bins; ++b)
+        if (self) exact[b] = units(init[b], scale), terms[b] = 1;
+      std::vector<std::size_t> received(bins);
+      for (std::size_t i = 0; i < n; ++i)
+        if (indices[i] < bins) exact[indices[i]] += units(widen(values[i]), scale), ++terms[indices[i]], ++received[indices[i]];
+      const std::string what = describe<V, I>("deterministic", op, n, bins, dist, self);
+      INFO(what);
+
+      std::vector<std::vector<O>> outs;
+      std::vector<std::string> how;
+      const auto host = [&](ScatterStrategy s) {
+        std::vector<O> out = init;
+        const auto r = clatomics::scatter_reduce(rt, out, indices, values, op, options(self, s, true));
+        check_strategy(r, options(self, s, true), n);
+        outs.push_back(out), how.push_back("host, " + name_of(s));
+      };
+  for (int run = 0; run < 3; ++run) host(ScatterStrategy::automatic);
+      if (every_strategy)
+        for (const ScatterStrategy s : forced_strategies) host(s);
+      {
+        std::vector<I> padded_indices(2, 0);
+        padded_indices.insert(padded_indices.end(), indices.begin(), indices.end());
+        std::vector<V> padded_values(5, junk<V>(0));
+        padded_values.insert(padded_values.end(), values.begin(), values.end());
+        std::vector<O> padded_out(3, sentinel<O>());
+        padded_out.insert(padded_out.end(), init.begin(), init.end());
+        const cl::Buffer out = device(padded_out);
+        scatter_ranges<V, I>(rt, out, 3, bins, device(padded_indices), 2, device(padded_values), 5, n, op,
+                                              options(self, ScatterStrategy::automatic, true));
+        const auto got = test::to_host<O>(rt, out, padded_out.size());
+        CHECK(same(std::vector<O>(got.begin(), got.begin() + 3), std::vector<O>(3, sentinel<O>())));
+        outs.emplace_back(got.begin() + 3, got.end()), how.push_back("buffers at offsets");
+      }
+      {
+        const StreamLimits limits(16 << 10, 4099);
+        host(ScatterStrategy::automatic);
+        how.back() = "host, chunks of 16 KiB, launches of 4099";
+      }
+      for (std::size_t k = 1; k < outs.size(); ++k) {
+        INFO("the same bits as the first run: ", how[k]);
+        CHECK(same(outs[k], outs[0]));
+      }
+      // Every run near the exact result (so that a failure names the runs that are off).
+      for (std::size_t k = 0; k < outs.size(); ++k) {
+        std::size_t wrong = 0;
+        std::ostringstream first;
+        for (std::size_t b = 0; b < bins; ++b) {
+          const O got = outs[k][b];
+          O want;
+          std::uint64_t allowed = 0;
+          if (!received[b]) want = init[b];
+          else if (op == ScatterOp::sum) want = O(std::ldexp((long double)exact[b], -scale)), allowed = 1;
+          else want = O(std::ldexp((long double)exact[b] / (long double)terms[b], -scale)), allowed = 2;
+          if (ulps_apart(got, want) <= allowed || wrong++ >= 3) continue;
+          first << "\n  bin " << b << ": exact " << show(want) << ", got " << show(got) << " (" << ulps_apart(got, want) << " ulp)";
+        }
+        INFO(how[k], ": ", wrong, " bins off the exact result", first.str());
+        CHECK(wrong == 0);
+      }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("deterministic sums and means: the same bits on every run, strategy and chunking, near the exact result") {
+  deterministic<float>(ScatterOp::sum);
+  deterministic<float>(ScatterOp::mean);
+  deterministic<double>(ScatterOp::sum);
+  deterministic<double>(ScatterOp::mean);
+  deterministic<half_t>(ScatterOp::sum);
+  deterministic<bfloat16_t>(ScatterOp::sum);
+}
+
+TEST_CASE("deterministic sums and means whose values are all zero: out and the out-of-range tally as the fast mode's") {
+  auto& rt = test::runtime();
+  const std::vector<cl_uint> indices{0, 0, 1, 9};
+  const auto check_type = [&](auto zero) {
+    using V = decltype(zero);
+    using O = clatomics::scatter_output_t<V>;
+    for (const ScatterOp op : {ScatterOp::sum, ScatterOp::mean})
+      for (const bool self : {true, false}) {
+        CAPTURE(int(op));
+        CAPTURE(self);
+        const std::vector<V> values(indices.size(), zero);
+        std::vector<O> fast(3, O(5)), det(3, O(5));
+        ScatterOptions o;
+        o.include_self = self;
+        const auto r_fast = clatomics::scatter_reduce(rt, fast, indices, values, op, o);
+        o.deterministic = true;
+        const auto r_det = clatomics::scatter_reduce(rt, det, indices, values, op, o);
+        CHECK(r_det.out_of_range == 1);
+        CHECK(r_fast.out_of_range == 1);
+        for (std::size_t b = 0; b < 3; ++b) CHECK(double(det[b]) == double(fast[b]));
+        // Bins 0 and 1 were reached by zeros: 0 (or out's 5 added, or 5 / 3 and 5 / 2 for means).
+        CHECK(double(det[2]) == 5.0);
+        CHECK(double(det[0]) == (self ? (op == ScatterOp::mean ? double(O(5) / O(3)) : 5.0) : 0.0));
+        CHECK(double(det[1]) == (self ? (op == ScatterOp::mean ? 2.5 : 5.0) : 0.0));
+      }
+  };
+  check_type(0.0f);
+  if (rt.supports_double()) check_type(0.0);
+}
+
+TEST_CASE("deterministic mode: integer ops and min/max are exact as ever, floating-point prod is refused") {
+  auto& rt = test::runtime();
+  for (const bool self : {true, false}) {
+    const auto is = make_problem<cl_int, cl_uint>(10007, 97, Dist::zipf, ScatterOp::sum, 1, 1);
+    check_scatter(is, ScatterOp::sum, options(self, ScatterStrategy::automatic, true), Api::host, true, "deterministic int sum");
+    const auto fm = make_problem<float, cl_uint>(10007, 97, Dist::zipf, ScatterOp::min, 2, 1);
+    check_scatter(fm, ScatterOp::min, options(self, ScatterStrategy::automatic, true), Api::host, true, "deterministic float min");
+    const auto um = make_problem<cl_uint, cl_ulong>(10007, 97, Dist::uniform, ScatterOp::mean, 3, 1);
+    check_scatter(um, ScatterOp::mean, options(self, ScatterStrategy::automatic, true), Api::host, true, "deterministic uint mean");
+  }
+  const ScatterOptions det = options(true, ScatterStrategy::automatic, true);
+  const std::vector<cl_uint> indices = {0, 1, 1};
+  std::vector<float> out(2, 1.0f);
+  const cl::Buffer dout = device(out), dindices = device(indices), dvalues = device(std::vector<float>{2, 3, 4});
+  clatomics::ProfileScope enqueued;
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] {
+                         clatomics::scatter_reduce(rt, out, indices, std::vector<float>{2, 3, 4}, ScatterOp::prod, det);
+                       }),
+                       "determin"));
+  CHECK_THROWS_AS((clatomics::scatter_reduce(rt, out, indices, std::vector<half_t>(3, half_t{0x3c00}), ScatterOp::prod, det)),
+                  std::invalid_argument);
+  CHECK_THROWS_AS((scatter_ranges<float, cl_uint>(rt, dout, 0, 2, dindices, 0, dvalues, 0, 3, ScatterOp::prod, det)),
+                  std::invalid_argument);
+  if (rt.supports_double()) {
+    std::vector<double> dout_host(2, 1.0);
+    CHECK_THROWS_AS((clatomics::scatter_reduce(rt, dout_host, indices, std::vector<double>{2, 3, 4}, ScatterOp::prod, det)),
+                    std::invalid_argument);
+  }
+  CHECK(enqueued.commands() == 0);
+  CHECK(out == std::vector<float>(2, 1.0f));
+  CHECK(test::to_host<float>(rt, dout, 2) == std::vector<float>(2, 1.0f));
+}
+
+namespace {
+
+// Infinities and NaN, as IEEE sums give them: bin 0 has one +inf among finite values (+inf),
+// bin 1 +inf and -inf (NaN), bin 2 one NaN (NaN), bin 3 two -inf (-inf), bin 4 finite values
+// only (near the exact sum), bin 5 nothing (its own value). Atomic and deterministic; every
+// strategy where the deterministic programs of the case above are (mean, sum without self), the
+// deterministic bits the same on all.
+template <class O>
+void special_sums() {
+  using I = Idx<O>;
+  if (test::skip_without_double<O>()) return;
+  auto& rt = test::runtime();
+  const O inf = std::numeric_limits<O>::infinity(), nan = std::numeric_limits<O>::quiet_NaN();
+  const std::size_t n = 10007;
+  const int scale = scale_of<O>();
+  std::vector<I> indices(n);
+  for (std::size_t i = 0; i < n; ++i) indices[i] = I(i % 5);
+  auto values = fixed_values<O>(n, 3, scale);
+  values[5000] = inf;                      // bin 0
+  values[1] = inf, values[9001] = -inf;    // bin 1
+  values[7002] = nan;                      // bin 2
+  values[3] = -inf, values[10003] = -inf;  // bin 3
+  const std::vector<O> init = {O(1), O(2), O(3), O(4), O(0.5), O(-7)};
+  for (const ScatterOp op : {ScatterOp::sum, ScatterOp::mean})
+    for (const bool self : {true, false})
+      for (const bool det : {false, true}) {
+        std::vector<O> first;
+        for (const ScatterStrategy s : {ScatterStrategy::automatic, ScatterStrategy::global_atomics, ScatterStrategy::local_private,
+                                        ScatterStrategy::local_cache}) {
+          if (s != ScatterStrategy::automatic && !(det && (op == ScatterOp::mean || !self))) continue;
+          INFO(test::cl_type_name<O>(), " ", op_name(op), self ? ", include_self" : ", without self", det ? ", deterministic" : ", atomic",
+               ", ", name_of(s));
+          std::vector<O> out = init;
+          clatomics::scatter_reduce(rt, out, indices, values, op, options(self, s, det));
+          CHECK(out[0] == inf);
+          CHECK(std::isnan(out[1]));
+          CHECK(std::isnan(out[2]));
+          CHECK(out[3] == -inf);
+          CHECK(same(out[5], init[5]));
+          std::int64_t exact = self ? units(init[4], scale) : 0;
+          long double abs_sum = self ? std::fabs(init[4]) : 0;
+          std::uint64_t terms = self;
+          for (std::size_t i = 4; i < n; i += 5) exact += units(values[i], scale), abs_sum += std::fabs(values[i]), ++terms;
+          const long double want = std::ldexp((long double)exact, -scale) / (op == ScatterOp::mean ? (long double)terms : 1.0L);
+          if (det) CHECK(ulps_apart(out[4], O(want)) <= 2);
+          else CHECK(std::fabs(out[4] - want) <= double(terms) * std::numeric_limits<O>::epsilon() * abs_sum);
+          if (!det) continue;
+          if (first.empty()) first = out;
+          else CHECK(same(out, first));
+        }
+      }
+}
+
+}  // namespace
+
+TEST_CASE("sums of infinities and NaN are IEEE's, atomic and deterministic") {
+  special_sums<float>();
+  special_sums<double>();
+}
