@@ -1,0 +1,126 @@
+#include "clatomics/atomics.cl"
+/* kernels/histogram/count.cl — histograms of bytes, of uint keys, and of floats or doubles in even
+ * bins, over one axis or two, with up to 4 weight channels. Build options:
+ * kernels/histogram/config.cl.
+ *
+ * Slots: the bins, then the tallies: keys: slot nbins counts keys >= nbins; even bins over one
+ * axis: slot nbins below lo, nbins + 1 above hi, nbins + 2 NaN; over two axes: bin (ix, iy) is
+ * slot ix * nbins_y + iy, and a point in no bin takes slot nbins * nbins_y + 4 * cx + cy - 1,
+ * where cx, cy say where it lies on each axis (0 in range, 1 below, 2 above, 3 NaN). __local
+ * counts are 32-bit: the host keeps each launch below 2^32 elements. Each group adds its counts
+ * into the 64-bit totals directly (CLAT_HIST_DIRECT), or into 32-bit counts that
+ * clat_hist_merge adds into the totals after each launch. Weights always go straight into their
+ * totals: wsums[c * nslots + slot] for channel c.
+ *
+ * Kernels, all with the same arguments (CLAT_HIST_ARGS), each counting its share of
+ * in[offset, offset + count) into counts[slot] (and weights into wsums):
+ *   clat_hist_global   one global atomic per element
+ *   clat_hist_local    (1 << CLAT_HIST_SHIFT) copies of the histogram in __local memory, bin-major
+ *                      (lcounts[(slot << CLAT_HIST_SHIFT) + copy], copy = local id % copies: the 32 copies
+ *                      of a bin sit in 32 banks), merged with one global atomic per slot and group
+ *   clat_hist_private  private counters per work-item, no atomics until the merge
+ * clat_hist_merge: totals[s] += counts[s], counts[s] = 0.
+ *
+ * Even bins, NumPy's rule: bin b holds edges[b] <= x < edges[b + 1], the last bin hi too (the host
+ * passes the nbins + 1 edges, non-decreasing, edges[0] = lo, edges[nbins] = hi). A first guess
+ * floor((x - lo) * scale), scale = nbins / (hi - lo), is kept when its edges agree, else a binary
+ * search over the edges finds the bin: bounded work per value.
+ */
+#include "kernels/histogram/share_loop.cl"
+
+#ifndef CLATOMICS_KERNELS_HISTOGRAM_COUNT_CL
+#define CLATOMICS_KERNELS_HISTOGRAM_COUNT_CL
+
+__kernel void clat_hist_global(CLAT_HIST_ARGS) {
+  const uint nslots = CLAT_NSLOTS;
+#define CLAT_GLOBAL_W(c, wt) CLAT_ACC_ATOMIC(wsums + (c) * nslots + slot_, CLAT_ACC_OF(wt));
+#define CLAT_PUT_GLOBAL(s, W, j)                \
+  {                                             \
+    const uint slot_ = (s);                     \
+    CLAT_HIST_ADD(slot_, 1u);                   \
+    CLAT_EACH_W(CLAT_GLOBAL_W, W)               \
+  }
+  CLAT_HIST_FOR_EACH(CLAT_PUT_GLOBAL)
+}
+
+#ifdef CLAT_HIST_GROUP
+#define CLAT_HIST_LOCAL_ATTR __attribute__((reqd_work_group_size(CLAT_HIST_GROUP, 1, 1)))
+#else
+#define CLAT_HIST_LOCAL_ATTR
+#endif
+__kernel CLAT_HIST_LOCAL_ATTR void clat_hist_local(CLAT_HIST_ARGS) {
+  const uint lid = get_local_id(0), lsize = get_local_size(0);
+  const uint shift = CLAT_HIST_SHIFT, copies = 1u << shift, nslots = CLAT_NSLOTS;
+  for (uint i = lid; i < (nslots << shift); i += lsize) lcounts[i] = 0u;
+  for (uint i = lid; i < ((CLAT_HIST_CHANNELS * nslots) << shift); i += lsize) lweights[i] = CLAT_ACC_ZERO;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  volatile __local uint *mine = lcounts + (lid & (copies - 1u));
+  volatile __local clat_acc *mine_w = lweights + (lid & (copies - 1u));
+#define CLAT_LOCAL_W(c, wt) CLAT_ACC_ATOMIC_LOCAL(mine_w + (((c) * nslots + slot_) << shift), CLAT_ACC_OF(wt));
+#define CLAT_PUT_LOCAL(s, W, j)                \
+  {                                            \
+    const uint slot_ = (s);                    \
+    atomic_inc(mine + (slot_ << shift));       \
+    CLAT_EACH_W(CLAT_LOCAL_W, W)               \
+  }
+  CLAT_HIST_FOR_EACH(CLAT_PUT_LOCAL)
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = lid; s < nslots; s += lsize) {
+    uint total = 0u;
+    for (uint c = 0; c < copies; ++c) total += lcounts[(s << shift) + ((c + s) & (copies - 1u))]; /* rotated: neighbours in other banks */
+    if (!total) continue;
+    CLAT_HIST_ADD(s, total);
+    for (uint ch = 0; ch < CLAT_HIST_CHANNELS; ++ch) {
+      const uint at = (ch * nslots + s) << shift;
+      clat_acc weight = CLAT_ACC_ZERO;
+      for (uint c = 0; c < copies; ++c) weight = CLAT_ACC_MERGE(weight, lweights[at + ((c + s) & (copies - 1u))]);
+      CLAT_ACC_ATOMIC(wsums + ch * nslots + s, weight);
+    }
+  }
+}
+__kernel void clat_hist_private(CLAT_HIST_ARGS) {
+  uint mine[CLAT_HIST_COPIES * CLAT_HIST_SLOTS];
+  const uint nslots = CLAT_NSLOTS;
+  for (uint c = 0; c < CLAT_HIST_COPIES; ++c)
+    for (uint s = 0; s < nslots; ++s) mine[c * CLAT_HIST_SLOTS + s] = 0u;
+#if CLAT_PRIVATE_VEC4
+  CLAT_PACC4 mine_w4[CLAT_HIST_SLOTS];
+  for (uint s = 0; s < CLAT_HIST_SLOTS; ++s) mine_w4[s] = (CLAT_PACC4)(0);
+  const clat_pacc *mine_w = (const clat_pacc *)mine_w4; /* slot s, channel c: mine_w[4 * s + c] */
+#define CLAT_WEIGHTS_AT(c, s) mine_w[4u * (s) + (c)]
+#define CLAT_PRIVATE_WEIGHTS(W) mine_w4[slot_] += CLAT_PACC4_OF((float4)(W(0), W(1), W(2), W(3)));
+#elif CLAT_HIST_CHANNELS
+  clat_pacc mine_w[CLAT_HIST_CHANNELS * CLAT_HIST_SLOTS];
+  for (uint s = 0; s < CLAT_HIST_CHANNELS * CLAT_HIST_SLOTS; ++s) mine_w[s] = CLAT_PACC_ZERO;
+#define CLAT_WEIGHTS_AT(c, s) mine_w[(c) * CLAT_HIST_SLOTS + (s)]
+#define CLAT_PRIVATE_W(c, wt) CLAT_WEIGHTS_AT(c, slot_) = CLAT_PACC_MERGE(CLAT_WEIGHTS_AT(c, slot_), CLAT_PACC_OF(wt));
+#define CLAT_PRIVATE_WEIGHTS(W) CLAT_EACH_W(CLAT_PRIVATE_W, W)
+#else
+#define CLAT_PRIVATE_WEIGHTS(W)
+#endif
+#define CLAT_PUT_PRIVATE(s, W, j)                                         \
+  {                                                                       \
+    const uint slot_ = (s);                                               \
+    ++mine[((j) & (CLAT_HIST_COPIES - 1)) * CLAT_HIST_SLOTS + slot_];     \
+    CLAT_PRIVATE_WEIGHTS(W)                                               \
+  }
+  CLAT_HIST_FOR_EACH(CLAT_PUT_PRIVATE)
+  for (uint s = 0; s < nslots; ++s) {
+    uint total = 0u;
+    for (uint c = 0; c < CLAT_HIST_COPIES; ++c) total += mine[c * CLAT_HIST_SLOTS + s];
+    if (!total) continue;
+    CLAT_HIST_ADD(s, total);
+#if CLAT_HIST_CHANNELS
+    for (uint ch = 0; ch < CLAT_HIST_CHANNELS; ++ch) CLAT_ACC_ATOMIC(wsums + ch * nslots + s, CLAT_PACC_OUT(CLAT_WEIGHTS_AT(ch, s)));
+#endif
+  }
+}
+
+__kernel void clat_hist_merge(__global uint *counts, __global ulong *totals, uint nslots) {
+  const size_t s = get_global_id(0);
+  if (s >= nslots) return;
+  totals[s] += counts[s];
+  counts[s] = 0u;
+}
+
+#endif /* CLATOMICS_KERNELS_HISTOGRAM_COUNT_CL */

@@ -1,0 +1,205 @@
+// Even histograms over one axis or two: NumPy's range rules (numpy_bins.hpp) applied to the
+// range given or found in the data (on the host, or on the device by kernels/histogram/range.cl),
+// then the counts and weight sums as np.histogram and np.histogram2d lay them out.
+#include <functional>
+#include <limits>
+#include <type_traits>
+
+#include "clatomics/histogram.hpp"
+#include "core/buffer_checks.hpp"
+#include "core/cl_types.hpp"
+#include "core/kernel_args.hpp"
+#include "core/launch.hpp"
+#include "core/runtime_state.hpp"
+#include "histogram/host_stream.hpp"
+#include "histogram/numpy_bins.hpp"
+#include "histogram/requests.hpp"
+#include "histogram/run.hpp"
+#include "histogram/tuning.hpp"
+
+namespace clatomics {
+namespace {
+
+using detail::Axis;
+using detail::EdgeRule;
+using detail::data_range;
+using detail::even_axis;
+using detail::host_range;
+using detail::refuse;
+using detail::hist::Run;
+using detail::hist::Setup;
+using detail::hist::add_host;
+using detail::hist::check_buffer_weights;
+using detail::hist::check_host_weights;
+using detail::hist::even_request;
+
+using detail::ArgSpace;
+const detail::Signature range_kernel{"clat_hist_range",
+                                     {{"in", ArgSpace::global},
+                                      {"offset", ArgSpace::value},
+                                      {"count", ArgSpace::value},
+                                      {"out", ArgSpace::global},
+                                      {"found", ArgSpace::local}}};
+
+// The range of values[offset, offset + count) on the device: every work-group's minimum, maximum
+// and NaN count (kernels/histogram/range.cl), combined here.
+template <class T>
+detail::FoundRange<T> device_range(Runtime& rt, const std::string& what, cl_mem values, std::size_t offset, std::size_t count) {
+  if (count == 0) return data_range(what, count, T(0), T(0), false);
+  const auto& caps = rt.device_info().caps;
+  const detail::hist::HistogramTuning tuning = detail::hist::histogram_tuning(caps);
+  const detail::Program program = detail::build_library_file(
+      rt, "kernels/histogram/range.cl",
+      detail::type_define<T>("CLAT_POS") +
+          detail::define("CLAT_CONTIGUOUS", tuning.contiguous ? 1 : 0) +
+          detail::define("CLAT_HIST_VSLOTS", tuning.vector_slots ? 1 : 0));
+  const detail::LibraryKernel kernel = detail::make_kernel(program, range_kernel);
+  const detail::Grid grid = detail::make_grid(rt, kernel, count, tuning.range_group, detail::resident_groups(caps));
+  const detail::Mem out = detail::make_buffer(rt, grid.groups * 3 * sizeof(T));
+  detail::Commands commands(rt);
+  detail::bind(kernel, detail::arg("in", values), detail::arg("offset", cl_ulong(offset)), detail::arg("count", cl_ulong(count)),
+               detail::arg("out", out), detail::arg("found", detail::LocalBytes{grid.group * 3 * sizeof(T)}));
+  commands.launch(kernel, grid);
+  std::vector<T> found(grid.groups * 3);
+  commands.read(out.get(), 0, found.size() * sizeof(T), found.data());
+  T least = std::numeric_limits<T>::infinity(), most = -least;
+  bool nan_seen = false;
+  for (std::size_t i = 0; i < grid.groups; ++i)
+    least = std::min(least, found[3 * i]), most = std::max(most, found[3 * i + 1]), nan_seen |= found[3 * i + 2] > 0;
+  return data_range(what, count, least, most, nan_seen);
+}
+
+EvenHistogram even_result(Run& run, const Setup& setup) {
+  const auto totals = run.totals();
+  EvenHistogram h;
+  h.counts.assign(totals.begin(), totals.begin() + std::ptrdiff_t(setup.nbins));
+  h.below = totals[setup.nbins];
+  h.above = totals[setup.nbins + 1];
+  h.nan = totals[setup.nbins + 2];
+  h.lo = setup.x.lo;
+  h.hi = setup.x.hi;
+  h.strategy = run.strategy();
+  h.edges = setup.doubles                               ? EvenHistogram::Edges::double_linspace
+            : setup.x.rule == EdgeRule::data_range ? EvenHistogram::Edges::float_linspace
+                                                   : EvenHistogram::Edges::double_linspace_to_float;
+  if (setup.channels) h.sums = run.weight_sums();
+  return h;
+}
+
+EvenHistogram2D even_result_2d(Run& run, const Setup& setup) {
+  const auto totals = run.totals();
+  const std::size_t bins = setup.bins();
+  EvenHistogram2D h;
+  h.nx = setup.x.nbins;
+  h.ny = setup.y.nbins;
+  h.strategy = run.strategy();
+  h.counts.assign(totals.begin(), totals.begin() + std::ptrdiff_t(bins));
+  // Slot bins + 4 * cx + cy - 1: cx, cy = 0 in range, 1 below, 2 above, 3 NaN (kernels/histogram.cl).
+  std::uint64_t* x_tally[4] = {nullptr, &h.x.below, &h.x.above, &h.x.nan};
+  std::uint64_t* y_tally[4] = {nullptr, &h.y.below, &h.y.above, &h.y.nan};
+  for (std::size_t cx = 0; cx < 4; ++cx)
+    for (std::size_t cy = 0; cy < 4; ++cy) {
+      if (!cx && !cy) continue;
+      const std::uint64_t n = totals[bins + 4 * cx + cy - 1];
+      if (cx) *x_tally[cx] += n;
+      if (cy) *y_tally[cy] += n;
+      h.outside += n;
+    }
+  if (setup.channels) h.sums = run.weight_sums();
+  return h;
+}
+
+// One-axis even histograms: the range given (range non-null) or found in the data (after every
+// other check, by find_range()).
+template <class T, class FindRange>
+EvenHistogram even_histogram(Runtime& rt, std::size_t nbins, const T* range, std::size_t channels, HistogramOptions options,
+                             FindRange find_range, const std::function<void(Run&)>& count) {
+  const std::string what = "histogram_even";
+  Setup setup = even_request<T>(rt, what, nbins, 0, false, channels, options.accumulation);
+  const detail::FoundRange<T> r = range ? detail::FoundRange<T>{range[0], range[1], EdgeRule::given_range} : find_range(what);
+  setup.x = even_axis<T>(what, nbins, r.lo, r.hi, r.rule);
+  Run run(rt, setup, options);
+  count(run);
+  return even_result(run, setup);
+}
+
+}  // namespace
+
+template <class T>
+EvenHistogram detail::even_histogram_buffer(Runtime& rt, PositionRange values, std::size_t count, std::size_t nbins, const T* range,
+                                            const std::vector<WeightRange>& weights, HistogramOptions options) {
+  check_range(rt, {"histogram_even: values", values.buffer, values.offset, count, sizeof(T), Access::read});
+  check_buffer_weights(rt, "histogram_even", weights, count);
+  return even_histogram<T>(
+      rt, nbins, range, weights.size(), options,
+      [&](const std::string& what) { return device_range<T>(rt, what, values.buffer, values.offset, count); },
+      [&](Run& run) {
+        run.start();
+        run.add({values.buffer, values.offset, nullptr, 0, weights}, count);
+      });
+}
+
+template <class T>
+EvenHistogram detail::even_histogram_host(Runtime& rt, const std::vector<T>& values, std::size_t nbins, const T* range,
+                                          const std::vector<HostFloats>& weights, HistogramOptions options) {
+  check_host_weights("histogram_even", weights, values.size());
+  return even_histogram<T>(
+      rt, nbins, range, weights.size(), options, [&](const std::string& what) { return host_range(what, values); },
+      [&](Run& run) { add_host(rt, run, values, nullptr, weights); });
+}
+
+namespace {
+
+template <class T>
+Setup even_setup_2d(const Runtime& rt, const EvenBins<T>& xbins, const EvenBins<T>& ybins, std::size_t channels,
+                    WeightAccumulation accumulation) {
+  const std::string what = "histogram2d_even";
+  Setup setup = even_request<T>(rt, what, xbins.nbins, ybins.nbins, true, channels, accumulation);
+  setup.x = even_axis<T>(what + ": xbins", xbins.nbins, xbins.lo, xbins.hi, EdgeRule::two_d);
+  setup.y = even_axis<T>(what + ": ybins", ybins.nbins, ybins.lo, ybins.hi, EdgeRule::two_d);
+  return setup;
+}
+
+}  // namespace
+
+template <class T>
+EvenHistogram2D detail::even_histogram2d_buffer(Runtime& rt, PositionRange x, PositionRange y, std::size_t count,
+                                                const EvenBins<T>& xbins, const EvenBins<T>& ybins,
+                                                const std::vector<WeightRange>& weights, HistogramOptions options) {
+  check_range(rt, {"histogram2d_even: x", x.buffer, x.offset, count, sizeof(T), Access::read});
+  check_range(rt, {"histogram2d_even: y", y.buffer, y.offset, count, sizeof(T), Access::read});
+  check_buffer_weights(rt, "histogram2d_even", weights, count);
+  const Setup setup = even_setup_2d(rt, xbins, ybins, weights.size(), options.accumulation);
+  Run run(rt, setup, options);
+  run.start();
+  run.add({x.buffer, x.offset, y.buffer, y.offset, weights}, count);
+  return even_result_2d(run, setup);
+}
+
+template <class T>
+EvenHistogram2D detail::even_histogram2d_host(Runtime& rt, const std::vector<T>& x, const std::vector<T>& y, const EvenBins<T>& xbins,
+                                              const EvenBins<T>& ybins, const std::vector<HostFloats>& weights, HistogramOptions options) {
+  if (y.size() != x.size())
+    refuse("histogram2d_even", "y has " + std::to_string(y.size()) + " elements, x has " + std::to_string(x.size()));
+  check_host_weights("histogram2d_even", weights, x.size());
+  const Setup setup = even_setup_2d(rt, xbins, ybins, weights.size(), options.accumulation);
+  Run run(rt, setup, options);
+  add_host(rt, run, x, &y, weights);
+  return even_result_2d(run, setup);
+}
+
+#define CLATOMICS_EVEN_HISTOGRAMS(T)                                                                                                    \
+  template EvenHistogram detail::even_histogram_buffer<T>(Runtime&, PositionRange, std::size_t, std::size_t, const T*,                \
+                                                          const std::vector<WeightRange>&, HistogramOptions);                         \
+  template EvenHistogram detail::even_histogram_host<T>(Runtime&, const std::vector<T>&, std::size_t, const T*,                      \
+                                                        const std::vector<HostFloats>&, HistogramOptions);                           \
+  template EvenHistogram2D detail::even_histogram2d_buffer<T>(Runtime&, PositionRange, PositionRange, std::size_t, const EvenBins<T>&, \
+                                                              const EvenBins<T>&, const std::vector<WeightRange>&, HistogramOptions); \
+  template EvenHistogram2D detail::even_histogram2d_host<T>(Runtime&, const std::vector<T>&, const std::vector<T>&,                 \
+                                                            const EvenBins<T>&, const EvenBins<T>&, const std::vector<HostFloats>&, \
+                                                            HistogramOptions);
+CLATOMICS_EVEN_HISTOGRAMS(float)
+CLATOMICS_EVEN_HISTOGRAMS(double)
+#undef CLATOMICS_EVEN_HISTOGRAMS
+
+}  // namespace clatomics

@@ -1,0 +1,161 @@
+// A histogram call's plan: the strategy this device runs, the kernel's build options and the
+// launch's limits, from the setup, the device's capabilities and its class's tuning numbers
+// (tuning.cpp).
+#include "histogram/plan.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+#include "core/cl_types.hpp"
+#include "core/launch.hpp"
+#include "core/runtime_state.hpp"
+
+namespace clatomics::detail::hist {
+namespace {
+
+// The kernels' name for each kind (CLAT_HIST_KIND).
+const char* kind_macro(Kind kind) {
+  switch (kind) {
+    case Kind::bytes: return "CLAT_HIST_BYTES";
+    case Kind::keys: return "CLAT_HIST_KEYS";
+    case Kind::even: return "CLAT_HIST_EVEN";
+  }
+  throw std::logic_error("clatomics: histogram: no kernel kind for this Kind");
+}
+
+// The kernels' name for each accumulation (CLAT_HIST_ACCUM).
+const char* accumulation_macro(WeightAccumulation accumulation) {
+  switch (accumulation) {
+    case WeightAccumulation::float_atomic: return "CLAT_ACCUM_FLOAT";
+    case WeightAccumulation::compensated_float2: return "CLAT_ACCUM_PAIR";
+    case WeightAccumulation::double_atomic: return "CLAT_ACCUM_DOUBLE";
+  }
+  throw std::logic_error("clatomics: histogram: no kernel accumulation for this WeightAccumulation");
+}
+
+// The kernels' position type (CLAT_POS): even bins' values, lo, hi, scale and edges.
+std::string position_define(bool doubles) {
+  return doubles ? type_define<double>("CLAT_POS") : type_define<float>("CLAT_POS");
+}
+
+std::size_t ceil_pow2(std::size_t n) {
+  std::size_t p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+}  // namespace
+
+Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
+  strategy_name(asked);
+  const auto& caps = rt.device_info().caps;
+  const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
+  const std::size_t slots = setup.slots();
+  Plan plan;
+  plan.tuning = histogram_tuning(caps);
+  const HistogramTuning& tuning = plan.tuning;
+  // __local: the largest power-of-two number of copies (<= max_local_copies and <= the group) that fits.
+  const std::size_t local_group = floor_pow2(std::min<std::size_t>(tuning.local_group, caps.max_work_group_size));
+  const std::size_t slot_bytes = 4 + setup.channels * setup.acc_bytes();
+  // Without weights the kernel's __local weight argument still takes 4 bytes (a __local argument
+  // cannot be empty): the launch needs them beside the counters, or a device with exactly the
+  // counters' bytes of __local memory (32 copies of 256 byte slots in 32 KiB) refuses it.
+  // And a second __local argument may start at an aligned address: 16 bytes of slack (NVIDIA's
+  // launch refused counters of 4 bytes less than the usable room beside a 4-byte second argument).
+  const std::size_t stand_in = setup.channels ? 0 : 4, slack = 16 + stand_in;
+  const cl_ulong usable = rt.device_info().local_mem_usable;
+  const std::size_t local_room = usable > slack ? std::size_t(usable) - slack : 0;
+  std::size_t copies = 0;
+  for (std::size_t c = std::min(tuning.max_local_copies, local_group); c >= 1 && !copies; c /= 2)
+    if (slots <= local_room / (c * slot_bytes)) copies = c;
+  const std::size_t private_copies = setup.kind == Kind::bytes ? tuning.private_byte_copies : 1;
+  const std::size_t private_cap = std::max<std::size_t>(tuning.private_min_slots, ceil_pow2(slots));
+  const std::size_t max_private = tuning.max_private_counters;
+  // The weights' private sums take at most as many bytes as the counters may.
+  const bool private_fits = slots <= max_private && private_cap * private_copies <= max_private &&
+                            setup.channels * private_cap * setup.acc_bytes() <= max_private * 4;
+
+  HistogramStrategy s = asked;
+  if (s == HistogramStrategy::automatic) {
+    if (!tuning.prefer_private)
+      s = copies >= 2 ? HistogramStrategy::local_replicated : copies == 1 ? HistogramStrategy::local_single : HistogramStrategy::global_atomics;
+    else
+      s = private_fits ? HistogramStrategy::private_per_item
+          : copies >= 1                               ? HistogramStrategy::local_single
+                                                      : HistogramStrategy::global_atomics;
+  }
+  switch (s) {
+    case HistogramStrategy::local_replicated:
+    case HistogramStrategy::local_single: {
+      if (!copies)
+        throw std::invalid_argument("clatomics: histogram: options.strategy " + std::string(strategy_name(s)) + ": " +
+                                    std::to_string(slots) + " slots do not fit in " + std::to_string(usable) +
+                                    " bytes of __local memory");
+      if (s == HistogramStrategy::local_single) copies = 1;
+      while ((std::size_t(1) << plan.shift) < copies) ++plan.shift;
+      plan.kernel = &local_kernel;
+      plan.group = local_group;
+      plan.max_groups = tuning.local_groups_per_cu * cu;
+      plan.fill_items = tuning.local_items_per_cu * cu;
+      break;
+    }
+    case HistogramStrategy::private_per_item:
+      if (!private_fits)
+        throw std::invalid_argument("clatomics: histogram: options.strategy private_per_item: " + std::to_string(slots) + " slots" +
+                                    (setup.channels ? " and their weight sums (" + std::to_string(setup.channels) + " channels of " +
+                                                          std::to_string(setup.acc_bytes()) + " bytes a slot)"
+                                                    : std::string()) +
+                                    " exceed " + std::to_string(max_private * 4) + " bytes of private counters");
+      plan.kernel = &private_kernel;
+      plan.slots_cap = private_cap;
+      plan.copies = private_copies;
+      plan.group = tuning.private_group;
+      plan.max_groups = resident_groups(caps);
+      break;
+    default:
+      plan.kernel = &global_kernel;
+      plan.group = tuning.global_group;
+      plan.max_groups = resident_groups(caps);
+      break;
+  }
+  plan.strategy = s;
+  plan.direct = caps.int64_base_atomics && !merge_32bit();
+  plan.ahead = !setup.two_d && setup.channels <= tuning.ahead_max_channels ? tuning.loads_ahead : 1;
+  plan.options = define("CLAT_HIST_KIND", kind_macro(setup.kind)) + position_define(setup.doubles) +
+                 define("CLAT_HIST_2D", setup.two_d ? 1 : 0) + define("CLAT_HIST_CHANNELS", (long long)setup.channels) +
+                 define("CLAT_HIST_ACCUM", accumulation_macro(setup.accumulation)) +
+                 define("CLAT_CONTIGUOUS", tuning.contiguous ? 1 : 0) + define("CLAT_HIST_SHIFT", int(plan.shift)) +
+                 define("CLAT_HIST_DIRECT", plan.direct ? 1 : 0) + define("CLAT_HIST_AHEAD", plan.ahead) +
+                 define("CLAT_HIST_VSLOTS", tuning.vector_slots ? 1 : 0);
+  if (tuning.fixed_local_group && plan.kernel == &local_kernel) plan.options += define("CLAT_HIST_GROUP", (long long)plan.group);
+  if (s == HistogramStrategy::private_per_item)
+    plan.options += define("CLAT_HIST_SLOTS", (long long)plan.slots_cap) + define("CLAT_HIST_COPIES", (long long)plan.copies);
+  return plan;
+}
+
+std::string Plan::describe() const {
+  std::ostringstream text;
+  text << "strategy: " << strategy_name(strategy) << "\n"
+       << "kernel: " << kernel->kernel << "\n"
+       << "device class: " << tuning.device_class << "\n"
+       << "build options:" << options << "\n";
+  if (local)
+    text << "launch: global " << global << ", local " << local << " (the first launch; at most " << max_groups << " work-groups a launch)\n";
+  else
+    text << "launch: work-group size " << group << " wanted, at most " << max_groups << " work-groups\n";
+  if (kernel == &local_kernel) text << "__local copies: " << (std::size_t(1) << shift) << "\n";
+  if (kernel == &private_kernel) text << "private counters: " << copies << " copies of " << slots_cap << " slots\n";
+  text << "counts: " << (direct ? "straight into the 64-bit totals" : "32-bit per launch, merged into the 64-bit totals") << "\n"
+       << "loads ahead: " << ahead << "\n"
+       << "tuning: local group " << tuning.local_group << ", local copies <= " << tuning.max_local_copies << ", local groups per CU "
+       << tuning.local_groups_per_cu << ", local items per CU " << tuning.local_items_per_cu << ", fixed local group "
+       << (tuning.fixed_local_group ? "yes" : "no") << ", private counters <= " << tuning.max_private_counters << ", private slots >= "
+       << tuning.private_min_slots << ", private byte copies " << tuning.private_byte_copies << ", private group " << tuning.private_group
+       << ", global group " << tuning.global_group << ", range group " << tuning.range_group << ", merge group " << tuning.merge_group
+       << ", loads ahead " << tuning.loads_ahead << " (<= " << tuning.ahead_max_channels << " channels, one axis), contiguous "
+       << (tuning.contiguous ? "yes" : "no") << ", vector slots " << (tuning.vector_slots ? "yes" : "no") << "\n";
+  return text.str();
+}
+
+}  // namespace clatomics::detail::hist
