@@ -76,6 +76,14 @@ const std::map<std::string, Planner>& planners() {
          if (a.type == "double") return plan_dot<double>(rt, a.n);
          no_type("dot", "float or double");
        }},
+      {"histogram", [](Runtime& rt, const PlanArgs& a) { return plan_histogram(rt, a.n); }},
+      {"histogram_keys", [](Runtime& rt, const PlanArgs& a) { return plan_histogram_keys(rt, a.n, a.bins); }},
+      {"histogram_even",
+       [](Runtime& rt, const PlanArgs& a) {
+         if (a.type == "float") return plan_histogram_even<float>(rt, a.n, {a.bins, 0.0f, 1.0f});
+         if (a.type == "double") return plan_histogram_even<double>(rt, a.n, {a.bins, 0.0, 1.0});
+         no_type("histogram_even", "float or double");
+       }},
       {"scatter_reduce",
        [](Runtime& rt, const PlanArgs& a) {
          if (a.type == "float") return plan_scatter<float>(rt, a);
@@ -127,7 +135,7 @@ Command add_plan_command(CLI::App& app) {
   sub->add_option("algorithm", args->algorithm, "the algorithm")->required()->check(one_of("algorithm", algorithm_names));
   sub->add_option("--type", args->type, "the element type: float, double, int, uint, long, ulong (default float)");
   sub->add_option("--n", args->n, "the number of elements (default 16777216)");
-  sub->add_option("--bins", args->bins, "scatter_reduce's bins (default 1024)");
+  sub->add_option("--bins", args->bins, "the bins of scatter_reduce and the histograms but the byte one (default 1024)");
   sub->add_option("--op", args->op, "the op: sum, prod, min, max; scatter_reduce also mean (default sum)");
   sub->add_flag("--deterministic", args->deterministic, "reduce's or scatter_reduce's deterministic mode");
   sub->add_flag("--stable", args->stable, "compact keeping the input's order");

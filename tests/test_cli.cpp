@@ -498,7 +498,9 @@ TEST_CASE("plan") {
     REQUIRE_MESSAGE(r.code == 0, r.err);
     CHECK(r.out == "device         " + rt.device_info().caps.device_name + "\n" + clatomics::to_string(reduce));
   }
-  for (const char* args : {"plan reduce --device 0", "plan dot --device 0", "plan compact --device 0 --stable --type uint"}) {
+  for (const char* args : {"plan reduce --device 0", "plan dot --device 0", "plan compact --device 0 --stable --type uint",
+                           "plan histogram --device 0", "plan histogram_keys --device 0 --bins 100",
+                           "plan histogram_even --device 0 --bins 64", "plan scatter_reduce --device 0 --bins 5000 --op max"}) {
     CAPTURE(args);
     const auto r = cli(args);
     REQUIRE_MESSAGE(r.code == 0, r.err);
@@ -508,7 +510,9 @@ TEST_CASE("plan") {
   // The plan's options build its kernel from its file by hand, as it says.
   for (const clatomics::Plan& plan : {clatomics::plan_reduce<float>(rt, 5000, clatomics::ReduceOp::sum),
                                       clatomics::plan_reduce<cl_ulong>(rt, 5000, clatomics::ReduceOp::min, {true}),
-                                      clatomics::plan_dot<float>(rt, 777)}) {
+                                      clatomics::plan_dot<float>(rt, 777), clatomics::plan_histogram(rt, 100000),
+                                      clatomics::plan_histogram_keys(rt, 100000, 3000),
+                                      clatomics::plan_histogram_even<float>(rt, 100000, {100, 0.0f, 1.0f}, 1)}) {
     CAPTURE(plan.kernel);
     const std::string source = clatomics::testing::embedded_source(plan.program);
     cl::Program program(rt.context(), source);

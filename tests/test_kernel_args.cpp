@@ -77,6 +77,8 @@ void histograms(Runtime& rt) {
     std::vector<double> d(x.begin(), x.end());
     (void)histogram_even(rt, d, EvenBins<double>{20, -40.0, 56.0}, {w}, {HistogramStrategy::automatic, WeightAccumulation::double_atomic});
   }
+  const cl::Buffer xb(rt.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, x.size() * sizeof(float), const_cast<float*>(x.data()));
+  (void)histogram_even(rt, view<float>(xb), std::size_t(30));  // the range found on the device
   (void)histogram_even(rt, x, EvenBins<float>{20, -40.0f, 56.0f}, {w},
                        {HistogramStrategy::automatic, rt.supports_double() ? WeightAccumulation::compensated_float2 : WeightAccumulation::float_atomic});
 }
@@ -131,6 +133,9 @@ void scatters(Runtime& rt) {
   for (std::size_t s = 0; s < offsets.size(); ++s) offsets[s] = cl_uint(std::min(n, s * 300));
   std::vector<float> segments(offsets.size() - 1, 0.0f);
   (void)segment_reduce(rt, segments, offsets, v, ScatterOp::sum);
+  ScatterOptions alone;
+  alone.include_self = false;
+  (void)segment_reduce(rt, segments, std::vector<cl_uint>(offsets.size(), 0), std::vector<float>{}, ScatterOp::sum, alone);  // empty segments
   (void)reduce_by_key(rt, sorted, v, ScatterOp::sum);
   (void)reduce_by_key(rt, std::vector<cl_ulong>(sorted.begin(), sorted.end()), v, ScatterOp::max);
   std::vector<half_t> h(n, half_t{0x3c00}), hout(1000, half_t{0});

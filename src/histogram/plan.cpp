@@ -134,28 +134,39 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
   return plan;
 }
 
-std::string Plan::describe() const {
-  std::ostringstream text;
-  text << "strategy: " << strategy_name(strategy) << "\n"
-       << "kernel: " << kernel->kernel << "\n"
-       << "device class: " << tuning.device_class << "\n"
-       << "build options:" << options << "\n";
-  if (local)
-    text << "launch: global " << global << ", local " << local << " (the first launch; at most " << max_groups << " work-groups a launch)\n";
-  else
-    text << "launch: work-group size " << group << " wanted, at most " << max_groups << " work-groups\n";
-  if (kernel == &local_kernel) text << "__local copies: " << (std::size_t(1) << shift) << "\n";
-  if (kernel == &private_kernel) text << "private counters: " << copies << " copies of " << slots_cap << " slots\n";
-  text << "counts: " << (direct ? "straight into the 64-bit totals" : "32-bit per launch, merged into the 64-bit totals") << "\n"
-       << "loads ahead: " << ahead << "\n"
-       << "tuning: local group " << tuning.local_group << ", local copies <= " << tuning.max_local_copies << ", local groups per CU "
-       << tuning.local_groups_per_cu << ", local items per CU " << tuning.local_items_per_cu << ", fixed local group "
-       << (tuning.fixed_local_group ? "yes" : "no") << ", private counters <= " << tuning.max_private_counters << ", private slots >= "
-       << tuning.private_min_slots << ", private byte copies " << tuning.private_byte_copies << ", private group " << tuning.private_group
-       << ", global group " << tuning.global_group << ", range group " << tuning.range_group << ", merge group " << tuning.merge_group
-       << ", loads ahead " << tuning.loads_ahead << " (<= " << tuning.ahead_max_channels << " channels, one axis), contiguous "
-       << (tuning.contiguous ? "yes" : "no") << ", vector slots " << (tuning.vector_slots ? "yes" : "no") << "\n";
-  return text.str();
+clatomics::Plan Plan::shown(const Runtime& rt, const std::string& what) const {
+  clatomics::Plan out;
+  out.algorithm = what;
+  out.program = "kernels/histogram/count.cl";
+  out.kernel = kernel->kernel;
+  out.build_options = rt.build_options() + options;
+  out.strategy = strategy_name(strategy);
+  out.global_size = global, out.local_size = local;
+  const auto text = [](auto v) {
+    std::ostringstream s;
+    s << v;
+    return s.str();
+  };
+  out.tuning = {{"device class", tuning.device_class},
+                {"most work-groups a launch", text(max_groups)},
+                {"counts", direct ? "straight into the 64-bit totals" : "32-bit per launch, merged into the 64-bit totals"},
+                {"loads ahead", text(ahead)}};
+  if (kernel == &local_kernel) out.tuning.push_back({"__local copies", text(std::size_t(1) << shift)});
+  if (kernel == &private_kernel) out.tuning.push_back({"private counters", text(copies) + " copies of " + text(slots_cap) + " slots"});
+  out.tuning.insert(out.tuning.end(), {{"local group", text(tuning.local_group)},
+                                       {"local copies at most", text(tuning.max_local_copies)},
+                                       {"local groups per CU", text(tuning.local_groups_per_cu)},
+                                       {"local items per CU", text(tuning.local_items_per_cu)},
+                                       {"fixed local group", tuning.fixed_local_group ? "yes" : "no"},
+                                       {"private counters at most", text(tuning.max_private_counters)},
+                                       {"private slots at least", text(tuning.private_min_slots)},
+                                       {"private byte copies", text(tuning.private_byte_copies)},
+                                       {"private group", text(tuning.private_group)},
+                                       {"global group", text(tuning.global_group)},
+                                       {"merge group", text(tuning.merge_group)},
+                                       {"contiguous", tuning.contiguous ? "yes" : "no"},
+                                       {"vector slots", tuning.vector_slots ? "yes" : "no"}});
+  return out;
 }
 
 }  // namespace clatomics::detail::hist

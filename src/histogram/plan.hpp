@@ -52,8 +52,8 @@ struct Plan {
   // The first launch's shape (global and local work sizes) once the kernel is built: plan_call.
   std::size_t global = 0, local = 0;
 
-  // Every choice above as text, one line each.
-  std::string describe() const;
+  // The plan as clatomics/plan.hpp shows plans (what: the call, in words).
+  clatomics::Plan shown(const Runtime& rt, const std::string& what) const;
 };
 
 // Refuses a strategy the setup cannot run with on this device.

@@ -1,0 +1,39 @@
+// What a histogram call would run (clatomics/plan.hpp): the plan a call of that size and those
+// bins makes, its kernel built, nothing run.
+#include <string>
+
+#include "clatomics/histogram.hpp"
+#include "core/cl_types.hpp"
+#include "histogram/numpy_bins.hpp"
+#include "histogram/plan.hpp"
+#include "histogram/requests.hpp"
+
+namespace clatomics {
+
+using detail::hist::Setup;
+
+Plan plan_histogram(Runtime& rt, std::size_t count, HistogramOptions options) {
+  return detail::hist::plan_call(rt, Setup{}, options, count).shown(rt, "histogram of " + std::to_string(count) + " bytes");
+}
+
+Plan plan_histogram_keys(Runtime& rt, std::size_t count, std::size_t nbins, HistogramOptions options) {
+  if (nbins == 0) throw std::invalid_argument("clatomics: plan_histogram_keys: no bins, nothing runs");
+  const Setup setup = detail::hist::key_setup(rt, nbins);
+  return detail::hist::plan_call(rt, setup, options, count)
+      .shown(rt, "histogram_keys of " + std::to_string(count) + " keys into " + std::to_string(nbins) + " bins");
+}
+
+template <class T>
+Plan plan_histogram_even(Runtime& rt, std::size_t count, const EvenBins<T>& bins, std::size_t channels, HistogramOptions options) {
+  const std::string what = "histogram_even";
+  Setup setup = detail::hist::even_request<T>(rt, what, bins.nbins, 0, false, channels, options.accumulation);
+  setup.x = detail::even_axis<T>(what, bins.nbins, bins.lo, bins.hi, detail::EdgeRule::given_range);
+  return detail::hist::plan_call(rt, setup, options, count)
+      .shown(rt, what + " of " + std::to_string(count) + " " + detail::cl_type_name<T>() + " into " + std::to_string(bins.nbins) + " bins, " +
+                     std::to_string(channels) + " weight channels");
+}
+
+template Plan plan_histogram_even<float>(Runtime&, std::size_t, const EvenBins<float>&, std::size_t, HistogramOptions);
+template Plan plan_histogram_even<double>(Runtime&, std::size_t, const EvenBins<double>&, std::size_t, HistogramOptions);
+
+}  // namespace clatomics
