@@ -143,12 +143,4 @@ void set_arg(cl_kernel kernel, cl_uint index, T value) {
   check(clSetKernelArg(kernel, index, sizeof value, &value), "clSetKernelArg");
 }
 
-// Sets every argument of a kernel, in the order of its signature: one call per launch names them
-// all, so no argument is left from an earlier launch or set by a bare index elsewhere.
-template <class... Args>
-void set_args(const Kernel& kernel, const Args&... args) {
-  cl_uint index = 0;
-  (set_arg(kernel.get(), index++, args), ...);
-}
-
 }  // namespace clatomics::detail

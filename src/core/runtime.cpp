@@ -81,13 +81,6 @@ Program build_library_file(const Runtime& rt, const std::string& path, const std
   return build_keyed(state_of(rt), "\1" + path, embedded_source(path), extra_options);
 }
 
-Kernel make_kernel(const Program& program, const char* name) {
-  cl_int status = CL_SUCCESS;
-  Kernel kernel = Kernel::adopt(clCreateKernel(program.get(), name, &status));
-  check(status, "clCreateKernel");
-  return kernel;
-}
-
 void require_double(const Runtime& rt, const char* what) {
   if (!rt.supports_double())
     throw std::invalid_argument(std::string("clatomics: ") + what + ": double needs cl_khr_fp64 and cl_khr_int64_base_atomics, which " +

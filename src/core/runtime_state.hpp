@@ -33,8 +33,6 @@ Program build_cached(const RuntimeState& state, const std::string& full_source, 
 // named in failing_checks fail on purpose (tests of the fallbacks).
 std::unique_ptr<RuntimeState> make_state(Options options, const std::vector<std::string>& failing_checks);
 
-Kernel make_kernel(const Program& program, const char* name);
-
 // Throws std::invalid_argument naming `what` when double ops are not available on rt's device.
 void require_double(const Runtime& rt, const char* what);
 
