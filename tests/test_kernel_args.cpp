@@ -193,6 +193,13 @@ TEST_CASE("a host parameter list that differs from the kernel's is refused, nami
   const detail::Signature wrong_space{"k", {{"out", ArgSpace::global}, {"n", ArgSpace::value}, {"scratch", ArgSpace::global}}};
   const detail::Signature too_few{"k", {{"out", ArgSpace::global}, {"n", ArgSpace::value}}};
   CHECK_NOTHROW(detail::make_kernel(program, right));
+  // The same list as the library writes it: the signature without types.
+  const detail::Signature written{"k", "global out, n, local scratch"};
+  REQUIRE(written.params.size() == 3);
+  for (std::size_t i = 0; i < 3; ++i) CHECK((written.params[i].name == right.params[i].name && written.params[i].space == right.params[i].space));
+  CHECK_NOTHROW(detail::make_kernel(program, written));
+  CHECK_THROWS_WITH_AS(detail::Signature("k", "private out, n"), doctest::Contains("no address space 'private'"), std::logic_error);
+  CHECK_THROWS_WITH_AS(detail::Signature("k", "global float *out"), doctest::Contains("a parameter written as"), std::logic_error);
   CHECK_THROWS_WITH_AS(detail::make_kernel(program, misnamed), doctest::Contains("parameter 1 is a value n, the host lists a value count"),
                        std::logic_error);
   CHECK_THROWS_WITH_AS(detail::make_kernel(program, wrong_space), doctest::Contains("parameter 2 is __local scratch"), std::logic_error);

@@ -19,46 +19,13 @@
 namespace clatomics {
 namespace {
 
-using detail::ArgSpace;
-const detail::Signature tiles_kernel{"clat_compact_tiles",
-                                     {{"in", ArgSpace::global},
-                                      {"offset", ArgSpace::value},
-                                      {"count", ArgSpace::value},
-                                      {"clat_p", ArgSpace::global},
-                                      {"out", ArgSpace::global},
-                                      {"out_base", ArgSpace::value},
-                                      {"scratch", ArgSpace::global},
-                                      {"stable", ArgSpace::value}}};
+const detail::Signature tiles_kernel{"clat_compact_tiles", "global in, offset, count, global clat_p, global out, out_base, global scratch, stable"};
 const detail::Signature unstable_kernel{"clat_compact_unstable",
-                                        {{"in", ArgSpace::global},
-                                         {"offset", ArgSpace::value},
-                                         {"count", ArgSpace::value},
-                                         {"clat_p", ArgSpace::global},
-                                         {"out", ArgSpace::global},
-                                         {"out_base", ArgSpace::value},
-                                         {"counter", ArgSpace::global},
-                                         {"scratch", ArgSpace::local}}};
-const detail::Signature count_kernel{"clat_compact_count",
-                                     {{"in", ArgSpace::global},
-                                      {"offset", ArgSpace::value},
-                                      {"count", ArgSpace::value},
-                                      {"clat_p", ArgSpace::global},
-                                      {"block_counts", ArgSpace::global},
-                                      {"scratch", ArgSpace::local}}};
-const detail::Signature scan_kernel{"clat_compact_scan",
-                                    {{"block_counts", ArgSpace::global},
-                                     {"nblocks", ArgSpace::value},
-                                     {"block_offsets", ArgSpace::global},
-                                     {"scratch", ArgSpace::local}}};
+                                        "global in, offset, count, global clat_p, global out, out_base, global counter, local scratch"};
+const detail::Signature count_kernel{"clat_compact_count", "global in, offset, count, global clat_p, global block_counts, local scratch"};
+const detail::Signature scan_kernel{"clat_compact_scan", "global block_counts, nblocks, global block_offsets, local scratch"};
 const detail::Signature scatter_kernel{"clat_compact_scatter",
-                                       {{"in", ArgSpace::global},
-                                        {"offset", ArgSpace::value},
-                                        {"count", ArgSpace::value},
-                                        {"clat_p", ArgSpace::global},
-                                        {"out", ArgSpace::global},
-                                        {"out_base", ArgSpace::value},
-                                        {"block_offsets", ArgSpace::global},
-                                        {"scratch", ArgSpace::local}}};
+                                       "global in, offset, count, global clat_p, global out, out_base, global block_offsets, local scratch"};
 
 // The predicate as the body of clat_compact_keep(x, clat_p) and the values clat_p points to.
 template <class T>

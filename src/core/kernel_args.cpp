@@ -62,6 +62,24 @@ void compare_with_compiler(const Kernel& kernel, const Signature& signature) {
 
 }  // namespace
 
+Signature::Signature(std::string kernel_name, const char* parameters) : kernel(std::move(kernel_name)) {
+  std::istringstream list(parameters);
+  for (std::string item; std::getline(list, item, ',');) {
+    std::istringstream words(item);
+    std::string first, second, extra;
+    words >> first >> second >> extra;
+    if (first.empty() || !extra.empty()) throw std::logic_error("clatomics: kernel " + kernel + ": a parameter written as '" + item + "'");
+    if (second.empty()) {
+      params.push_back({first, ArgSpace::value});
+      continue;
+    }
+    const ArgSpace space = first == "global" ? ArgSpace::global : first == "local" ? ArgSpace::local : first == "constant" ? ArgSpace::constant
+                                                                                                                       : ArgSpace::value;
+    if (space == ArgSpace::value) throw std::logic_error("clatomics: kernel " + kernel + ": no address space '" + first + "'");
+    params.push_back({second, space});
+  }
+}
+
 LibraryKernel make_kernel(const Program& program, const Signature& signature) { return make_kernel(program.get(), signature); }
 
 LibraryKernel make_kernel(cl_program program, const Signature& signature) {
@@ -80,7 +98,7 @@ LibraryKernel make_kernel(cl_program program, const Signature& signature) {
 
 cl_uint param_index(const Signature& signature, const char* name) {
   for (std::size_t i = 0; i < signature.params.size(); ++i)
-    if (std::strcmp(signature.params[i].name, name) == 0) return static_cast<cl_uint>(i);
+    if (signature.params[i].name == name) return static_cast<cl_uint>(i);
   throw std::logic_error("clatomics: kernel " + signature.kernel + " has no parameter " + name);
 }
 

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/cl_handles.hpp"
@@ -18,14 +19,19 @@ namespace clatomics::detail {
 enum class ArgSpace { global, constant, local, value };
 
 struct Param {
-  const char* name;
+  std::string name;
   ArgSpace space;
 };
 
-// One kernel: its name and its parameters in the order of its OpenCL C signature.
+// One kernel: its name and its parameters in the order of its OpenCL C signature, written as
+// that signature lists them without types: "global in, offset, count, local scratch" (a bare
+// name is a value parameter; global, constant and local name the address space).
 struct Signature {
   std::string kernel;
   std::vector<Param> params;
+
+  Signature(std::string kernel_name, std::vector<Param> parameters) : kernel(std::move(kernel_name)), params(std::move(parameters)) {}
+  Signature(std::string kernel_name, const char* parameters);
 };
 
 // A kernel of the library's programs with the signature it was made from.

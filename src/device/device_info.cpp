@@ -71,7 +71,7 @@ std::vector<int> probe_paths(const Context& context, cl_command_queue queue, con
   cl_int status = CL_SUCCESS;
   Mem out = Mem::adopt(clCreateBuffer(context.get(), CL_MEM_WRITE_ONLY, codes.size() * sizeof(cl_int), nullptr, &status));
   check(status, "clCreateBuffer");
-  static const Signature signature{"clat_probe_paths", {{"out", ArgSpace::global}}};
+  static const Signature signature{"clat_probe_paths", "global out"};
   const LibraryKernel probe = make_kernel(program, signature);
   bind(probe, arg("out", out));
   const std::size_t one = 1;
@@ -113,7 +113,7 @@ cl_ulong usable_local_memory(const Context& context, cl_command_queue queue, con
   cl_int status = CL_SUCCESS;
   Mem out = Mem::adopt(clCreateBuffer(context.get(), CL_MEM_READ_WRITE, sizeof(cl_uint), nullptr, &status));
   check(status, "clCreateBuffer");
-  static const Signature signature{"clat_probe_local", {{"room", ArgSpace::local}, {"out", ArgSpace::global}}};
+  static const Signature signature{"clat_probe_local", "local room, global out"};
   const LibraryKernel kernel = make_kernel(program, signature);
   const auto launches = [&](cl_ulong bytes) {
     // A size the device refuses fails here or at the launch: no exception, a smaller try.

@@ -39,7 +39,7 @@ class Run {
   // The kernel's parameters: __global buffers, but for the value parameters named in values.
   Run(const CheckTarget& target, std::string kernel_name, std::initializer_list<const char*> buffers,
       std::initializer_list<const char*> values = {})
-      : target_(target), signature_{std::move(kernel_name), {}} {
+      : target_(target), signature_{std::move(kernel_name), std::vector<Param>{}} {
     for (const char* name : buffers) signature_.params.push_back({name, ArgSpace::global});
     for (const char* name : values) signature_.params.push_back({name, ArgSpace::value});
     bound_.assign(signature_.params.size(), false);

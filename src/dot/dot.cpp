@@ -14,15 +14,7 @@
 namespace clatomics {
 namespace {
 
-using detail::ArgSpace;
-const detail::Signature dot_kernel{"clat_dot",
-                                   {{"a", ArgSpace::global},
-                                    {"a_offset", ArgSpace::value},
-                                    {"b", ArgSpace::global},
-                                    {"b_offset", ArgSpace::value},
-                                    {"count", ArgSpace::value},
-                                    {"out", ArgSpace::global},
-                                    {"scratch", ArgSpace::local}}};
+const detail::Signature dot_kernel{"clat_dot", "global a, a_offset, global b, b_offset, count, global out, local scratch"};
 
 template <class T>
 void check_type(Runtime& rt) {

@@ -33,13 +33,7 @@ using detail::hist::check_buffer_weights;
 using detail::hist::check_host_weights;
 using detail::hist::even_request;
 
-using detail::ArgSpace;
-const detail::Signature range_kernel{"clat_hist_range",
-                                     {{"in", ArgSpace::global},
-                                      {"offset", ArgSpace::value},
-                                      {"count", ArgSpace::value},
-                                      {"out", ArgSpace::global},
-                                      {"found", ArgSpace::local}}};
+const detail::Signature range_kernel{"clat_hist_range", "global in, offset, count, global out, local found"};
 
 // The range of values[offset, offset + count) on the device: every work-group's minimum, maximum
 // and NaN count (kernels/histogram/range.cl), combined here.

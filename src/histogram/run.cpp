@@ -13,22 +13,17 @@ namespace clatomics::detail::hist {
 namespace {
 
 // clat_hist_global, clat_hist_local and clat_hist_private: CLAT_HIST_ARGS.
-const std::vector<Param> counting_params{
-    {"in", ArgSpace::global},        {"offset", ArgSpace::value},    {"count", ArgSpace::value},    {"nbins", ArgSpace::value},
-    {"lo", ArgSpace::value},         {"hi", ArgSpace::value},        {"scale", ArgSpace::value},    {"edges", ArgSpace::global},
-    {"in_y", ArgSpace::global},      {"y_offset", ArgSpace::value},  {"nbins_y", ArgSpace::value},  {"lo_y", ArgSpace::value},
-    {"hi_y", ArgSpace::value},       {"scale_y", ArgSpace::value},   {"edges_y", ArgSpace::global}, {"w0", ArgSpace::global},
-    {"w0_offset", ArgSpace::value},  {"w1", ArgSpace::global},       {"w1_offset", ArgSpace::value}, {"w2", ArgSpace::global},
-    {"w2_offset", ArgSpace::value},  {"w3", ArgSpace::global},       {"w3_offset", ArgSpace::value}, {"counts", ArgSpace::global},
-    {"wsums", ArgSpace::global},     {"lcounts", ArgSpace::local},   {"lweights", ArgSpace::local}};
+const char* const counting_params =
+    "global in, offset, count, nbins, lo, hi, scale, global edges, global in_y, y_offset, nbins_y, lo_y, hi_y, scale_y, global edges_y, "
+    "global w0, w0_offset, global w1, w1_offset, global w2, w2_offset, global w3, w3_offset, global counts, global wsums, local lcounts, "
+    "local lweights";
 
 }  // namespace
 
 const Signature global_kernel{"clat_hist_global", counting_params};
 const Signature local_kernel{"clat_hist_local", counting_params};
 const Signature private_kernel{"clat_hist_private", counting_params};
-const Signature merge_kernel{
-    "clat_hist_merge", {{"counts", ArgSpace::global}, {"totals", ArgSpace::global}, {"nslots", ArgSpace::value}}};
+const Signature merge_kernel{"clat_hist_merge", "global counts, global totals, nslots"};
 
 namespace {
 

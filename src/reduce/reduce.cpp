@@ -19,18 +19,14 @@
 namespace clatomics {
 namespace {
 
-using detail::ArgSpace;
 
 // kernels/reduce.cl's kernels: per op, the fast one (one atomic per group), the tree over the
 // elements' tiles and the tree over tile values.
 enum class ReduceKernel { fast, tiles, tiles_of_partials };
 
 const detail::Signature& reduce_signature(ReduceOp op, ReduceKernel kind) {
-  static const std::vector<detail::Param> fast{
-      {"in", ArgSpace::global}, {"offset", ArgSpace::value}, {"count", ArgSpace::value}, {"out", ArgSpace::global}, {"scratch", ArgSpace::local}};
-  static const std::vector<detail::Param> tree{{"in", ArgSpace::global},      {"offset", ArgSpace::value}, {"count", ArgSpace::value},
-                                               {"partials", ArgSpace::global}, {"first", ArgSpace::value},  {"out", ArgSpace::global},
-                                               {"finish", ArgSpace::value},    {"scratch", ArgSpace::local}};
+  static const char* const fast = "global in, offset, count, global out, local scratch";
+  static const char* const tree = "global in, offset, count, global partials, first, global out, finish, local scratch";
   static const detail::Signature sum[] = {{"clat_reduce_sum", fast}, {"clat_reduce_sum_tiles", tree}, {"clat_reduce_sum_tiles_of_partials", tree}};
   static const detail::Signature prod[] = {
       {"clat_reduce_prod", fast}, {"clat_reduce_prod_tiles", tree}, {"clat_reduce_prod_tiles_of_partials", tree}};

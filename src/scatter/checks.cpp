@@ -11,19 +11,8 @@
 namespace clatomics::detail {
 namespace {
 
-const Signature check_indices_kernel{"clat_scatter_check_indices",
-                                     {{"idx", ArgSpace::global},
-                                      {"idx_off", ArgSpace::value},
-                                      {"first", ArgSpace::value},
-                                      {"n", ArgSpace::value},
-                                      {"nbins", ArgSpace::value},
-                                      {"oor", ArgSpace::global}}};
-const Signature check_offsets_kernel{"clat_scatter_check_offsets",
-                                     {{"offs", ArgSpace::global},
-                                      {"off", ArgSpace::value},
-                                      {"nentries", ArgSpace::value},
-                                      {"count", ArgSpace::value},
-                                      {"bad", ArgSpace::global}}};
+const Signature check_indices_kernel{"clat_scatter_check_indices", "global idx, idx_off, first, n, nbins, global oor"};
+const Signature check_offsets_kernel{"clat_scatter_check_offsets", "global offs, off, nentries, count, global bad"};
 
 }  // namespace
 

@@ -13,67 +13,20 @@ namespace {
 // kernels/scatter.cl, built per op, options and plan.
 const Signature scatter_kernel{
     "clat_scatter",
-    {{"idx", ArgSpace::global},    {"idx_off", ArgSpace::value},  {"val", ArgSpace::global},    {"val_off", ArgSpace::value},
-     {"first", ArgSpace::value},   {"n", ArgSpace::value},        {"width", ArgSpace::value},   {"vstride", ArgSpace::value},
-     {"nbins", ArgSpace::value},   {"acc", ArgSpace::global},     {"acc_off", ArgSpace::value}, {"astride", ArgSpace::value},
-     {"counts", ArgSpace::global}, {"flags", ArgSpace::global},   {"e_grid", ArgSpace::value},  {"e_top", ArgSpace::value},
-     {"oor", ArgSpace::global},    {"oor_slot", ArgSpace::value}, {"lslots", ArgSpace::value},  {"lacc", ArgSpace::local},
-     {"ltag", ArgSpace::local},    {"lcount", ArgSpace::local}}};
-const Signature fill_kernel{"clat_scatter_fill", {{"acc", ArgSpace::global}, {"n", ArgSpace::value}}};
+    "global idx, idx_off, global val, val_off, first, n, width, vstride, nbins, global acc, acc_off, astride, global counts, global flags, e_grid, e_top, global oor, oor_slot, lslots, local lacc, local ltag, local lcount"};
+const Signature fill_kernel{"clat_scatter_fill", "global acc, n"};
 const Signature finish_kernel{"clat_scatter_finish",
-                              {{"out", ArgSpace::global},
-                               {"out_off", ArgSpace::value},
-                               {"ostride", ArgSpace::value},
-                               {"width", ArgSpace::value},
-                               {"nbins", ArgSpace::value},
-                               {"acc", ArgSpace::global},
-                               {"counts", ArgSpace::global},
-                               {"flags", ArgSpace::global},
-                               {"e_grid", ArgSpace::value},
-                               {"e_top", ArgSpace::value},
-                               {"include_self", ArgSpace::value},
-                               {"mean", ArgSpace::value}}};
+                              "global out, out_off, ostride, width, nbins, global acc, global counts, global flags, e_grid, e_top, include_self, mean"};
 const Signature arg_kernel{"clat_scatter_arg",
-                           {{"idx", ArgSpace::global},
-                            {"idx_off", ArgSpace::value},
-                            {"val", ArgSpace::global},
-                            {"val_off", ArgSpace::value},
-                            {"first", ArgSpace::value},
-                            {"n", ArgSpace::value},
-                            {"nbins", ArgSpace::value},
-                            {"out", ArgSpace::global},
-                            {"out_off", ArgSpace::value},
-                            {"arg", ArgSpace::global},
-                            {"arg_off", ArgSpace::value}}};
+                           "global idx, idx_off, global val, val_off, first, n, nbins, global out, out_off, global arg, arg_off"};
 // kernels/scatter_checks.cl, built per type.
-const Signature top_kernel{"clat_scatter_top",
-                           {{"val", ArgSpace::global},
-                            {"val_off", ArgSpace::value},
-                            {"first", ArgSpace::value},
-                            {"n", ArgSpace::value},
-                            {"stride", ArgSpace::value},
-                            {"width", ArgSpace::value},
-                            {"vstride", ArgSpace::value},
-                            {"top", ArgSpace::global}}};
-const Signature fill_ulong_kernel{"clat_scatter_fill_ulong",
-                                  {{"p", ArgSpace::global}, {"off", ArgSpace::value}, {"n", ArgSpace::value}, {"value", ArgSpace::value}}};
+const Signature top_kernel{"clat_scatter_top", "global val, val_off, first, n, stride, width, vstride, global top"};
+const Signature fill_ulong_kernel{"clat_scatter_fill_ulong", "global p, off, n, value"};
 // A 16-bit output widened into float scratch and narrowed back: the same parameters.
-const Signature widen16_kernel{"clat_scatter_widen16",
-                               {{"out", ArgSpace::global},
-                                {"off", ArgSpace::value},
-                                {"stride", ArgSpace::value},
-                                {"width", ArgSpace::value},
-                                {"bins", ArgSpace::value},
-                                {"wide", ArgSpace::global}}};
+const Signature widen16_kernel{"clat_scatter_widen16", "global out, off, stride, width, bins, global wide"};
 const Signature narrow16_kernel{"clat_scatter_narrow16", widen16_kernel.params};
 // kernels/scatter_empty_segments.cl, built per type.
-const Signature fill_rows_kernel{"clat_scatter_fill_rows",
-                                 {{"out", ArgSpace::global},
-                                  {"off", ArgSpace::value},
-                                  {"ostride", ArgSpace::value},
-                                  {"width", ArgSpace::value},
-                                  {"nbins", ArgSpace::value},
-                                  {"one", ArgSpace::value}}};
+const Signature fill_rows_kernel{"clat_scatter_fill_rows", "global out, off, ostride, width, nbins, one"};
 
 // Fixed point: the grid's top guessed from a sample's largest value, with 2^headroom to spare.
 constexpr int fixed_headroom = 8;

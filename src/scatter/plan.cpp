@@ -13,12 +13,7 @@
 namespace clatomics::detail {
 namespace {
 
-const Signature sample_kernel{"clat_scatter_sample",
-                              {{"idx", ArgSpace::global},
-                               {"idx_off", ArgSpace::value},
-                               {"n", ArgSpace::value},
-                               {"sample", ArgSpace::global},
-                               {"nsample", ArgSpace::value}}};
+const Signature sample_kernel{"clat_scatter_sample", "global idx, idx_off, n, global sample, nsample"};
 
 }  // namespace
 

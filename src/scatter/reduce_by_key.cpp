@@ -9,21 +9,9 @@
 namespace clatomics::detail {
 namespace {
 
-const Signature rbk_count_kernel{"clat_rbk_count",
-                                 {{"keys", ArgSpace::global},
-                                  {"off", ArgSpace::value},
-                                  {"n", ArgSpace::value},
-                                  {"block_counts", ArgSpace::global},
-                                  {"scratch", ArgSpace::local}}};
+const Signature rbk_count_kernel{"clat_rbk_count", "global keys, off, n, global block_counts, local scratch"};
 const Signature rbk_heads_kernel{"clat_rbk_heads",
-                                 {{"keys", ArgSpace::global},
-                                  {"off", ArgSpace::value},
-                                  {"n", ArgSpace::value},
-                                  {"block_offsets", ArgSpace::global},
-                                  {"seg", ArgSpace::global},
-                                  {"unique", ArgSpace::global},
-                                  {"unique_off", ArgSpace::value},
-                                  {"scratch", ArgSpace::local}}};
+                                 "global keys, off, n, global block_offsets, global seg, global unique, unique_off, local scratch"};
 
 }  // namespace
 
