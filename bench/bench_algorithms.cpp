@@ -488,4 +488,6 @@ void print_algorithm_summary(const std::vector<Row>& rows, bool gpu, std::ostrea
   }
 }
 
+Suite algorithms_suite() { return {"algorithms", "reduce, dot, histograms, compact: GB/s vs a read-only pass and plain C++", run_algorithm_benchmarks, algorithm_steps, print_algorithm_summary}; }
+
 }  // namespace clatomics::bench

@@ -4,10 +4,7 @@
 // same work on the host.
 #pragma once
 
-#include <ostream>
-#include <vector>
-
-#include "bench.hpp"
+#include "suites.hpp"
 
 namespace clatomics::bench {
 
@@ -19,12 +16,9 @@ namespace clatomics::bench {
 // Each device result is checked against the host's (exact for integers and counts); a mismatch
 // throws. Quick: 1 MiB of data. CLATOMICS_BENCH_ALGOS (a comma list of reduce, dot, histogram,
 // even, compact) narrows a run.
-std::vector<Row> run_algorithm_benchmarks(Runtime& rt, const Config& config);
-// How many benchmarks run_algorithm_benchmarks starts (its progress steps).
-std::size_t algorithm_steps(const Runtime& rt, const Config& config);
 
 // The ratios with targets: reduce and histogram against the yardstick of the device class (a
 // GPU: the read-only pass; a CPU: plain multi-threaded C++).
-void print_algorithm_summary(const std::vector<Row>& rows, bool gpu, std::ostream& out);
+Suite algorithms_suite();
 
 }  // namespace clatomics::bench

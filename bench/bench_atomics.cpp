@@ -258,4 +258,6 @@ void print_atomics_summary(const std::vector<Row>& rows, bool, std::ostream& out
       line(std::string(op) + " " + type + " global, CAS+backoff/CAS (target: >= 2x at 32 and 1024)", find(op, type, true), true);
 }
 
+Suite atomics_suite() { return {"atomics", "each float/double op at 1..65536 addresses, native path vs CAS loop vs CAS with backoff", run_atomics_benchmarks, atomics_steps, print_atomics_summary}; }
+
 }  // namespace clatomics::bench

@@ -3,10 +3,7 @@
 // the CAS loop with backoff (cl/clatomics/backoff.cl) against the plain loop.
 #pragma once
 
-#include <ostream>
-#include <vector>
-
-#include "bench.hpp"
+#include "suites.hpp"
 
 namespace clatomics::bench {
 
@@ -14,11 +11,7 @@ namespace clatomics::bench {
 // value in M ops/s, yardstick "cas loop" (the same kernel built with CLAT_FORCE_CAS on the same
 // device and queue); min/max also against "naive cas loop" (re-reads, no early exit); the backoff
 // rows have path "cas+backoff". Quick: float only, fewer ops and levels, short launches.
-std::vector<Row> run_atomics_benchmarks(Runtime& rt, const Config& config);
-
 // The figures with targets: float add M ops/s per level; min/max and backoff ratios.
-// How many benchmarks run_atomics_benchmarks starts (its progress steps).
-std::size_t atomics_steps(const Runtime& rt, const Config& config);
-void print_atomics_summary(const std::vector<Row>& rows, bool gpu, std::ostream& out);
+Suite atomics_suite();
 
 }  // namespace clatomics::bench

@@ -146,4 +146,6 @@ void print_multi_summary(const std::vector<Row>& rows, bool, std::ostream& out) 
           << format_number(r.ratio()) << "x " << r.yardstick << "\n";
 }
 
+Suite multi_suite() { return {"multi", "reduce and histogram on a device group (resident and host data) vs one of its devices", run_multi_benchmarks, multi_steps, print_multi_summary}; }
+
 }  // namespace clatomics::bench

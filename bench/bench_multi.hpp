@@ -14,16 +14,10 @@
 // The group: CLATOMICS_BENCH_GROUP (a group selector), else "gpu:all", else "cpu:all".
 #pragma once
 
-#include <ostream>
-#include <vector>
-
-#include "bench.hpp"
+#include "suites.hpp"
 
 namespace clatomics::bench {
 
-std::vector<Row> run_multi_benchmarks(Runtime& rt, const Config& config);
-// How many benchmarks run_multi_benchmarks starts (its progress steps).
-std::size_t multi_steps(const Runtime& rt, const Config& config);
-void print_multi_summary(const std::vector<Row>& rows, bool gpu, std::ostream& out);
+Suite multi_suite();
 
 }  // namespace clatomics::bench

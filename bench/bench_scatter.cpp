@@ -490,4 +490,6 @@ void print_scatter_summary(const std::vector<Row>& rows, bool, std::ostream& out
   }
 }
 
+Suite scatter_suite() { return {"scatter", "scatter_reduce sum (fast, deterministic) over 1..16M bins and rows: GB/s vs a read-only pass, C++, torch", run_scatter_benchmarks, scatter_steps, print_scatter_summary}; }
+
 }  // namespace clatomics::bench

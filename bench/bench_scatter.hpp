@@ -5,10 +5,7 @@
 // plain multi-threaded C++ loop, and on request PyTorch / CuPy figures from bench/scatter_torch.py.
 #pragma once
 
-#include <ostream>
-#include <vector>
-
-#include "bench.hpp"
+#include "suites.hpp"
 
 namespace clatomics::bench {
 
@@ -36,12 +33,9 @@ namespace clatomics::bench {
 // JSON lines of bench/scatter_torch.py for the same --size: the fast rows then also get the
 // yardsticks "torch index_add_" and "cupyx scatter_add", the deterministic ones "torch index_add_
 // deterministic" (bench/scatter_compare.sh runs both on one device).
-std::vector<Row> run_scatter_benchmarks(Runtime& rt, const Config& config);
-// How many benchmarks run_scatter_benchmarks starts (its progress steps).
-std::size_t scatter_steps(const Runtime& rt, const Config& config);
 
 // One line per case: both modes' GB/s, their ratios to the read-only pass, the strategies, the
 // deterministic/fast time ratio, and the ratios to C++ and torch where measured.
-void print_scatter_summary(const std::vector<Row>& rows, bool gpu, std::ostream& out);
+Suite scatter_suite();
 
 }  // namespace clatomics::bench

@@ -162,4 +162,6 @@ std::vector<Row> run_variant_benchmarks(Runtime& rt, const Config& config) {
   return rows;
 }
 
+Suite variants_suite() { return {"variants", "aggregated vs plain vs hardware atomics, no-return add, half/bf16 add at 1..65536 addresses", run_variant_benchmarks, variant_steps, {}}; }
+
 }  // namespace clatomics::bench

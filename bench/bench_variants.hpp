@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "bench.hpp"
+#include "suites.hpp"
 
 namespace clatomics::bench {
 
@@ -21,8 +21,6 @@ namespace clatomics::bench {
 //   op add, type half / bf16 (ushort cells: neighbours share a 32-bit word), yardstick "add float
 //     plain <path>"; on NVIDIA also path "ptx scalar (opt-in)".
 // Quick: fewer levels, short launches.
-std::vector<Row> run_variant_benchmarks(Runtime& rt, const Config& config);
-// How many benchmarks run_variant_benchmarks starts (its progress steps).
-std::size_t variant_steps(const Runtime& rt, const Config& config);
+Suite variants_suite();
 
 }  // namespace clatomics::bench

@@ -14,6 +14,8 @@
 
 #include "clatomics/clatomics.hpp"
 
+#include "example_main.hpp"
+
 namespace {
 
 const char* const kernels = R"CLC(
@@ -53,7 +55,7 @@ bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 }  // namespace
 
 int main() {
-  try {
+  return run_example("atomic_max_float", [&]() -> Verdict {
     clatomics::Runtime rt;
     const cl::Program program = rt.build(kernels);
     const std::size_t group = std::min<std::size_t>(256, rt.device_info().caps.max_work_group_size);
@@ -80,14 +82,7 @@ int main() {
               << "every work-item:     " << direct << " (path: "
               << clatomics::path_name(rt.device_info().path_of("max", "float", "global")) << ")\n"
               << "one atomic per group: " << grouped << "\n";
-    if (!same_bits(direct, expected) || !same_bits(grouped, expected)) {
-      std::cout << "atomic_max_float: FAIL\n";
-      return 1;
-    }
-    std::cout << "atomic_max_float: PASS (both equal std::max_element bit for bit)\n";
-    return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "atomic_max_float: error: " << e.what() << "\n";
-    return 2;
-  }
+    const bool pass = !(!same_bits(direct, expected) || !same_bits(grouped, expected));
+    return Verdict{pass, pass ? "both equal std::max_element bit for bit" : ""};
+  });
 }

@@ -8,8 +8,11 @@
 // warp run in lockstep, the lanes that lost the lock keep the warp spinning, and the lane that
 // won never reaches its unlock. It is not run here. The rule: one work-item per group locks.
 #include <iostream>
+#include <string>
 
 #include "clatomics/clatomics.hpp"
+
+#include "example_main.hpp"
 
 namespace {
 
@@ -32,7 +35,7 @@ kernel void count_locked(global int *n, global int *mutex) {
 }  // namespace
 
 int main() {
-  try {
+  return run_example("block_counter", [&]() -> Verdict {
     clatomics::Runtime rt;
     const cl::Program program = rt.build(kernels);
     const std::size_t groups = 512, local = std::min<std::size_t>(256, rt.device_info().caps.max_work_group_size);
@@ -61,14 +64,7 @@ int main() {
               << "plain:  counted " << plain << " groups in " << plain_ms << " ms (may be fewer than " << groups << ")\n"
               << "atomic: counted " << atomic << " groups in " << atomic_ms << " ms\n"
               << "locked: counted " << locked << " groups in " << locked_ms << " ms\n";
-    if (atomic != groups || locked != groups) {
-      std::cout << "block_counter: FAIL\n";
-      return 1;
-    }
-    std::cout << "block_counter: PASS (atomic and locked both counted " << groups << " of " << groups << ")\n";
-    return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "block_counter: error: " << e.what() << "\n";
-    return 2;
-  }
+    const bool pass = !(atomic != groups || locked != groups);
+    return Verdict{pass, pass ? "atomic and locked both counted " + std::to_string(groups) + " of " + std::to_string(groups) : ""};
+  });
 }

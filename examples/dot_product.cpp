@@ -21,6 +21,8 @@
 
 #include "clatomics/clatomics.hpp"
 
+#include "example_main.hpp"
+
 namespace {
 
 const char* const kernels = R"CLC(
@@ -59,7 +61,7 @@ kernel void dot_lock(global const float *a, global const float *b, uint n, globa
 }  // namespace
 
 int main() {
-  try {
+  return run_example("dot_product", [&]() -> Verdict {
     clatomics::Runtime rt;
     const cl::Program program = rt.build(kernels);
 
@@ -112,14 +114,7 @@ int main() {
               << "atomic add:   " << with_atomic << " (error " << std::fabs(with_atomic - exact) << ")\n"
               << "leader lock:  " << with_lock << " (error " << std::fabs(with_lock - exact) << ")\n"
               << "bound:        " << bound << " (d = " << d << " roundings at most, times u * sum|a*b|)\n";
-    if (!(std::fabs(with_atomic - exact) <= bound) || !(std::fabs(with_lock - exact) <= bound)) {
-      std::cout << "dot_product: FAIL (outside the bound)\n";
-      return 1;
-    }
-    std::cout << "dot_product: PASS (both within the bound)\n";
-    return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "dot_product: error: " << e.what() << "\n";
-    return 2;
-  }
+    const bool pass = !(!(std::fabs(with_atomic - exact) <= bound) || !(std::fabs(with_lock - exact) <= bound));
+    return Verdict{pass, pass ? "both within the bound" : "outside the bound"};
+  });
 }

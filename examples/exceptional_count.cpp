@@ -12,6 +12,8 @@
 
 #include "clatomics/clatomics.hpp"
 
+#include "example_main.hpp"
+
 namespace {
 
 const char* const kernels = R"CLC(
@@ -38,7 +40,7 @@ std::uint32_t mix(std::uint32_t x) {
 }  // namespace
 
 int main() {
-  try {
+  return run_example("exceptional_count", [&]() -> Verdict {
     clatomics::Runtime rt;
     const cl::Program program = rt.build(kernels);
     const std::size_t n = std::size_t(1) << 22;
@@ -69,14 +71,7 @@ int main() {
               << "counted:   " << counted << " exceptional work-items\n"
               << "expected:  " << expected.size() << "\n"
               << "listed:    " << listed.size() << " (first " << (listed.empty() ? 0 : listed.front()) << ")\n";
-    if (counted != expected.size() || listed != expected) {
-      std::cout << "exceptional_count: FAIL\n";
-      return 1;
-    }
-    std::cout << "exceptional_count: PASS (count and the list of hits match the host)\n";
-    return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "exceptional_count: error: " << e.what() << "\n";
-    return 2;
-  }
+    const bool pass = !(counted != expected.size() || listed != expected);
+    return Verdict{pass, pass ? "count and the list of hits match the host" : ""};
+  });
 }

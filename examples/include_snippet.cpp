@@ -14,6 +14,8 @@
 
 #include "clatomics/clatomics.hpp"
 
+#include "example_main.hpp"
+
 #ifndef EXAMPLE_CL_INCLUDE_DIR
 #define EXAMPLE_CL_INCLUDE_DIR "cl"
 #endif
@@ -44,7 +46,7 @@ kernel void stats(global const float *x, global float *out /* count, min, max */
 
 int main(int argc, char** argv) {
   const std::string include_dir = argc > 1 ? argv[1] : EXAMPLE_CL_INCLUDE_DIR;
-  try {
+  return run_example("include_snippet", [&]() -> Verdict {
     // Plain CLHPP from here on; clatomics only picks the device and says which options to use.
     const cl::Device device = clatomics::select_device(clatomics::device_selector_from_env());
     const cl::Context context(device);
@@ -75,14 +77,7 @@ int main(int argc, char** argv) {
               << "options: " << options << "\n"
               << "count " << out[0] << ", min " << out[1] << ", max " << out[2] << " (expected " << n << ", " << *lo
               << ", " << *hi << ")\n";
-    if (out[0] != float(n) || out[1] != *lo || out[2] != *hi) {
-      std::cout << "include_snippet: FAIL\n";
-      return 1;
-    }
-    std::cout << "include_snippet: PASS (built from #include \"clatomics/atomics.cl\" with -I)\n";
-    return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "include_snippet: error: " << e.what() << "\n";
-    return 2;
-  }
+    const bool pass = !(out[0] != float(n) || out[1] != *lo || out[2] != *hi);
+    return Verdict{pass, pass ? "built from #include \"clatomics/atomics.cl\" with -I" : ""};
+  });
 }

@@ -31,6 +31,8 @@
 #include "clatomics/clatomics.hpp"
 #include "clatomics/scatter.hpp"
 
+#include "example_main.hpp"
+
 namespace {
 
 const char* const kernels = R"CLC(
@@ -66,7 +68,7 @@ float wrap(double v, std::uint32_t n) {
 }  // namespace
 
 int main() {
-  try {
+  return run_example("particle_deposit", [&]() -> Verdict {
     constexpr std::uint32_t nx = 256, ny = 256, particles = 1u << 20;
     constexpr std::size_t points = std::size_t(nx) * ny, pairs = 4 * std::size_t(particles);
     clatomics::Runtime rt;
@@ -188,14 +190,7 @@ int main() {
     for (std::size_t b = 0; b < points; ++b) largest = std::max(largest, point_bound(b));
     std::cout << "  bound:         per point d*u/(1 - d*u) * sum|w|, d = n + 2 for its n weights, u = 2^-24 (largest: "
               << largest << ")\n";
-    if (!fast_ok || !deterministic_ok) {
-      std::cout << "particle_deposit: FAIL\n";
-      return 1;
-    }
-    std::cout << "particle_deposit: PASS (every point within its bound)\n";
-    return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "particle_deposit: error: " << e.what() << "\n";
-    return 2;
-  }
+    const bool pass = !(!fast_ok || !deterministic_ok);
+    return Verdict{pass, pass ? "every point within its bound" : ""};
+  });
 }

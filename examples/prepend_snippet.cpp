@@ -9,9 +9,12 @@
 #include <cstdlib>
 #include <iostream>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "clatomics/clatomics.hpp"
+
+#include "example_main.hpp"
 
 namespace {
 
@@ -69,7 +72,7 @@ Result run(const clatomics::Runtime& rt, const cl::Program& program, const std::
 }  // namespace
 
 int main() {
-  try {
+  return run_example("prepend_snippet", [&]() -> Verdict {
     clatomics::Runtime rt;
     // 1. The usual way: Runtime::build prepends clatomics::source().
     const cl::Program built = rt.build(user_kernel);
@@ -98,8 +101,7 @@ int main() {
       reach += std::abs(group_exponent[g]);
     }
     if (reach > 126 || group_reach > 126) {
-      std::cerr << "prepend_snippet: the data could overflow in some order; pick another seed\n";
-      return 2;
+      throw std::runtime_error("the data could overflow in some order; pick another seed");
     }
 
     bool ok = true;
@@ -114,14 +116,7 @@ int main() {
     }
     std::cout << "device: " << rt.device_info().caps.device_name << ", " << groups << " groups of " << local
               << " factors; mul/div path: " << clatomics::path_name(rt.device_info().path_of("mul", "float", "local")) << "\n";
-    if (!ok) {
-      std::cout << "prepend_snippet: FAIL\n";
-      return 1;
-    }
-    std::cout << "prepend_snippet: PASS (every group's product and quotient, and the totals, exact)\n";
-    return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "prepend_snippet: error: " << e.what() << "\n";
-    return 2;
-  }
+    const bool pass = !(!ok);
+    return Verdict{pass, pass ? "every group's product and quotient, and the totals, exact" : ""};
+  });
 }

@@ -8,6 +8,8 @@
 
 #include "clatomics/clatomics.hpp"
 
+#include "example_main.hpp"
+
 namespace {
 
 // OpenCL C has integer atomics built in; clatomics adds the ones it lacks (float, double, ...).
@@ -33,7 +35,7 @@ int count(const clatomics::Runtime& rt, const cl::Program& program, const char* 
 }  // namespace
 
 int main() {
-  try {
+  return run_example("race_condition", [&]() -> Verdict {
     clatomics::Runtime rt;  // CLATOMICS_DEVICE picks the device; default: first GPU, else CPU
     const cl::Program program = rt.build(kernels);
     const std::size_t n = std::size_t(1) << 20;
@@ -48,14 +50,7 @@ int main() {
     if (std::size_t(plain) == n)
       std::cout << "(no update was lost this time: the race is still there; few cores, or a compiler that merged\n"
                    " the increments, can hide it. On a GPU the plain count usually comes out far too low.)\n";
-    if (std::size_t(atomic) != n) {
-      std::cout << "race_condition: FAIL (the atomic count is wrong)\n";
-      return 1;
-    }
-    std::cout << "race_condition: PASS\n";
-    return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "race_condition: error: " << e.what() << "\n";
-    return 2;
-  }
+    const bool pass = !(std::size_t(atomic) != n);
+    return Verdict{pass, pass ? "" : "the atomic count is wrong"};
+  });
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,5 +24,15 @@ struct Plan {
 
 // Several lines, one field each, the tuning values last.
 std::string to_string(const Plan& plan);
+
+namespace detail {
+// A number or a word as Plan::tuning shows it.
+template <class V>
+std::string plan_text(const V& value) {
+  std::ostringstream text;
+  text << value;
+  return text.str();
+}
+}  // namespace detail
 
 }  // namespace clatomics

@@ -9,6 +9,7 @@
 #include "core/cl_types.hpp"
 #include "core/kernel_args.hpp"
 #include "core/launch.hpp"
+#include "core/vector_launch.hpp"
 #include "core/runtime_state.hpp"
 
 namespace clatomics {
@@ -22,32 +23,11 @@ void check_type(Runtime& rt) {
   if constexpr (std::is_same_v<T, double>) detail::require_double(rt, "dot<double>");
 }
 
-// The launch for count elements: 64-byte vectors over one contiguous chunk per work-item on CPUs,
-// 16-byte vectors in a grid stride on GPUs.
-template <class T>
-struct DotLaunch {
-  int vec = 1;
-  std::size_t local = 1;
-  std::string options;
-  detail::LibraryKernel kernel;
-  detail::Grid grid;
-
-  DotLaunch(Runtime& rt, std::size_t count) {
-    const auto& caps = rt.device_info().caps;
-    const bool cpu = !caps.is_gpu();
-    vec = int((cpu ? 64 : 16) / sizeof(T));
-    local = cpu ? 1 : 256;
-    options = detail::type_define<T>("CLAT_T") + detail::define("CLAT_VEC", vec) + detail::define("CLAT_CONTIGUOUS", cpu ? 1 : 0);
-    kernel = detail::make_kernel(detail::build_library_file(rt, "kernels/dot.cl", options), dot_kernel);
-    grid = detail::make_grid(rt, kernel, count / std::size_t(vec) + 1, local, detail::resident_groups(caps));
-  }
-};
-
 // Ranges already checked; count > 0.
 template <class T>
 T dot_range(Runtime& rt, detail::Commands& commands, cl_mem a, std::size_t a_offset, cl_mem b, std::size_t b_offset,
             std::size_t count) {
-  const DotLaunch<T> launch(rt, count);
+  const detail::VectorLaunch<T> launch(rt, "kernels/dot.cl", dot_kernel, count);
   const T zero = 0;
   const detail::Mem out = detail::make_buffer(rt, sizeof(T), CL_MEM_READ_WRITE, &zero);
   detail::bind(launch.kernel, detail::arg("a", a), detail::arg("a_offset", cl_ulong(a_offset)), detail::arg("b", b),
@@ -74,17 +54,11 @@ T detail::dot_buffers(Runtime& rt, cl_mem a, std::size_t a_offset, cl_mem b, std
 template <class T>
 Plan plan_dot(Runtime& rt, std::size_t count) {
   check_type<T>(rt);
-  const DotLaunch<T> launch(rt, std::max<std::size_t>(1, count));
   Plan plan;
   plan.algorithm = "dot of " + std::to_string(count) + " " + detail::cl_type_name<T>();
   plan.strategy = "one atomic add per work-group";
   plan.program = "kernels/dot.cl";
-  plan.kernel = dot_kernel.kernel;
-  plan.build_options = rt.build_options() + launch.options;
-  plan.global_size = launch.grid.items(), plan.local_size = launch.grid.group;
-  plan.tuning = {{"elements per load", std::to_string(launch.vec)},
-                 {"work-group wanted", std::to_string(launch.local)},
-                 {"most work-groups", std::to_string(detail::resident_groups(rt.device_info().caps))}};
+  detail::VectorLaunch<T>(rt, "kernels/dot.cl", dot_kernel, std::max<std::size_t>(1, count)).describe(rt, plan);
   return plan;
 }
 

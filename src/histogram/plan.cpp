@@ -142,11 +142,7 @@ clatomics::Plan Plan::shown(const Runtime& rt, const std::string& what) const {
   out.build_options = rt.build_options() + options;
   out.strategy = strategy_name(strategy);
   out.global_size = global, out.local_size = local;
-  const auto text = [](auto v) {
-    std::ostringstream s;
-    s << v;
-    return s.str();
-  };
+  const auto text = [](const auto& v) { return detail::plan_text(v); };
   out.tuning = {{"device class", tuning.device_class},
                 {"most work-groups a launch", text(max_groups)},
                 {"counts", direct ? "straight into the 64-bit totals" : "32-bit per launch, merged into the 64-bit totals"},

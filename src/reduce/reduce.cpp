@@ -12,6 +12,7 @@
 #include "core/cl_types.hpp"
 #include "core/kernel_args.hpp"
 #include "core/launch.hpp"
+#include "core/vector_launch.hpp"
 #include "core/runtime_state.hpp"
 #include "groups/started.hpp"
 #include "reduce/reduce_parts.hpp"
@@ -115,33 +116,11 @@ void check_type(Runtime& rt) {
   if constexpr (std::is_same_v<T, double>) detail::require_double(rt, "reduce<double>");
 }
 
-// The fast path's launch for count elements: 64-byte vectors over one contiguous chunk per
-// work-item on CPUs (a few work-items per core), 16-byte vectors in a grid stride on GPUs (enough
-// work-groups to fill every compute unit).
-template <class T>
-struct FastLaunch {
-  int vec = 1;
-  std::size_t local = 1;
-  std::string options;
-  detail::LibraryKernel kernel;
-  detail::Grid grid;
-
-  FastLaunch(Runtime& rt, std::size_t count, ReduceOp op) {
-    const auto& caps = rt.device_info().caps;
-    const bool cpu = !caps.is_gpu();
-    vec = int((cpu ? 64 : 16) / sizeof(T));
-    local = cpu ? 1 : 256;
-    options = detail::type_define<T>("CLAT_T") + detail::define("CLAT_VEC", vec) + detail::define("CLAT_CONTIGUOUS", cpu ? 1 : 0);
-    kernel = detail::make_kernel(detail::build_library_file(rt, "kernels/reduce.cl", options), reduce_signature(op, ReduceKernel::fast));
-    grid = detail::make_grid(rt, kernel, count / std::size_t(vec) + 1, local, detail::resident_groups(caps));
-  }
-};
-
 // The fast path over one range of one buffer, already checked; count > 0: one atomic per group.
 // *result holds the value once the commands have finished.
 template <class T>
 void reduce_fast(Runtime& rt, detail::Commands& commands, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op, T* result) {
-  const FastLaunch<T> launch(rt, count, op);
+  const detail::VectorLaunch<T> launch(rt, "kernels/reduce.cl", reduce_signature(op, ReduceKernel::fast), count);
   const T start = atomic_start<T>(op);
   const detail::Mem out = detail::make_buffer(rt, sizeof(T), CL_MEM_READ_WRITE, &start);
   detail::bind(launch.kernel, detail::arg("in", buffer), detail::arg("offset", cl_ulong(offset)), detail::arg("count", cl_ulong(count)),
@@ -273,13 +252,8 @@ Plan plan_reduce(Runtime& rt, std::size_t count, ReduceOp op, ReduceOptions opti
     Tree<T>(rt, op).plan(std::max<std::size_t>(1, count), plan);
   } else {
     plan.strategy = "one atomic per work-group";
-    const FastLaunch<T> launch(rt, std::max<std::size_t>(1, count), op);
-    plan.kernel = launch.kernel.signature->kernel;
-    plan.build_options = rt.build_options() + launch.options;
-    plan.global_size = launch.grid.items(), plan.local_size = launch.grid.group;
-    plan.tuning = {{"elements per load", std::to_string(launch.vec)},
-                   {"work-group wanted", std::to_string(launch.local)},
-                   {"most work-groups", std::to_string(detail::resident_groups(rt.device_info().caps))}};
+    detail::VectorLaunch<T>(rt, "kernels/reduce.cl", reduce_signature(op, ReduceKernel::fast), std::max<std::size_t>(1, count))
+        .describe(rt, plan);
   }
   return plan;
 }

@@ -140,11 +140,7 @@ Plan ScatterPlan::plan(const Runtime& rt, const char* what) const {
   out.build_options = rt.build_options() + options;
   out.strategy = strategy_name(strategy);
   out.global_size = grid.items(), out.local_size = grid.group;
-  const auto text = [](auto v) {
-    std::ostringstream s;
-    s << v;
-    return s.str();
-  };
+  const auto text = [](const auto& v) { return detail::plan_text(v); };
   out.tuning = {{"device class", tuning.device_class},
                 {"launches", text(launches)},
                 {"local bytes", text(local_bytes)},
