@@ -24,7 +24,7 @@ std::atomic<PinnedStaging> staging{PinnedStaging::automatic};
 StreamLimits stream_limits() { return {chunk_bytes.load(), launch_elements.load(), merge_32bit.load()}; }
 
 void set_stream_limits(const StreamLimits& limits) {
-  // The kernels count a launch in 32 bits (histogram.cl's uint load loop, __local counts).
+  // The kernels count a launch in 32 bits (kernels/histogram/share_loop.cl's uint load loop, __local counts).
   if (limits.launch_elements > (std::uint64_t(1) << 31))
     throw std::invalid_argument("clatomics: StreamLimits::launch_elements must be at most 2^31");
   chunk_bytes = limits.chunk_bytes;

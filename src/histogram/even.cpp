@@ -88,7 +88,7 @@ EvenHistogram2D even_result_2d(Run& run, const Setup& setup) {
   h.ny = setup.y.nbins;
   h.strategy = run.strategy();
   h.counts.assign(totals.begin(), totals.begin() + std::ptrdiff_t(bins));
-  // Slot bins + 4 * cx + cy - 1: cx, cy = 0 in range, 1 below, 2 above, 3 NaN (kernels/histogram.cl).
+  // Slot bins + 4 * cx + cy - 1: cx, cy = 0 in range, 1 below, 2 above, 3 NaN (kernels/histogram/slots.cl).
   std::uint64_t* x_tally[4] = {nullptr, &h.x.below, &h.x.above, &h.x.nan};
   std::uint64_t* y_tally[4] = {nullptr, &h.y.below, &h.y.above, &h.y.nan};
   for (std::size_t cx = 0; cx < 4; ++cx)
