@@ -69,7 +69,13 @@ class Scatter {
   // __local memory's room for this call's slots (accumulator, and count when counting).
   LocalRoom room() const { return local_room(rt_.device_info(), plan_.store_bytes * plan_.words + (plan_.counts ? 4 : 0)); }
   // The __local arguments of clat_scatter: bytes of the slots, the tags and the counts.
-  std::size_t local_slots() const;
+  struct LocalBytesOf {
+    std::size_t acc, tags, counts;
+  };
+  LocalBytesOf local_bytes() const;
+  // The launches of clat_scatter over the call's elements, and the grid of one of n elements.
+  std::size_t launches() const;
+  Grid accumulate_grid(std::size_t n) const;
   // The launch of the small kernels (checks, fills, finish): units work-items, a few groups per
   // compute unit.
   Grid small_grid(const Kernel& kernel, std::uint64_t units) const {
@@ -87,6 +93,8 @@ class Scatter {
   ScatterTuning tuning_;
   Commands commands_;
   ScatterPlan plan_;
+  Program program_;      // clat_scatter's program, built by plan()
+  LibraryKernel kernel_;  // clat_scatter, made by plan()
   std::size_t width_ = 1, vstride_ = 1, ostride_ = 1, index_size_ = 4, slots_ = 0;
   std::size_t out_size_ = 4;  // bytes of an element of call_.out
 };

@@ -11,9 +11,10 @@ namespace clatomics::detail {
 namespace {
 
 // kernels/scatter.cl, built per op, options and plan.
-const Signature scatter_kernel{
-    "clat_scatter",
-    "global idx, idx_off, global val, val_off, first, n, width, vstride, nbins, global acc, acc_off, astride, global counts, global flags, e_grid, e_top, global oor, oor_slot, lslots, local lacc, local ltag, local lcount"};
+const Signature scatter_kernel{"clat_scatter",
+                               "global idx, idx_off, global val, val_off, first, n, width, vstride, nbins, global acc, acc_off, astride, "
+                               "global counts, global flags, e_grid, e_top, global oor, oor_slot, lslots, local lacc, local ltag, "
+                               "local lcount"};
 const Signature fill_kernel{"clat_scatter_fill", "global acc, n"};
 const Signature finish_kernel{"clat_scatter_finish",
                               "global out, out_off, ostride, width, nbins, global acc, global counts, global flags, e_grid, e_top, include_self, mean"};
@@ -118,7 +119,7 @@ ScatterResult Scatter::run() {
   plan();
   ScatterResult result;
   result.strategy = plan_.strategy;
-  const Program program = build_library_file(rt_, plan_.file, plan_.options);
+  const Program& program = program_;
   // Fixed point: a grid from a sample's largest value with room to spare; a value above it sends
   // the call round again with the grid of the true largest (found by a pass over the values).
   if (plan_.fixed) {
@@ -161,7 +162,7 @@ void Scatter::find_arg(const Program& checks, const Program& program) {
 // Every element into the accumulator, then (unless it is out itself) into out. Returns false,
 // out untouched, when a fixed-point value lay above e_top (the grid must be redone).
 bool Scatter::accumulate(const Program& program, int e_grid, int e_top, ScatterResult& result) {
-  const LibraryKernel kernel = make_kernel(program, scatter_kernel);
+  const LibraryKernel& kernel = kernel_;  // made by plan()
   // The accumulator: out itself, or scratch slots at the identity (plus counts and flags).
   Mem scratch, counts, flags;
   cl_mem acc = call_.out;
@@ -186,24 +187,22 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, ScatterR
   // Launches of fewer than 2^32 (element, column) pairs: 32-bit positions, run lengths and
   // tallies. tally[0]: a value above the grid; tally[1 + l]: launch l's indices >= bins.
   const std::uint64_t per_launch = this->per_launch();
-  const std::size_t launches = std::size_t((call_.count + per_launch - 1) / per_launch);
+  const std::size_t launches = this->launches();
   const Mem tally = make_buffer(rt_, (launches + 1) * sizeof(cl_uint));
   commands_.fill_zero(tally.get(), (launches + 1) * sizeof(cl_uint));
   const bool private_slots = plan_.strategy == ScatterStrategy::local_private;
-  const std::size_t local_slots = this->local_slots();
+  const LocalBytesOf local = local_bytes();
   cl_mem no_buffer = tally.get();  // any valid buffer, for arguments the program does not use
   for (std::size_t l = 0; l < launches; ++l) {
     const std::size_t first = l * per_launch, n = std::size_t(std::min<std::uint64_t>(per_launch, call_.count - first));
-    const std::size_t k = tuning_.items_per_step;
-    const Grid grid = make_grid(rt_, kernel, (std::uint64_t(n) * width_ + k - 1) / k, plan_.group, plan_.max_groups);
+    const Grid grid = accumulate_grid(n);
     bind(kernel, arg("idx", call_.indices), arg("idx_off", cl_ulong(call_.indices_offset)), arg("val", call_.values),
          arg("val_off", cl_ulong(call_.values_offset)), arg("first", cl_ulong(first)), arg("n", cl_ulong(n)), arg("width", cl_uint(width_)),
          arg("vstride", cl_ulong(vstride_)), arg("nbins", cl_ulong(call_.bins)), arg("acc", acc), arg("acc_off", cl_ulong(acc_offset)),
          arg("astride", cl_ulong(astride)), arg("counts", counts ? counts.get() : no_buffer), arg("flags", flags ? flags.get() : no_buffer),
          arg("e_grid", cl_int(e_grid)), arg("e_top", cl_int(e_top)), arg("oor", tally), arg("oor_slot", cl_uint(1 + l)),
-         arg("lslots", cl_uint(private_slots ? slots_ : 0)), arg("lacc", LocalBytes{local_slots * plan_.store_bytes * plan_.words}),
-         arg("ltag", LocalBytes{(plan_.strategy == ScatterStrategy::local_cache ? local_slots : 1) * sizeof(cl_uint)}),
-         arg("lcount", LocalBytes{(plan_.counts ? local_slots : 1) * sizeof(cl_uint)}));
+         arg("lslots", cl_uint(private_slots ? slots_ : 0)), arg("lacc", LocalBytes{local.acc}), arg("ltag", LocalBytes{local.tags}),
+         arg("lcount", LocalBytes{local.counts}));
     commands_.launch(kernel, grid);
   }
   std::vector<cl_uint> tallies(launches + 1);

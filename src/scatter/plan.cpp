@@ -111,24 +111,30 @@ std::string Scatter::build_options() const {
 
 std::uint64_t Scatter::per_launch() const { return std::max<std::uint64_t>(1, launch_elements() / width_); }
 
-std::size_t Scatter::local_slots() const {
-  if (plan_.strategy == ScatterStrategy::local_private) return slots_ << plan_.shift;
-  if (plan_.strategy == ScatterStrategy::local_cache) return plan_.cache_slots;
-  return 1;
+std::size_t Scatter::launches() const { return std::size_t((call_.count + per_launch() - 1) / per_launch()); }
+
+Scatter::LocalBytesOf Scatter::local_bytes() const {
+  std::size_t slots = 1;
+  if (plan_.strategy == ScatterStrategy::local_private) slots = slots_ << plan_.shift;
+  if (plan_.strategy == ScatterStrategy::local_cache) slots = plan_.cache_slots;
+  return {slots * plan_.store_bytes * plan_.words, (plan_.strategy == ScatterStrategy::local_cache ? slots : 1) * sizeof(cl_uint),
+          (plan_.counts ? slots : 1) * sizeof(cl_uint)};
+}
+
+Grid Scatter::accumulate_grid(std::size_t n) const {
+  const std::size_t k = tuning_.items_per_step;
+  return make_grid(rt_, kernel_, (std::uint64_t(n) * width_ + k - 1) / k, plan_.group, plan_.max_groups);
 }
 
 ScatterPlan Scatter::plan() {
   choose(sample(build_library_file(rt_, "kernels/scatter_checks.cl", scatter_type_options(info_, call_.index64))));
   plan_.options = build_options();
-  const LibraryKernel kernel = make_kernel(build_library_file(rt_, plan_.file, plan_.options), scatter_kernel_signature());
-  const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch(), call_.count));
-  plan_.grid = make_grid(rt_, kernel, (std::uint64_t(n) * width_ + tuning_.items_per_step - 1) / tuning_.items_per_step, plan_.group,
-                         plan_.max_groups);
-  plan_.launches = std::size_t((call_.count + per_launch() - 1) / per_launch());
-  const std::size_t slots = local_slots();
-  plan_.local_bytes = slots * plan_.store_bytes * plan_.words +
-                      (plan_.strategy == ScatterStrategy::local_cache ? slots : 1) * sizeof(cl_uint) +
-                      (plan_.counts ? slots : 1) * sizeof(cl_uint);
+  program_ = build_library_file(rt_, plan_.file, plan_.options);
+  kernel_ = make_kernel(program_, scatter_kernel_signature());
+  plan_.grid = accumulate_grid(std::size_t(std::min<std::uint64_t>(per_launch(), call_.count)));
+  plan_.launches = launches();
+  const LocalBytesOf local = local_bytes();
+  plan_.local_bytes = local.acc + local.tags + local.counts;
   return plan_;
 }
 
