@@ -86,16 +86,13 @@ class Compactor {
   // kernels/compact.cl, so the program is that file after the predicate).
   void plan(std::size_t count, bool stable, Plan& plan) const {
     const detail::Signature& main = one_pass_ ? tiles_kernel : stable ? count_kernel : unstable_kernel;
-    const detail::LibraryKernel kernel = one_pass_ ? tiles_ : detail::make_kernel(program_, main);
-    detail::Grid grid;  // as run_tiles, run_stable and run_unstable make it
-    if (one_pass_) {
-      grid = detail::make_grid(rt_, kernel, std::uint64_t(blocks(count, group_)) * group_, group_, groups());
-    } else if (stable) {
-      grid = detail::make_grid(rt_, kernel, 1, group_, 1);
-      grid.groups = std::max<std::size_t>(1, std::min(blocks(count, grid.group), groups()));
-    } else {
-      grid = detail::make_grid(rt_, kernel, blocks(count, group_), group_, groups());
-    }
+    detail::Grid grid;
+    if (one_pass_)
+      grid = tiles_grid(count);
+    else if (stable)
+      grid = stable_grid(detail::make_kernel(program_, count_kernel), detail::make_kernel(program_, scatter_kernel), count);
+    else
+      grid = unstable_grid(detail::make_kernel(program_, unstable_kernel), count);
     plan.strategy = one_pass_ ? (stable ? "one pass, tiles in order by decoupled look-back" : "one pass, tiles claim their places")
                               : (stable ? "count, scan of the block counts, scatter" : "one pass, a global counter");
     plan.kernel = main.kernel;
@@ -135,14 +132,13 @@ class Compactor {
     const std::size_t tile = group_ * k_;
     std::uint64_t per_launch = std::min<std::uint64_t>(detail::launch_elements(), (std::uint64_t(1) << 30) - 1);
     if (per_launch >= tile) per_launch -= per_launch % tile;
-    const auto tiles_of = [&](std::size_t n) { return (n + tile - 1) / tile; };
     // scratch[0]: the tile counter; then the kept counter (unstable) or one status word per tile.
-    const std::size_t words = 1 + (stable ? tiles_of(std::size_t(std::min<std::uint64_t>(per_launch, count))) : 1);
+    const std::size_t words = 1 + (stable ? blocks(std::size_t(std::min<std::uint64_t>(per_launch, count)), group_) : 1);
     const detail::Mem scratch = detail::make_buffer(rt_, words * sizeof(cl_uint));
     std::size_t kept = 0;
     for (std::size_t done = 0; done < count;) {
-      const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, count - done)), ntiles = tiles_of(n);
-      const detail::Grid grid = detail::make_grid(rt_, tiles_, std::uint64_t(ntiles) * group_, group_, groups());
+      const std::size_t n = std::size_t(std::min<std::uint64_t>(per_launch, count - done)), ntiles = blocks(n, group_);
+      const detail::Grid grid = tiles_grid(n);
       commands.fill_zero(scratch.get(), (1 + (stable ? ntiles : 1)) * sizeof(cl_uint));
       detail::bind(tiles_, detail::arg("in", in), detail::arg("offset", cl_ulong(offset + done)), detail::arg("count", cl_ulong(n)),
                    detail::arg("clat_p", values_), detail::arg("out", out), detail::arg("out_base", cl_ulong(out_offset + kept)),
@@ -164,7 +160,7 @@ class Compactor {
     // The counter is 32-bit: launches stay below 2^32 elements.
     for (std::size_t done = 0; done < count;) {
       const std::size_t n = std::size_t(std::min<std::uint64_t>(detail::launch_elements(), count - done));
-      const detail::Grid grid = detail::make_grid(rt_, kernel, blocks(n, group_), group_, groups());
+      const detail::Grid grid = unstable_grid(kernel, n);
       commands.fill_zero(counter.get(), sizeof(cl_uint));
       detail::bind(kernel, detail::arg("in", in), detail::arg("offset", cl_ulong(offset + done)), detail::arg("count", cl_ulong(n)),
                    detail::arg("clat_p", values_), detail::arg("out", out), detail::arg("out_base", cl_ulong(out_offset + kept)),
@@ -183,11 +179,8 @@ class Compactor {
     const detail::LibraryKernel counts = detail::make_kernel(program_, count_kernel);
     const detail::LibraryKernel scan = detail::make_kernel(program_, scan_kernel);
     const detail::LibraryKernel scatter = detail::make_kernel(program_, scatter_kernel);
-    // Both passes must cut the same blocks: one work-group size for both.
-    detail::Grid grid = detail::make_grid(rt_, counts, 1, group_, 1);
-    grid = detail::make_grid(rt_, scatter, 1, grid.group, 1);
+    const detail::Grid grid = stable_grid(counts, scatter, count);
     const std::size_t nblocks = blocks(count, grid.group);
-    grid.groups = std::max<std::size_t>(1, std::min(nblocks, groups()));
     const detail::Grid one = detail::make_grid(rt_, scan, nblocks, 256, 1);
     const detail::Mem block_counts = detail::make_buffer(rt_, nblocks * sizeof(cl_uint));
     const detail::Mem block_offsets = detail::make_buffer(rt_, (nblocks + 1) * sizeof(cl_ulong));
@@ -208,6 +201,21 @@ class Compactor {
   }
 
   std::size_t blocks(std::size_t n, std::size_t group) const { return (n + group * k_ - 1) / (group * k_); }
+
+  // The launches' shapes, for the runs and the plan alike. One pass: a work-group per tile.
+  detail::Grid tiles_grid(std::size_t n) const {
+    return detail::make_grid(rt_, tiles_, std::uint64_t(blocks(n, group_)) * group_, group_, groups());
+  }
+  detail::Grid unstable_grid(const detail::Kernel& kernel, std::size_t n) const {
+    return detail::make_grid(rt_, kernel, blocks(n, group_), group_, groups());
+  }
+  // Count and scatter must cut the same blocks: one work-group size that both kernels run.
+  detail::Grid stable_grid(const detail::Kernel& counts, const detail::Kernel& scatter, std::size_t count) const {
+    detail::Grid grid = detail::make_grid(rt_, counts, 1, group_, 1);
+    grid = detail::make_grid(rt_, scatter, 1, grid.group, 1);
+    grid.groups = std::max<std::size_t>(1, std::min(blocks(count, grid.group), groups()));
+    return grid;
+  }
   std::size_t groups() const { return groups_; }
 
   Runtime& rt_;
