@@ -53,8 +53,8 @@ struct EvenOnGroup {
   using Total = EvenHistogram;
   const std::vector<T>* values;                 // host data, with host weights; null for resident data
   const std::vector<HostFloats>* host_weights;  // host data's channels
-  std::size_t count, channels;                  // the positions, the weight channels
-  std::vector<std::size_t> channel_counts;      // each channel's elements
+  std::size_t count;                            // the positions
+  std::vector<std::size_t> channel_counts;      // each weight channel's elements
   EvenBins<T> bins;
   HistogramOptions options;
 
@@ -62,13 +62,13 @@ struct EvenOnGroup {
     // The same call without values checks the bins, the channels and the options, and starts
     // the totals with as many weight channels.
     const std::vector<float> none;
-    Total total = histogram_even(rt, std::vector<T>{}, bins, std::vector<HostFloats>(channels, none), options);
-    for (std::size_t c = 0; c < channels; ++c) require_weight_length(c, channel_counts[c], count);
+    Total total = histogram_even(rt, std::vector<T>{}, bins, std::vector<HostFloats>(channel_counts.size(), none), options);
+    for (std::size_t c = 0; c < channel_counts.size(); ++c) require_weight_length(c, channel_counts[c], count);
     return total;
   }
   Part part(Runtime& rt, const std::vector<detail::At>& at, std::uint64_t, std::size_t n) const {
     std::vector<detail::WeightRange> weights;
-    for (std::size_t c = 0; c < channels; ++c) weights.push_back({at[1 + c].buffer, at[1 + c].offset});
+    for (std::size_t c = 0; c < channel_counts.size(); ++c) weights.push_back({at[1 + c].buffer, at[1 + c].offset});
     const T range[2] = {bins.lo, bins.hi};
     return detail::even_histogram_buffer<T>(rt, {at[0].buffer, at[0].offset}, n, bins.nbins, range, weights, options);
   }
@@ -107,7 +107,7 @@ EvenHistogram detail::group_histogram_even(DeviceGroup& group, const std::vector
                                            const std::vector<HostFloats>& weights, HistogramOptions options) {
   std::vector<std::size_t> counts;
   for (const HostFloats& w : weights) counts.push_back(w.size());
-  return detail::run_spread(group, EvenOnGroup<T>{&values, &weights, values.size(), weights.size(), counts, bins, options});
+  return detail::run_spread(group, EvenOnGroup<T>{&values, &weights, values.size(), counts, bins, options});
 }
 
 template <class T>
@@ -123,7 +123,7 @@ EvenHistogram histogram_even(DeviceGroup& group, const DistributedBuffer<T>& val
     detail::check_same_layout("histogram_even: values and weights", values, w);
     for (std::size_t d = 0; d < arrays.size(); ++d) arrays[d].push_back({w.parts[d](), 0, sizeof(float)});
   }
-  const EvenOnGroup<T> call{nullptr, nullptr, values.size, weights.size(), counts, bins, options};
+  const EvenOnGroup<T> call{nullptr, nullptr, values.size, counts, bins, options};
   return detail::run_resident(group, call, arrays, values.first, values.count);
 }
 
