@@ -179,24 +179,26 @@ struct ScatterCall {
   std::size_t arg_offset = 0;
 };
 ScatterResult scatter_buffers(Runtime& rt, const ScatterCall& call);
-// A call's types, op and options; the entry points fill in its buffers and sizes.
-template <class V, class I, class O = V>
-ScatterCall scatter_call(ScatterOp op, const ScatterOptions& options, bool segments = false) {
+// A call's types (as ScatterCall names them), op and options; the entry points fill in its
+// buffers and sizes.
+inline ScatterCall scatter_call(ScatterType type, bool out16, bool index64, ScatterOp op, const ScatterOptions& options, bool segments) {
   ScatterCall call;
-  call.type = scatter_type_of<V>();
-  call.out16 = scatter_out16<O, V>();
-  call.index64 = scatter_index64<I>();
+  call.type = type;
+  call.out16 = out16;
+  call.index64 = index64;
   call.segments = segments;
   call.op = op;
   call.options = options;
   return call;
 }
-// The same with its buffer ranges.
+// The same from the entry point's element types.
 template <class V, class I, class O = V>
-ScatterCall scatter_call(ScatterOp op, const ScatterOptions& options, bool segments, cl_mem out, std::size_t out_offset,
-                         std::size_t bins, cl_mem indices, std::size_t indices_offset, cl_mem values, std::size_t values_offset,
-                         std::size_t count) {
-  ScatterCall call = scatter_call<V, I, O>(op, options, segments);
+ScatterCall scatter_call(ScatterOp op, const ScatterOptions& options, bool segments = false) {
+  return scatter_call(scatter_type_of<V>(), scatter_out16<O, V>(), scatter_index64<I>(), op, options, segments);
+}
+// A call with its buffer ranges.
+inline ScatterCall with_ranges(ScatterCall call, cl_mem out, std::size_t out_offset, std::size_t bins, cl_mem indices,
+                               std::size_t indices_offset, cl_mem values, std::size_t values_offset, std::size_t count) {
   call.out = out;
   call.out_offset = out_offset;
   call.bins = bins;
@@ -206,6 +208,13 @@ ScatterCall scatter_call(ScatterOp op, const ScatterOptions& options, bool segme
   call.values_offset = values_offset;
   call.count = count;
   return call;
+}
+template <class V, class I, class O = V>
+ScatterCall scatter_call(ScatterOp op, const ScatterOptions& options, bool segments, cl_mem out, std::size_t out_offset,
+                         std::size_t bins, cl_mem indices, std::size_t indices_offset, cl_mem values, std::size_t values_offset,
+                         std::size_t count) {
+  return with_ranges(scatter_call<V, I, O>(op, options, segments), out, out_offset, bins, indices, indices_offset, values, values_offset,
+                     count);
 }
 // Host data: out is read and written back; indices (or offsets) and values are copied in.
 ScatterResult scatter_host(Runtime& rt, const ScatterCall& call, void* out, std::size_t out_elements, const void* indices,

@@ -36,21 +36,11 @@ std::size_t reduce_by_key_buffers(Runtime& rt, ScatterType type, bool out16, boo
   if (count == 0) return 0;
   // The runs' offsets (CSR) for the segment reduction; its checks run before anything is enqueued.
   const Mem seg = make_buffer(rt, (count + 1) * sizeof(cl_ulong));
-  ScatterCall call;
-  call.type = type;
-  call.out16 = out16;
-  call.index64 = true;
-  call.segments = true;
-  call.op = op;
-  call.options = options;
-  call.options.include_self = false;
-  call.out = reductions;
-  call.out_offset = reductions_offset;
-  call.bins = count;  // at most count runs
-  call.indices = seg.get();
-  call.values = values;
-  call.values_offset = values_offset;
-  call.count = count;
+  ScatterOptions alone = options;  // each run's reduction of its values alone
+  alone.include_self = false;
+  // At most count runs, whose offsets are 64-bit.
+  ScatterCall call = with_ranges(scatter_call(type, out16, true, op, alone, true), reductions, reductions_offset, count, seg.get(), 0,
+                                 values, values_offset, count);
   Scatter(rt, call, what).check();
 
   // Heads (a key unlike the one before) counted per block, their offsets scanned on the host,
