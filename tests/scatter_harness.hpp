@@ -221,26 +221,8 @@ std::size_t big_bins() {
 // float sum, min and max, int sum, double sum and long max; the other plans (forced strategies,
 // the deterministic mode, segments, reduce_by_key) only where those are what a case is about.
 template <class V>
-struct Index {
-  using type = cl_uint;
-};
-template <>
-struct Index<double> {
-  using type = cl_ulong;
-};
-template <>
-struct Index<cl_uint> {
-  using type = cl_ulong;
-};
-template <>
-struct Index<cl_ulong> {
-  using type = cl_ulong;
-};
-template <>
-struct Index<bfloat16_t> {
-  using type = cl_ulong;
-};
-template <class V>
-using Idx = typename Index<V>::type;
+using Idx = std::conditional_t<std::is_same_v<V, double> || std::is_same_v<V, cl_uint> || std::is_same_v<V, cl_ulong> ||
+                                   std::is_same_v<V, bfloat16_t>,
+                               cl_ulong, cl_uint>;
 
 }  // namespace scatter_test
