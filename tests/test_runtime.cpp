@@ -72,6 +72,57 @@ TEST_CASE("the cache builds each (source, options) once") {
   CHECK(rt.build_count() == before + 2);
 }
 
+// A kernel that writes one number, built with clatomics::build_program (no Runtime cache between).
+cl_int run_writer(clatomics::Runtime& rt, const std::string& source) {
+  cl::Program program = clatomics::build_program(rt.context(), rt.device(), source, "");
+  cl::Buffer out = test::to_device(rt, std::vector<cl_int>{0});
+  cl::Kernel kernel(program, "write_number");
+  kernel.setArg(0, out);
+  rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NullRange);
+  return test::to_host<cl_int>(rt, out, 1)[0];
+}
+
+TEST_CASE("CLATOMICS_CACHE_DIR keeps built programs on disk, each used only for its own source and options") {
+  namespace fs = std::filesystem;
+  auto& rt = test::runtime();
+  const fs::path dir = fs::temp_directory_path() / ("clatomics-binaries-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const test::ScopedEnv env("CLATOMICS_CACHE_DIR", dir.string().c_str());
+  const std::string seven = "kernel void write_number(global int* out) { out[0] = 7; }\n";
+  const std::string eight = "kernel void write_number(global int* out) { out[0] = 8; }\n";
+  const auto entries = [&] {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir)) files.push_back(entry.path());
+    return files;
+  };
+
+  const std::size_t loads = clatomics::testing::binary_cache_loads();
+  CHECK(run_writer(rt, seven) == 7);  // built from source, its binary kept
+  REQUIRE(entries().size() == 1);
+  CHECK(clatomics::testing::binary_cache_loads() == loads);
+  CHECK(run_writer(rt, seven) == 7);  // from the binary
+  CHECK(clatomics::testing::binary_cache_loads() == loads + 1);
+  CHECK(run_writer(rt, eight) == 8);  // another source: another entry, never the first one's
+  CHECK(entries().size() == 2);
+  CHECK(clatomics::testing::binary_cache_loads() == loads + 1);
+
+  // Every entry damaged (cut short, or another entry's bytes under its name): each source is
+  // built again and gives its own number.
+  for (const auto& file : entries()) fs::resize_file(file, fs::file_size(file) / 2);
+  CHECK(run_writer(rt, seven) == 7);
+  CHECK(run_writer(rt, eight) == 8);
+  CHECK(clatomics::testing::binary_cache_loads() == loads + 1);
+  const auto files = entries();
+  REQUIRE(files.size() == 2);
+  fs::copy_file(files[0], files[1].string() + ".swap");
+  fs::copy_file(files[1], files[0], fs::copy_options::overwrite_existing);
+  fs::rename(files[1].string() + ".swap", files[1]);
+  CHECK(run_writer(rt, seven) == 7);
+  CHECK(run_writer(rt, eight) == 8);
+  CHECK(clatomics::testing::binary_cache_loads() == loads + 1);
+  fs::remove_all(dir);
+}
+
 // The snippet files as installed: clatomics/*.cl in a directory of their own, for -I.
 std::string snippet_directory() {
   namespace fs = std::filesystem;

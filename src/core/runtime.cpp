@@ -5,6 +5,7 @@
 
 #include "clatomics/device.hpp"
 #include "clatomics/source.hpp"
+#include "core/binary_cache.hpp"
 #include "core/kernel_args.hpp"
 #include "core/runtime_state.hpp"
 #include "core/testing.hpp"
@@ -14,6 +15,11 @@
 namespace clatomics {
 
 cl_program build_program_handle(cl_context context, cl_device_id device, const std::string& source, const std::string& options) {
+  // Programs built for their arguments' names stay out of the disk cache: an implementation may
+  // keep no argument info in a binary.
+  const std::string cache_dir = options.find("-cl-kernel-arg-info") == std::string::npos ? detail::binary_cache_dir() : "";
+  if (!cache_dir.empty())
+    if (detail::Program cached = detail::load_binary(cache_dir, context, device, source, options)) return cached.release();
   const char* text = source.c_str();
   const std::size_t length = source.size();
   cl_int status = CL_SUCCESS;
@@ -33,6 +39,7 @@ cl_program build_program_handle(cl_context context, cl_device_id device, const s
     }
     throw Error(status, "clBuildProgram", log.empty() ? "(empty build log)" : log, options.empty() ? "(none)" : options);
   }
+  if (!cache_dir.empty()) detail::store_binary(cache_dir, program.get(), device, source, options);
   return program.release();
 }
 

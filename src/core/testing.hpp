@@ -55,6 +55,9 @@ void set_compact_plan(const CompactPlan& plan);
 // name ("add_float_global", "minmax_double_local", ...) or "all": tests of the fallbacks.
 std::unique_ptr<Runtime> runtime_with_failing_checks(Options options, const std::vector<std::string>& checks);
 
+// How many programs this process has built from binaries in CLATOMICS_CACHE_DIR.
+std::size_t binary_cache_loads();
+
 // A slot of the native-path table (cl/kernels/native_paths.def).
 struct NativeSlot {
   std::string name, macro, check, type, space;

@@ -1,0 +1,33 @@
+// Built programs' binaries kept on disk, shared by every process that names the same directory
+// in CLATOMICS_CACHE_DIR (unset: no disk cache). The next process to build a program loads its
+// binary instead of compiling the source again: Intel's CPU runtime keeps no cache of its own,
+// and PoCL's keeps one per directory its user chooses. Boost.Compute's offline cache and VexCL's
+// VEXCL_CACHE_KERNELS do the same for their kernels.
+//
+// An entry holds its whole key (platform, device and driver, the build options and the source)
+// and is used only when that key is equal, so an entry never stands for another program; one
+// that is short, unreadable or does not build is ignored and the source is built. Entries are
+// written to a temporary file and renamed into place, so processes that build the same program
+// at once never read a half-written one.
+#pragma once
+
+#include <string>
+
+#include "core/cl_handles.hpp"
+
+namespace clatomics::detail {
+
+// CLATOMICS_CACHE_DIR, or empty when it is unset or empty.
+std::string binary_cache_dir();
+
+// The program of (source, options) on device built from its binary in dir, or a null Program when
+// dir holds none for that key or it does not build.
+Program load_binary(const std::string& dir, cl_context context, cl_device_id device, const std::string& source,
+                    const std::string& options);
+
+// Keeps program's binary for device in dir (created when missing). Failures to write are ignored:
+// the cache only saves time.
+void store_binary(const std::string& dir, cl_program program, cl_device_id device, const std::string& source,
+                  const std::string& options);
+
+}  // namespace clatomics::detail
