@@ -62,14 +62,16 @@ rm -f "$LOG_DIR"/*.rc
 declare -A NAME
 start_all=$SECONDS
 
-# One job per (device, path, suite), JOBS at a time: each its own process and kernel cache (a
-# device fault poisons only its own process; PoCL's cache is not safe between processes).
+# One job per (device, path, suite), JOBS at a time: each its own process and PoCL cache (a
+# device fault poisons only its own process; PoCL's cache is not safe between processes); the
+# programs' binaries are shared by every run of a path (CLATOMICS_CACHE_DIR, safe between them).
 run_one() {
   local dev="$1" path="$2" suite="$3"
   local exe="$BUILD_DIR/tests/test_$suite" log="$LOG_DIR/dev$dev.$suite.$path.log" t0=$SECONDS rc
   local force=()  # the native path: CLATOMICS_FORCE_CAS unset, as a user runs it
   [ "$path" = cas ] && force=(CLATOMICS_FORCE_CAS=1)
   env -u CLATOMICS_FORCE_CAS "${force[@]}" CLATOMICS_DEVICE="$dev" POCL_CACHE_DIR="$CACHE_ROOT/dev$dev.$suite.$path" \
+    CLATOMICS_CACHE_DIR="$CACHE_ROOT/binaries-$path" \
     timeout "$TEST_TIMEOUT" "$exe" > "$log" 2>&1
   rc=$?
   echo "$rc $((SECONDS - t0))" > "$LOG_DIR/dev$dev.$suite.$path.rc"
