@@ -170,11 +170,7 @@ ScatterPlan plan_scatter(Runtime& rt, const ScatterCall& call) {
   const char* what = scatter_what(call);
   Scatter scatter(rt, call, what);
   scatter.check();
-  if (Scatter::empty(call) || call.count == 0) {
-    ScatterPlan plan;
-    plan.strategy = scatter.asked_strategy();
-    return plan;
-  }
+  if (Scatter::empty(call) || call.count == 0) return scatter.empty_plan();
   return scatter.plan();
 }
 
