@@ -236,6 +236,7 @@ struct KeysCall {
   ScatterOptions options;
 };
 std::size_t reduce_by_key_buffers(Runtime& rt, const KeysCall& call);
+Plan reduce_by_key_plan(Runtime& rt, const KeysCall& call);
 std::size_t reduce_by_key_host(Runtime& rt, ScatterType type, bool out16, bool key64, const void* keys, const void* values, std::size_t count,
                                void* unique_keys, void* reductions, ScatterOp op, ScatterOptions options);
 [[noreturn]] void scatter_size_mismatch(const char* what, std::size_t keys, std::size_t values);
@@ -384,6 +385,14 @@ ScatterResult segment_reduce(Runtime& rt, const View<O>& out, const View<I>& off
                              ScatterOptions options = {}, Rows rows = {}) {
   return detail::scatter_buffers(rt, detail::view_call("segment_reduce", op, options, true, out, offsets, values, rows));
 }
+// What segment_reduce() with these arguments would run on rt's device (clatomics/plan.hpp): the
+// call's checks run but the device's check of the offsets; nothing is read on the device or
+// written (segments need no sample of their indices).
+template <class O, class I, class V>
+Plan plan_segment_reduce(Runtime& rt, const View<O>& out, const View<I>& offsets, const View<V>& values, ScatterOp op,
+                         ScatterOptions options = {}, Rows rows = {}) {
+  return detail::scatter_plan(rt, detail::view_call("segment_reduce", op, options, true, out, offsets, values, rows));
+}
 // Host data: offsets.size() = out.size() / width + 1 (or 0 when out is empty).
 template <class V, class O, class Out>
 ScatterResult segment_reduce(Runtime& rt, std::vector<Out>& out, const std::vector<O>& offsets, const std::vector<V>& values,
@@ -424,6 +433,15 @@ template <class K, class V, class O>
 std::size_t reduce_by_key(Runtime& rt, const View<K>& keys, const View<V>& values, const View<K>& unique_keys, const View<O>& reductions,
                           ScatterOp op, ScatterOptions options = {}) {
   return detail::reduce_by_key_buffers(rt, detail::keys_call(keys, values, unique_keys, reductions, op, options));
+}
+// What reduce_by_key() with these arguments would run on rt's device (clatomics/plan.hpp): the
+// reduction of the runs, as segment_reduce's plan gives it, after the call's checks and the count
+// of the runs (the keys are read on the device, nothing is written); the runs' kernels and their
+// count among the tuning values. No keys: nothing would run, and the plan is the strategy alone.
+template <class K, class V, class O>
+Plan plan_reduce_by_key(Runtime& rt, const View<K>& keys, const View<V>& values, const View<K>& unique_keys, const View<O>& reductions,
+                        ScatterOp op, ScatterOptions options = {}) {
+  return detail::reduce_by_key_plan(rt, detail::keys_call(keys, values, unique_keys, reductions, op, options));
 }
 // Host data: the reductions of O (scatter_output_t<V>, or float for 16-bit values:
 // reduce_by_key<cl_uint, half_t, float>).

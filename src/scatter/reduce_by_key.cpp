@@ -1,5 +1,5 @@
 // reduce_by_key: the runs of equal consecutive keys found on the device (kernels/reduce_by_key.cl),
-// then reduced as segments.
+// then reduced as segments. The call and its plan share every step up to the reduction.
 #include <algorithm>
 #include <vector>
 
@@ -29,6 +29,8 @@ class KeyRuns {
   void write_heads();
   // The runs' reduction: count_runs()'s segments of the values.
   const ScatterCall& reduction() const { return reduction_; }
+  // The plan: the reduction's, with the runs' kernels among the tuning values. Counts the runs.
+  Plan plan();
 
  private:
   Runtime& rt_;
@@ -106,6 +108,23 @@ void KeyRuns::write_heads() {
   commands_.launch(heads_kernel_, grid_);  // seg[runs] = count too
 }
 
+Plan KeyRuns::plan() {
+  if (call_.count == 0) return Scatter(rt_, reduction_, rbk_what).empty_plan().plan(rt_, rbk_what);  // nothing runs
+  const std::size_t runs = count_runs();
+  Plan out = plan_scatter(rt_, reduction_, rbk_what).plan(rt_, rbk_what);
+  const auto text = [](const auto& v) { return plan_text(v); };
+  const std::string options = rt_.build_options() + options_;
+  const std::vector<std::pair<std::string, std::string>> runs_tuning = {
+      {"runs", text(runs)},
+      {"runs kernels", std::string(rbk_count_kernel.kernel) + ", " + rbk_heads_kernel.kernel + " (" + rbk_file + ")"},
+      {"runs build options", options.substr(options.find_first_not_of(' '))},
+      {"runs launch", text(grid_.items()) + " work-items in groups of " + text(grid_.group)},
+      {"rbk group", text(tuning_.rbk_group)},
+      {"rbk keys per item", text(tuning_.rbk_keys_per_item)}};
+  out.tuning.insert(out.tuning.begin() + 1, runs_tuning.begin(), runs_tuning.end());  // after the device class
+  return out;
+}
+
 }  // namespace
 
 std::size_t reduce_by_key_buffers(Runtime& rt, const KeysCall& call) {
@@ -118,6 +137,8 @@ std::size_t reduce_by_key_buffers(Runtime& rt, const KeysCall& call) {
   scatter.run();
   return runs;
 }
+
+Plan reduce_by_key_plan(Runtime& rt, const KeysCall& call) { return KeyRuns(rt, call).plan(); }
 
 std::size_t reduce_by_key_host(Runtime& rt, ScatterType type, bool out16, bool key64, const void* keys, const void* values,
                                std::size_t count, void* unique_keys, void* reductions, ScatterOp op, ScatterOptions options) {
