@@ -5,6 +5,7 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "clatomics/clatomics.hpp"
 #include "commands.hpp"
@@ -27,13 +28,19 @@ ReduceOp reduce_op(const std::string& op) {
   throw UsageError("plan", "--op must be sum, prod, min or max for reduce");
 }
 
-ScatterOp scatter_op(const std::string& op) {
-  if (op == "sum") return ScatterOp::sum;
-  if (op == "prod") return ScatterOp::prod;
-  if (op == "min") return ScatterOp::min;
-  if (op == "max") return ScatterOp::max;
-  if (op == "mean") return ScatterOp::mean;
-  throw UsageError("plan", "--op must be sum, prod, min, max or mean for scatter_reduce");
+ScatterOp scatter_op(const PlanArgs& a) {
+  if (a.op == "sum") return ScatterOp::sum;
+  if (a.op == "prod") return ScatterOp::prod;
+  if (a.op == "min") return ScatterOp::min;
+  if (a.op == "max") return ScatterOp::max;
+  if (a.op == "mean") return ScatterOp::mean;
+  throw UsageError("plan", "--op must be sum, prod, min, max or mean for " + a.algorithm);
+}
+
+ScatterOptions scatter_options(const PlanArgs& a) {
+  ScatterOptions o;
+  o.deterministic = a.deterministic;
+  return o;
 }
 
 // scatter_reduce of n values at indices spread evenly over the bins (the plan samples them).
@@ -45,9 +52,34 @@ Plan plan_scatter(Runtime& rt, const PlanArgs& a) {
   const cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, a.bins * sizeof(V));
   const cl::Buffer idx(rt.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.n * sizeof(cl_uint), indices.data());
   const cl::Buffer values(rt.context(), CL_MEM_READ_ONLY, a.n * sizeof(V));
-  ScatterOptions o;
-  o.deterministic = a.deterministic;
-  return plan_scatter_reduce(rt, view<V>(out), view<cl_uint>(idx), view<V>(values), scatter_op(a.op), o);
+  return plan_scatter_reduce(rt, view<V>(out), view<cl_uint>(idx), view<V>(values), scatter_op(a), scatter_options(a));
+}
+
+// segment_reduce of n values in `bins` segments of equal length (to one value).
+template <class V>
+Plan plan_segments(Runtime& rt, const PlanArgs& a) {
+  if (a.bins == 0 || a.n == 0) throw UsageError("plan", "segment_reduce needs --n and --bins above 0");
+  if (a.n > CL_UINT_MAX) throw UsageError("plan", "segment_reduce takes --n up to 4294967295 (its offsets are cl_uint)");
+  std::vector<cl_uint> offsets(a.bins + 1);
+  for (std::size_t s = 0; s <= a.bins; ++s) offsets[s] = cl_uint(s * a.n / a.bins);
+  const cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, a.bins * sizeof(V));
+  const cl::Buffer offs(rt.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, offsets.size() * sizeof(cl_uint), offsets.data());
+  const cl::Buffer values(rt.context(), CL_MEM_READ_ONLY, a.n * sizeof(V));
+  return plan_segment_reduce(rt, view<V>(out), view<cl_uint>(offs), view<V>(values), scatter_op(a), scatter_options(a));
+}
+
+// reduce_by_key of n sorted keys in `bins` runs of equal length (to one key; n runs when n < bins).
+template <class V>
+Plan plan_by_key(Runtime& rt, const PlanArgs& a) {
+  if (a.bins == 0 || a.n == 0) throw UsageError("plan", "reduce_by_key needs --n and --bins above 0");
+  std::vector<cl_uint> keys(a.n);
+  for (std::size_t i = 0; i < a.n; ++i) keys[i] = cl_uint(i * a.bins / a.n);
+  const cl::Buffer key_buffer(rt.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.n * sizeof(cl_uint), keys.data());
+  const cl::Buffer values(rt.context(), CL_MEM_READ_ONLY, a.n * sizeof(V));
+  const cl::Buffer unique(rt.context(), CL_MEM_READ_WRITE, a.n * sizeof(cl_uint));
+  const cl::Buffer reductions(rt.context(), CL_MEM_READ_WRITE, a.n * sizeof(V));
+  return plan_reduce_by_key(rt, view<cl_uint>(key_buffer), view<V>(values), view<cl_uint>(unique), view<V>(reductions), scatter_op(a),
+                            scatter_options(a));
 }
 
 [[noreturn]] void no_type(const std::string& algorithm, const std::string& types) {
@@ -84,6 +116,12 @@ const std::map<std::string, Planner>& planners() {
          if (a.type == "double") return plan_histogram_even<double>(rt, a.n, {a.bins, 0.0, 1.0});
          no_type("histogram_even", "float or double");
        }},
+      {"histogram2d_even",
+       [](Runtime& rt, const PlanArgs& a) {
+         if (a.type == "float") return plan_histogram2d_even<float>(rt, a.n, {a.bins, 0.0f, 1.0f}, {a.bins, 0.0f, 1.0f});
+         if (a.type == "double") return plan_histogram2d_even<double>(rt, a.n, {a.bins, 0.0, 1.0}, {a.bins, 0.0, 1.0});
+         no_type("histogram2d_even", "float or double");
+       }},
       {"scatter_reduce",
        [](Runtime& rt, const PlanArgs& a) {
          if (a.type == "float") return plan_scatter<float>(rt, a);
@@ -91,6 +129,22 @@ const std::map<std::string, Planner>& planners() {
          if (a.type == "int") return plan_scatter<cl_int>(rt, a);
          if (a.type == "uint") return plan_scatter<cl_uint>(rt, a);
          no_type("scatter_reduce", "float, double, int or uint");
+       }},
+      {"segment_reduce",
+       [](Runtime& rt, const PlanArgs& a) {
+         if (a.type == "float") return plan_segments<float>(rt, a);
+         if (a.type == "double") return plan_segments<double>(rt, a);
+         if (a.type == "int") return plan_segments<cl_int>(rt, a);
+         if (a.type == "uint") return plan_segments<cl_uint>(rt, a);
+         no_type("segment_reduce", "float, double, int or uint");
+       }},
+      {"reduce_by_key",
+       [](Runtime& rt, const PlanArgs& a) {
+         if (a.type == "float") return plan_by_key<float>(rt, a);
+         if (a.type == "double") return plan_by_key<double>(rt, a);
+         if (a.type == "int") return plan_by_key<cl_int>(rt, a);
+         if (a.type == "uint") return plan_by_key<cl_uint>(rt, a);
+         no_type("reduce_by_key", "float, double, int or uint");
        }},
       {"compact",
        [](Runtime& rt, const PlanArgs& a) {
@@ -135,9 +189,13 @@ Command add_plan_command(CLI::App& app) {
   sub->add_option("algorithm", args->algorithm, "the algorithm")->required()->check(one_of("algorithm", algorithm_names));
   sub->add_option("--type", args->type, "the element type: float, double, int, uint, long, ulong (default float)");
   sub->add_option("--n", args->n, "the number of elements (default 16777216)");
-  sub->add_option("--bins", args->bins, "the bins of scatter_reduce and the histograms but the byte one (default 1024)");
-  sub->add_option("--op", args->op, "the op: sum, prod, min, max; scatter_reduce also mean (default sum)");
-  sub->add_flag("--deterministic", args->deterministic, "reduce's or scatter_reduce's deterministic mode");
+  sub->add_option("--bins", args->bins,
+                  "the bins of scatter_reduce and the histograms but the byte one (histogram2d_even: on each axis), the segments "
+                  "of segment_reduce, the runs of reduce_by_key's sorted keys (default 1024)");
+  sub->add_option("--op", args->op,
+                  "the op: sum, prod, min, max; scatter_reduce, segment_reduce and reduce_by_key also mean (default sum)");
+  sub->add_flag("--deterministic", args->deterministic,
+                "the deterministic mode of reduce, scatter_reduce, segment_reduce or reduce_by_key");
   sub->add_flag("--stable", args->stable, "compact keeping the input's order");
   return {sub, [args] { return run_plan(*args); }};
 }

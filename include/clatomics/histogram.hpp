@@ -124,15 +124,22 @@ struct EvenHistogram2D {
   HistogramStrategy strategy = HistogramStrategy::automatic;  // the one that ran
 };
 
-// What histogram(), histogram_keys() and histogram_even() over count elements would run on rt's
-// device (clatomics/plan.hpp), without running them; they refuse what the calls refuse.
-// plan_histogram_keys refuses 0 bins (nothing would run).
+// What histogram(), histogram_keys(), histogram_even() and histogram2d_even() over count
+// elements (points, for two axes) would run on rt's device (clatomics/plan.hpp), without running
+// them; they refuse what the calls refuse. plan_histogram_keys refuses 0 bins (nothing would run).
 Plan plan_histogram(Runtime& rt, std::size_t count, HistogramOptions options = {});
 Plan plan_histogram_keys(Runtime& rt, std::size_t count, std::size_t nbins, HistogramOptions options = {});
 template <class T>
 Plan plan_histogram_even(Runtime& rt, std::size_t count, const EvenBins<T>& bins, std::size_t channels = 0, HistogramOptions options = {});
 extern template Plan plan_histogram_even<float>(Runtime&, std::size_t, const EvenBins<float>&, std::size_t, HistogramOptions);
 extern template Plan plan_histogram_even<double>(Runtime&, std::size_t, const EvenBins<double>&, std::size_t, HistogramOptions);
+template <class T>
+Plan plan_histogram2d_even(Runtime& rt, std::size_t count, const EvenBins<T>& xbins, const EvenBins<T>& ybins, std::size_t channels = 0,
+                           HistogramOptions options = {});
+extern template Plan plan_histogram2d_even<float>(Runtime&, std::size_t, const EvenBins<float>&, const EvenBins<float>&, std::size_t,
+                                                  HistogramOptions);
+extern template Plan plan_histogram2d_even<double>(Runtime&, std::size_t, const EvenBins<double>&, const EvenBins<double>&, std::size_t,
+                                                   HistogramOptions);
 
 namespace detail {
 std::vector<std::uint64_t> histogram_buffer(Runtime& rt, cl_mem bytes, std::size_t offset, std::size_t count,

@@ -219,10 +219,24 @@ ScatterCall scatter_call(ScatterOp op, const ScatterOptions& options, bool segme
 // Host data: out is read and written back; indices (or offsets) and values are copied in.
 ScatterResult scatter_host(Runtime& rt, const ScatterCall& call, void* out, std::size_t out_elements, const void* indices,
                            std::size_t index_elements, const void* values, std::size_t value_elements, cl_ulong* arg);
-// out16: the reductions are of the values' 16-bit type (ScatterCall::out16).
-std::size_t reduce_by_key_buffers(Runtime& rt, ScatterType type, bool out16, bool key64, cl_mem keys, std::size_t keys_offset, cl_mem values,
-                                  std::size_t values_offset, std::size_t count, cl_mem unique_keys, std::size_t unique_offset,
-                                  cl_mem reductions, std::size_t reductions_offset, ScatterOp op, ScatterOptions options);
+// One reduce_by_key call on device buffers: count keys and values, and room for count unique keys
+// and reductions. out16: the reductions are of the values' 16-bit type (ScatterCall::out16).
+struct KeysCall {
+  ScatterType type = ScatterType::f32;
+  bool out16 = false, key64 = false;
+  cl_mem keys = nullptr;
+  std::size_t keys_offset = 0;
+  cl_mem values = nullptr;
+  std::size_t values_offset = 0, count = 0;
+  cl_mem unique_keys = nullptr;
+  std::size_t unique_offset = 0;
+  cl_mem reductions = nullptr;
+  std::size_t reductions_offset = 0;
+  ScatterOp op = ScatterOp::sum;
+  ScatterOptions options;
+};
+std::size_t reduce_by_key_buffers(Runtime& rt, const KeysCall& call);
+Plan reduce_by_key_plan(Runtime& rt, const KeysCall& call);
 std::size_t reduce_by_key_host(Runtime& rt, ScatterType type, bool out16, bool key64, const void* keys, const void* values, std::size_t count,
                                void* unique_keys, void* reductions, ScatterOp op, ScatterOptions options);
 [[noreturn]] void scatter_size_mismatch(const char* what, std::size_t keys, std::size_t values);
@@ -371,6 +385,14 @@ ScatterResult segment_reduce(Runtime& rt, const View<O>& out, const View<I>& off
                              ScatterOptions options = {}, Rows rows = {}) {
   return detail::scatter_buffers(rt, detail::view_call("segment_reduce", op, options, true, out, offsets, values, rows));
 }
+// What segment_reduce() with these arguments would run on rt's device (clatomics/plan.hpp): the
+// call's checks run but the device's check of the offsets; nothing is read on the device or
+// written (segments need no sample of their indices).
+template <class O, class I, class V>
+Plan plan_segment_reduce(Runtime& rt, const View<O>& out, const View<I>& offsets, const View<V>& values, ScatterOp op,
+                         ScatterOptions options = {}, Rows rows = {}) {
+  return detail::scatter_plan(rt, detail::view_call("segment_reduce", op, options, true, out, offsets, values, rows));
+}
 // Host data: offsets.size() = out.size() / width + 1 (or 0 when out is empty).
 template <class V, class O, class Out>
 ScatterResult segment_reduce(Runtime& rt, std::vector<Out>& out, const std::vector<O>& offsets, const std::vector<V>& values,
@@ -380,6 +402,28 @@ ScatterResult segment_reduce(Runtime& rt, std::vector<Out>& out, const std::vect
   return detail::scatter_host(rt, call, out.data(), out.size(), offsets.data(), offsets.size(), values.data(), values.size(), nullptr);
 }
 
+namespace detail {
+// A reduce_by_key call over views, their lengths checked.
+template <class K, class V, class O>
+KeysCall keys_call(const View<K>& keys, const View<V>& values, const View<K>& unique_keys, const View<O>& reductions, ScatterOp op,
+                   const ScatterOptions& options) {
+  require_same_count("reduce_by_key: keys and values", keys, values);
+  require_view_holds("reduce_by_key: unique_keys", unique_keys, keys.count());
+  require_view_holds("reduce_by_key: reductions", reductions, keys.count());
+  KeysCall call;
+  call.type = scatter_type_of<V>();
+  call.out16 = scatter_out16<O, V>();  // O: V, or float for 16-bit values
+  call.key64 = scatter_index64<K>();
+  call.keys = keys.handle(), call.keys_offset = keys.offset();
+  call.values = values.handle(), call.values_offset = values.offset(), call.count = keys.count();
+  call.unique_keys = unique_keys.handle(), call.unique_offset = unique_keys.offset();
+  call.reductions = reductions.handle(), call.reductions_offset = reductions.offset();
+  call.op = op;
+  call.options = options;
+  return call;
+}
+}  // namespace detail
+
 // Runs of equal consecutive keys (K: cl_uint or cl_ulong; sorted keys give unique keys), as
 // thrust::reduce_by_key: unique_keys[u] is the key of run u and reductions[u] the reduction of
 // its values (options.include_self is ignored: the outputs start empty; options.nan applies).
@@ -388,13 +432,16 @@ ScatterResult segment_reduce(Runtime& rt, std::vector<Out>& out, const std::vect
 template <class K, class V, class O>
 std::size_t reduce_by_key(Runtime& rt, const View<K>& keys, const View<V>& values, const View<K>& unique_keys, const View<O>& reductions,
                           ScatterOp op, ScatterOptions options = {}) {
-  constexpr bool out16 = detail::scatter_out16<O, V>();  // O: V, or float for 16-bit values
-  detail::require_same_count("reduce_by_key: keys and values", keys, values);
-  detail::require_view_holds("reduce_by_key: unique_keys", unique_keys, keys.count());
-  detail::require_view_holds("reduce_by_key: reductions", reductions, keys.count());
-  return detail::reduce_by_key_buffers(rt, detail::scatter_type_of<V>(), out16, detail::scatter_index64<K>(), keys.handle(), keys.offset(),
-                                       values.handle(), values.offset(), keys.count(), unique_keys.handle(), unique_keys.offset(),
-                                       reductions.handle(), reductions.offset(), op, options);
+  return detail::reduce_by_key_buffers(rt, detail::keys_call(keys, values, unique_keys, reductions, op, options));
+}
+// What reduce_by_key() with these arguments would run on rt's device (clatomics/plan.hpp): the
+// reduction of the runs, as segment_reduce's plan gives it, after the call's checks and the count
+// of the runs (the keys are read on the device, nothing is written); the runs' kernels and their
+// count among the tuning values. No keys: nothing would run, and the plan is the strategy alone.
+template <class K, class V, class O>
+Plan plan_reduce_by_key(Runtime& rt, const View<K>& keys, const View<V>& values, const View<K>& unique_keys, const View<O>& reductions,
+                        ScatterOp op, ScatterOptions options = {}) {
+  return detail::reduce_by_key_plan(rt, detail::keys_call(keys, values, unique_keys, reductions, op, options));
 }
 // Host data: the reductions of O (scatter_output_t<V>, or float for 16-bit values:
 // reduce_by_key<cl_uint, half_t, float>).

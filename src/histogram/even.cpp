@@ -32,6 +32,7 @@ using detail::hist::add_host;
 using detail::hist::check_buffer_weights;
 using detail::hist::check_host_weights;
 using detail::hist::even_request;
+using detail::hist::even_setup_2d;
 
 const detail::Signature range_kernel{"clat_hist_range", "global in, offset, count, global out, local found"};
 
@@ -141,20 +142,6 @@ EvenHistogram detail::even_histogram_host(Runtime& rt, const std::vector<T>& val
       rt, nbins, range, weights.size(), options, [&](const std::string& what) { return host_range(what, values); },
       [&](Run& run) { add_host(rt, run, values, nullptr, weights); });
 }
-
-namespace {
-
-template <class T>
-Setup even_setup_2d(const Runtime& rt, const EvenBins<T>& xbins, const EvenBins<T>& ybins, std::size_t channels,
-                    WeightAccumulation accumulation) {
-  const std::string what = "histogram2d_even";
-  Setup setup = even_request<T>(rt, what, xbins.nbins, ybins.nbins, true, channels, accumulation);
-  setup.x = even_axis<T>(what + ": xbins", xbins.nbins, xbins.lo, xbins.hi, EdgeRule::two_d);
-  setup.y = even_axis<T>(what + ": ybins", ybins.nbins, ybins.lo, ybins.hi, EdgeRule::two_d);
-  return setup;
-}
-
-}  // namespace
 
 template <class T>
 EvenHistogram2D detail::even_histogram2d_buffer(Runtime& rt, PositionRange x, PositionRange y, std::size_t count,

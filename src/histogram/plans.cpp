@@ -33,7 +33,21 @@ Plan plan_histogram_even(Runtime& rt, std::size_t count, const EvenBins<T>& bins
                      std::to_string(channels) + " weight channels");
 }
 
+template <class T>
+Plan plan_histogram2d_even(Runtime& rt, std::size_t count, const EvenBins<T>& xbins, const EvenBins<T>& ybins, std::size_t channels,
+                           HistogramOptions options) {
+  const Setup setup = detail::hist::even_setup_2d(rt, xbins, ybins, channels, options.accumulation);
+  return detail::hist::plan_call(rt, setup, options, count)
+      .shown(rt, "histogram2d_even of " + std::to_string(count) + " " + detail::cl_type_name<T>() + " points into " +
+                     std::to_string(xbins.nbins) + " x " + std::to_string(ybins.nbins) + " bins, " + std::to_string(channels) +
+                     " weight channels");
+}
+
 template Plan plan_histogram_even<float>(Runtime&, std::size_t, const EvenBins<float>&, std::size_t, HistogramOptions);
 template Plan plan_histogram_even<double>(Runtime&, std::size_t, const EvenBins<double>&, std::size_t, HistogramOptions);
+template Plan plan_histogram2d_even<float>(Runtime&, std::size_t, const EvenBins<float>&, const EvenBins<float>&, std::size_t,
+                                           HistogramOptions);
+template Plan plan_histogram2d_even<double>(Runtime&, std::size_t, const EvenBins<double>&, const EvenBins<double>&, std::size_t,
+                                            HistogramOptions);
 
 }  // namespace clatomics

@@ -9,6 +9,7 @@
 
 #include "core/buffer_checks.hpp"
 #include "core/runtime_state.hpp"
+#include "histogram/numpy_bins.hpp"
 
 namespace clatomics::detail::hist {
 namespace {
@@ -86,6 +87,16 @@ Setup even_request(const Runtime& rt, const std::string& what, std::size_t nx, s
   return setup;
 }
 
+template <class T>
+Setup even_setup_2d(const Runtime& rt, const EvenBins<T>& xbins, const EvenBins<T>& ybins, std::size_t channels,
+                    WeightAccumulation accumulation) {
+  const std::string what = "histogram2d_even";
+  Setup setup = even_request<T>(rt, what, xbins.nbins, ybins.nbins, true, channels, accumulation);
+  setup.x = even_axis<T>(what + ": xbins", xbins.nbins, xbins.lo, xbins.hi, EdgeRule::two_d);
+  setup.y = even_axis<T>(what + ": ybins", ybins.nbins, ybins.lo, ybins.hi, EdgeRule::two_d);
+  return setup;
+}
+
 Setup key_setup(const Runtime& rt, std::size_t nbins) {
   if (nbins > max_nbins) refuse("histogram_keys", "nbins is " + std::to_string(nbins) + "; it must be at most 2^32 - 4");
   Setup setup;
@@ -112,5 +123,7 @@ void check_buffer_weights(const Runtime& rt, const std::string& what, const std:
 
 template Setup even_request<float>(const Runtime&, const std::string&, std::size_t, std::size_t, bool, std::size_t, WeightAccumulation);
 template Setup even_request<double>(const Runtime&, const std::string&, std::size_t, std::size_t, bool, std::size_t, WeightAccumulation);
+template Setup even_setup_2d<float>(const Runtime&, const EvenBins<float>&, const EvenBins<float>&, std::size_t, WeightAccumulation);
+template Setup even_setup_2d<double>(const Runtime&, const EvenBins<double>&, const EvenBins<double>&, std::size_t, WeightAccumulation);
 
 }  // namespace clatomics::detail::hist

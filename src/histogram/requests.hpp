@@ -22,6 +22,12 @@ template <class T>
 Setup even_request(const Runtime& rt, const std::string& what, std::size_t nx, std::size_t ny, bool two_d, std::size_t channels,
                    WeightAccumulation accumulation);
 
+// A 2-D even histogram's setup: the request checked, then each axis' edges over its range (the
+// same setup for the call and its plan).
+template <class T>
+Setup even_setup_2d(const Runtime& rt, const EvenBins<T>& xbins, const EvenBins<T>& ybins, std::size_t channels,
+                    WeightAccumulation accumulation);
+
 // Keys: nbins within bounds and memory.
 Setup key_setup(const Runtime& rt, std::size_t nbins);
 

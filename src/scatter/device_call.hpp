@@ -46,6 +46,14 @@ class Scatter {
   ScatterStrategy asked_strategy() const {
     return call_.options.strategy == ScatterStrategy::automatic ? ScatterStrategy::global_atomics : call_.options.strategy;
   }
+  // The plan of a call that runs no accumulation: that strategy, no launch.
+  ScatterPlan empty_plan() const {
+    ScatterPlan plan;
+    plan.strategy = asked_strategy();
+    plan.tuning = tuning_;
+    plan.grid.groups = 0;
+    return plan;
+  }
 
  private:
   // The device's checks of the offsets or indices (checks.cpp); the output is untouched until

@@ -166,18 +166,16 @@ Plan ScatterPlan::plan(const Runtime& rt, const char* what) const {
   return out;
 }
 
-ScatterPlan plan_scatter(Runtime& rt, const ScatterCall& call) {
-  const char* what = scatter_what(call);
+ScatterPlan plan_scatter(Runtime& rt, const ScatterCall& call, const char* what) {
   Scatter scatter(rt, call, what);
   scatter.check();
-  if (Scatter::empty(call) || call.count == 0) {
-    ScatterPlan plan;
-    plan.strategy = scatter.asked_strategy();
-    return plan;
-  }
+  if (Scatter::empty(call) || call.count == 0) return scatter.empty_plan();
   return scatter.plan();
 }
 
-Plan scatter_plan(Runtime& rt, const ScatterCall& call) { return plan_scatter(rt, call).plan(rt, scatter_what(call)); }
+Plan scatter_plan(Runtime& rt, const ScatterCall& call) {
+  const char* what = scatter_what(call);
+  return plan_scatter(rt, call, what).plan(rt, what);
+}
 
 }  // namespace clatomics::detail

@@ -43,7 +43,8 @@ struct ScatterPlan {
 
 // The plan of call on rt's device: every check of the call, and the sample of its indices (which
 // reads them on the device), but nothing that writes its outputs. A call with nothing to
-// accumulate plans the strategy it reports and launches nothing.
-ScatterPlan plan_scatter(Runtime& rt, const ScatterCall& call);
+// accumulate plans the strategy it reports and launches nothing. what: the entry point, as the
+// call's refusals name it.
+ScatterPlan plan_scatter(Runtime& rt, const ScatterCall& call, const char* what);
 
 }  // namespace clatomics::detail
