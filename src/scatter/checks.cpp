@@ -88,27 +88,22 @@ void Scatter::check() {
   if (call_.segments && call_.bins == SIZE_MAX) scatter_refuse(what_, "segments + 1 overflows size_t");
   // No segments: the one offset is never read (the view and std::vector forms may pass none).
   const std::size_t index_elements = call_.segments ? (call_.bins ? call_.bins + 1 : 0) : call_.count;
-  const BufferRange out_read{"out", call_.out, call_.out_offset, out_elements, out_size_, Access::read};
-  const BufferRange out{"out", call_.out, call_.out_offset, out_elements, out_size_, Access::write};
-  const BufferRange indices{
-      call_.segments ? "offsets" : "indices", call_.indices, call_.indices_offset, index_elements, index_size_, Access::read};
-  const BufferRange values{"values", call_.values, call_.values_offset, value_elements, info_.in_size, Access::read};
-  std::string prefix = std::string(what_) + ": ";
-  for (const auto* range : {&out_read, &out, &indices, &values}) {
-    const std::string name = prefix + range->what;
-    BufferRange named = *range;
-    named.what = name.c_str();
-    check_range(rt_, named);
-  }
-  const std::string out_name = prefix + "out", arg_name = prefix + "arg";
-  BufferRange named_out = out;
-  named_out.what = out_name.c_str();
-  check_disjoint(named_out, indices);
-  check_disjoint(named_out, values);
+  // Every range named as the entry point's refusals name it ("scatter_reduce: indices"), in the
+  // overlap refusals too.
+  const std::string prefix = std::string(what_) + ": ";
+  const std::string out_name = prefix + "out", index_name = prefix + (call_.segments ? "offsets" : "indices");
+  const std::string values_name = prefix + "values", arg_name = prefix + "arg";
+  const BufferRange out_read{out_name.c_str(), call_.out, call_.out_offset, out_elements, out_size_, Access::read};
+  const BufferRange out{out_name.c_str(), call_.out, call_.out_offset, out_elements, out_size_, Access::write};
+  const BufferRange indices{index_name.c_str(), call_.indices, call_.indices_offset, index_elements, index_size_, Access::read};
+  const BufferRange values{values_name.c_str(), call_.values, call_.values_offset, value_elements, info_.in_size, Access::read};
+  for (const auto* range : {&out_read, &out, &indices, &values}) check_range(rt_, *range);
+  check_disjoint(out, indices);
+  check_disjoint(out, values);
   if (is_arg) {
     const BufferRange arg{arg_name.c_str(), call_.arg, call_.arg_offset, call_.bins, sizeof(cl_ulong), Access::write};
     check_range(rt_, arg);
-    check_disjoint(arg, named_out);
+    check_disjoint(arg, out);
     check_disjoint(arg, indices);
     check_disjoint(arg, values);
   }
