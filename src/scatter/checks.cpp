@@ -101,7 +101,10 @@ void Scatter::check() {
   check_disjoint(out, indices);
   check_disjoint(out, values);
   if (is_arg) {
+    // arg is filled, then lowered with atomics: the device reads it too.
+    const BufferRange arg_read{arg_name.c_str(), call_.arg, call_.arg_offset, call_.bins, sizeof(cl_ulong), Access::read};
     const BufferRange arg{arg_name.c_str(), call_.arg, call_.arg_offset, call_.bins, sizeof(cl_ulong), Access::write};
+    check_range(rt_, arg_read);
     check_range(rt_, arg);
     check_disjoint(arg, out);
     check_disjoint(arg, indices);

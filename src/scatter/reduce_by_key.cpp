@@ -26,7 +26,10 @@ std::size_t reduce_by_key_buffers(Runtime& rt, ScatterType type, bool out16, boo
   const BufferRange values_range{"reduce_by_key: values", values, values_offset, count, info.in_size, Access::read};
   const BufferRange unique_range{"reduce_by_key: unique_keys", unique_keys, unique_offset, count, key_size, Access::write};
   const BufferRange reductions_range{"reduce_by_key: reductions", reductions, reductions_offset, count, out_size, Access::write};
-  for (const auto* range : {&keys_range, &values_range, &unique_range, &reductions_range}) check_range(rt, *range);
+  // The runs are reduced into reductions with atomics: the device reads it too (refused here under
+  // its own name, not as the segment reduction's out).
+  const BufferRange reductions_read{"reduce_by_key: reductions", reductions, reductions_offset, count, out_size, Access::read};
+  for (const auto* range : {&keys_range, &values_range, &unique_range, &reductions_read, &reductions_range}) check_range(rt, *range);
   for (const auto* out : {&unique_range, &reductions_range}) {
     check_disjoint(*out, keys_range);
     check_disjoint(*out, values_range);
