@@ -36,6 +36,7 @@ std::size_t reduce_by_key_buffers(Runtime& rt, ScatterType type, bool out16, boo
   }
   check_disjoint(unique_range, reductions_range);
   scatter_op_macro(what, op);
+  if (type == ScatterType::f64) require_double(rt, what);  // refused with no keys too, as every double form is
   if (count == 0) return 0;
   // The runs' offsets (CSR) for the segment reduction; its checks run before anything is enqueued.
   const Mem seg = make_buffer(rt, (count + 1) * sizeof(cl_ulong));
@@ -90,6 +91,7 @@ std::size_t reduce_by_key_host(Runtime& rt, ScatterType type, bool out16, bool k
   const ScatterTypeInfo info = scatter_type_info(type);
   const std::size_t key_size = key64 ? 8 : 4, out_size = scatter_out_bytes("reduce_by_key", type, out16);
   scatter_op_macro("reduce_by_key", op);
+  if (type == ScatterType::f64) require_double(rt, "reduce_by_key");
   if (count == 0) return 0;
   scatter_check_fits(rt, "reduce_by_key", "keys", count, key_size);
   scatter_check_fits(rt, "reduce_by_key", "values", count, std::max(info.in_size, out_size));
