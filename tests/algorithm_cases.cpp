@@ -10,12 +10,17 @@
 namespace test::algorithms {
 
 const std::vector<Algorithm>& registry() {
-  static const std::vector<Algorithm> all = {
-      reduce_entry(),           reduce_partial_entry(),   dot_entry(),
-      compact_entry(),          histogram_entry(),        histogram_keys_entry(),
-      histogram_even_entry(),   histogram2d_even_entry(), scatter_reduce_entry(),
-      scatter_reduce_arg_entry(), segment_reduce_entry(), reduce_by_key_entry(),
-  };
+  static const std::vector<Algorithm> all = [] {
+    std::vector<Algorithm> list = {
+        reduce_entry(),           reduce_partial_entry(),   dot_entry(),
+        compact_entry(),          histogram_entry(),        histogram_keys_entry(),
+        histogram_even_entry(),   histogram2d_even_entry(), scatter_reduce_entry(),
+        scatter_reduce_arg_entry(), segment_reduce_entry(), reduce_by_key_entry(),
+    };
+    for (Algorithm& a : list)  // an entry without arguments of its own to draw: one of its calls
+      if (!a.random_call) a.random_call = [calls = a.calls](std::mt19937_64& g) { return calls[g() % calls.size()]; };
+    return list;
+  }();
   return all;
 }
 
@@ -25,7 +30,7 @@ std::optional<std::size_t> count_of(const Operand& operand, const Shape& shape) 
     case Extent::bins: return shape.bins;
     case Extent::bins_plus_one:
       if (shape.bins == std::numeric_limits<std::size_t>::max()) return std::nullopt;
-      return shape.bins + 1;
+      return shape.bins ? shape.bins + 1 : 0;
   }
   return std::nullopt;
 }

@@ -26,7 +26,8 @@ namespace test::algorithms {
 // or atomics update it).
 enum class Role { input, output, inout };
 
-// How an operand's element count follows the call's shape.
+// How an operand's element count follows the call's shape (bins_plus_one: segment offsets, none
+// when there are no segments).
 enum class Extent { length, bins, bins_plus_one };
 
 struct Operand {
@@ -77,7 +78,8 @@ struct Algorithm {
   std::function<Contents(const Shape&, unsigned seed)> contents;
   // The calls every suite makes: each valid, each checked exactly.
   std::vector<Call> calls;
-  // A call as the API model draws it: other arguments, valid or not (null: one of calls).
+  // A call as the API model draws it: other arguments, valid or not (left null in an entry, the
+  // registry makes it draw one of calls).
   std::function<Call(std::mt19937_64&)> random_call;
   // Its double form over views of n elements of pools[k] for operand k (each pool holds at least
   // 8 n bytes), which a Runtime without fp64 refuses naming fp64_name (empty: no double form).

@@ -50,7 +50,4 @@ void check_output(const clatomics::Runtime& rt, const Range& r, const Bytes& bef
 
 inline bool int64_atomics(const clatomics::Runtime& rt) { return rt.device_info().caps.int64_base_atomics; }
 
-// A call drawn from the entry's own list: the default random_call.
-inline Call one_of(const std::vector<Call>& calls, std::mt19937_64& gen) { return calls[gen() % calls.size()]; }
-
 }  // namespace test::algorithms

@@ -248,7 +248,7 @@ Algorithm segment_reduce_entry() {
   a.contents = [](const Shape& s, unsigned seed) {
     std::mt19937 gen(seed);
     const auto out = small_floats(s.bins, gen, -8, 8);
-    auto offsets = below(s.bins + 1, gen, s.length + 1);  // repeats: empty segments
+    auto offsets = below(s.bins ? s.bins + 1 : 0, gen, s.length + 1);  // repeats: empty segments
     std::sort(offsets.begin(), offsets.end());
     return Contents{bytes_of(out), bytes_of(offsets), bytes_of(small_floats(s.length, gen, -8, 8))};
   };
