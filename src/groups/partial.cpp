@@ -77,7 +77,7 @@ T merge_reduce(std::vector<ReducePartial<T>> parts) {
   if (parts.empty()) refuse("merge_reduce", "no parts (not even empty ones): no op to give the identity of");
   const ReduceOp op = parts.front().op;
   const bool tiled = parts.front().tiled;
-  detail::reduce_op_name(op);  // refuses a value that is no ReduceOp
+  detail::reduce_op_name(op, "merge_reduce");  // refuses a value that is no ReduceOp
   if (tiled && !detail::tiled_merge<T>(op, ReduceOptions{true}))
     refuse("merge_reduce", "tiled parts are deterministic float or double sums or products only");
   for (const ReducePartial<T>& p : parts)  // empty parts too: they say which op the caller meant

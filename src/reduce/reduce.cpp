@@ -53,14 +53,14 @@ const detail::Signature& reduce_signature(ReduceOp op, ReduceKernel kind) {
 
 }  // namespace
 
-const char* detail::reduce_op_name(ReduceOp op) {
+const char* detail::reduce_op_name(ReduceOp op, const char* what) {
   switch (op) {
     case ReduceOp::sum: return "sum";
     case ReduceOp::min: return "min";
     case ReduceOp::max: return "max";
     case ReduceOp::prod: return "prod";
   }
-  throw std::invalid_argument("clatomics::reduce: op is not a ReduceOp");
+  throw std::invalid_argument(std::string("clatomics: ") + what + ": op (" + std::to_string(static_cast<int>(op)) + ") is not a ReduceOp");
 }
 
 namespace {
@@ -224,7 +224,7 @@ bool needs_tree(const Runtime& rt, ReduceOptions options) {
 template <class T>
 detail::Pending<T> detail::reduce_buffer_later(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op,
                                                ReduceOptions options, const char* what) {
-  detail::reduce_op_name(op);
+  detail::reduce_op_name(op, what);
   check_type<T>(rt, what);
   check_range(rt, {(std::string(what) + ": buffer").c_str(), buffer, offset, count, sizeof(T), Access::read});
   const auto result = std::make_shared<T>(identity<T>(op));
