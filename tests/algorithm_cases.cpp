@@ -17,8 +17,11 @@ const std::vector<Algorithm>& registry() {
         histogram_even_entry(),   histogram2d_even_entry(), scatter_reduce_entry(),
         scatter_reduce_arg_entry(), segment_reduce_entry(), reduce_by_key_entry(),
     };
-    for (Algorithm& a : list)  // an entry without arguments of its own to draw: one of its calls
-      if (!a.random_call) a.random_call = [calls = a.calls](std::mt19937_64& g) { return calls[g() % calls.size()]; };
+    for (Algorithm& a : list)
+      a.random_call = [own = a.random_call, calls = a.calls, refusals = a.refusals](std::mt19937_64& g) {
+        if (!refusals.empty() && g() % 10 == 0) return refusals[g() % refusals.size()];
+        return own ? own(g) : calls[g() % calls.size()];
+      };
     return list;
   }();
   return all;

@@ -63,6 +63,7 @@ struct Call {
   std::string what;
   bool valid = true;        // false: these arguments are refused whatever the operands
   unsigned leaves_out = 0;  // bit k: operand k is not passed (a histogram without weights)
+  std::string says;         // a refused call: what its message must contain (the offending value)
   // The call over ranges (one an operand, in Algorithm::operands' order). With contents (what the
   // ranges held before it): checks the result and the outputs exactly. Without: only calls.
   std::function<void(clatomics::Runtime&, const Ranges&, const Contents*)> run;
@@ -78,8 +79,12 @@ struct Algorithm {
   std::function<Contents(const Shape&, unsigned seed)> contents;
   // The calls every suite makes: each valid, each checked exactly.
   std::vector<Call> calls;
-  // A call as the API model draws it: other arguments, valid or not (left null in an entry, the
-  // registry makes it draw one of calls).
+  // Calls whose own arguments the library refuses whatever the operands (an op outside its enum,
+  // bins it cannot make, views whose lengths do not fit together): std::invalid_argument naming
+  // the entry point, before anything is enqueued.
+  std::vector<Call> refusals;
+  // A call as the API model draws it: other arguments, valid or not. The registry makes it draw
+  // one of refusals now and then, and one of calls where an entry leaves it null.
   std::function<Call(std::mt19937_64&)> random_call;
   // Its double form over views of n elements of pools[k] for operand k (each pool holds at least
   // 8 n bytes), which a Runtime without fp64 refuses naming fp64_name (empty: no double form).

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <utility>
 #include <random>
 #include <string>
 #include <vector>
@@ -46,6 +48,26 @@ void check_output(const clatomics::Runtime& rt, const Range& r, const Bytes& bef
   CHECK(as<T>(Bytes(now.begin(), now.begin() + std::ptrdiff_t(want.size() * sizeof(T)))) == want);
   CHECK(Bytes(now.begin() + std::ptrdiff_t(want.size() * sizeof(T)), now.end()) ==
         Bytes(before.begin() + std::ptrdiff_t(want.size() * sizeof(T)), before.end()));
+}
+
+// A call the library must refuse for its own arguments (Algorithm::refusals), saying `says`.
+inline Call refusal(std::string what, std::string says, std::function<void(clatomics::Runtime&, const Ranges&)> call) {
+  Call c;
+  c.what = std::move(what);
+  c.says = std::move(says);
+  c.valid = false;
+  c.run = [call](clatomics::Runtime& rt, const Ranges& r, const Contents*) { call(rt, r); };
+  return c;
+}
+// An invalid call of an entry's own making, saying `says` when refused.
+inline Call saying(Call c, std::string says) {
+  c.says = std::move(says);
+  return c;
+}
+// The range with one element more: a view whose length does not fit the others.
+inline Range longer(Range r) {
+  ++r.count;
+  return r;
 }
 
 inline bool int64_atomics(const clatomics::Runtime& rt) { return rt.device_info().caps.int64_base_atomics; }

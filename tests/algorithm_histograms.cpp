@@ -209,6 +209,9 @@ Algorithm histogram_entry() {
     CHECK(got == want);
   };
   a.calls = {c};
+  a.refusals = {refusal("strategy outside HistogramStrategy", "options.strategy (42)", [](Runtime& rt, const Ranges& r) {
+    (void)clatomics::histogram(rt, view<cl_uchar>(r[0]), HistogramOptions{static_cast<HistogramStrategy>(42)});
+  })};
   a.reach_kernels = [](Runtime& rt) {
     const Data d = kernel_data();
     each_strategy([&](const HistogramOptions& o) { (void)clatomics::histogram(rt, d.bytes, o); });
@@ -228,6 +231,10 @@ Algorithm histogram_keys_entry() {
     return Contents{bytes_of(below(s.length, gen, 330))};  // some beyond the bins
   };
   a.calls = {keys_call(300)};
+  a.refusals = {saying(keys_call((std::size_t(1) << 32) - 3), "nbins is 4294967293"),
+                refusal("strategy outside HistogramStrategy", "options.strategy (42)", [](Runtime& rt, const Ranges& r) {
+                  (void)clatomics::histogram_keys(rt, view<cl_uint>(r[0]), 300, HistogramOptions{static_cast<HistogramStrategy>(42)});
+                })};
   a.random_call = [](std::mt19937_64& g) {
     return keys_call(g() % 5 == 0 ? (g() % 2) * ((std::size_t(1) << 32) - 3) : 1 + g() % 300);
   };
@@ -254,6 +261,23 @@ Algorithm histogram_even_entry() {
   const auto plain = WeightAccumulation::float_atomic;
   a.calls = {even_call(37, -8.0f, 8.0f, true, 1, plain), even_call(37, -8.0f, 8.0f, true, 2, WeightAccumulation::compensated_float2),
              even_call(37, -8.0f, 8.0f, true, 0, plain), even_call(37, 0.0f, 0.0f, false, 0, plain)};
+  const auto with_weights = [](std::string what, std::string says, std::size_t channels, bool longer_weights, WeightAccumulation accumulation) {
+    return refusal(std::move(what), std::move(says), [=](Runtime& rt, const Ranges& r) {
+      const std::vector<clatomics::View<float>> weights(channels, view<float>(longer_weights ? longer(r[1]) : r[1]));
+      HistogramOptions options;
+      options.accumulation = accumulation;
+      (void)clatomics::histogram_even(rt, view<float>(r[0]), clatomics::EvenBins<float>{37, -8.0f, 8.0f}, weights, options);
+    });
+  };
+  a.refusals = {saying(even_call(0, -8.0f, 8.0f, true, 1, plain), "nbins is 0"),
+                saying(even_call(37, 3.0f, -3.0f, true, 1, plain), "lo (3) is above hi (-3)"),
+                saying(even_call(37, NAN, 8.0f, true, 1, plain), "lo is nan"),
+                saying(even_call(37, -8.0f, INFINITY, true, 1, plain), "hi is inf"),
+                saying(even_call(0, 0.0f, 0.0f, false, 0, plain), "nbins is 0"),
+                with_weights("5 weight channels", "weights: 5 channels", 5, false, plain),
+                with_weights("weights of another length", "weights[0]: a view of", 1, true, plain),
+                with_weights("accumulation outside WeightAccumulation", "options.accumulation is not a WeightAccumulation", 1, false,
+                             static_cast<WeightAccumulation>(42))};
   a.random_call = [plain](std::mt19937_64& g) {
     const std::size_t nbins = g() % 8 == 0 ? 0 : 1 + g() % 64;
     const float ranges[][2] = {{-4.0f, 4.0f}, {-2.5f, 3.0f}, {0.0f, 0.0f}, {3.0f, -3.0f}, {NAN, 1.0f}, {-INFINITY, 0.0f}};
@@ -297,6 +321,19 @@ Algorithm histogram2d_even_entry() {
     return Contents{bytes_of(x), bytes_of(y), bytes_of(small_floats(s.length, gen, -4, 4))};
   };
   a.calls = {even2d_call(true), even2d_call(false)};
+  const auto with = [](std::string what, std::string says, clatomics::EvenBins<float> xbins, clatomics::EvenBins<float> ybins, bool longer_y,
+                       std::size_t channels) {
+    return refusal(std::move(what), std::move(says), [=](Runtime& rt, const Ranges& r) {
+      const std::vector<clatomics::View<float>> weights(channels, view<float>(r[2]));
+      (void)clatomics::histogram2d_even(rt, view<float>(r[0]), view<float>(longer_y ? longer(r[1]) : r[1]), xbins, ybins, weights);
+    });
+  };
+  const clatomics::EvenBins<float> x{37, -8.0f, 8.0f}, y{7, -4.0f, 4.0f};
+  a.refusals = {with("xbins.nbins 0", "xbins.nbins is 0", {0, -8.0f, 8.0f}, y, false, 1),
+                with("ybins.lo NaN", "ybins: lo is nan", x, {7, NAN, 4.0f}, false, 1),
+                with("xbins.lo > xbins.hi", "xbins: lo (8) is above hi (-8)", {37, 8.0f, -8.0f}, y, false, 0),
+                with("y of another length", "x and y: views of", x, y, true, 1),
+                with("5 weight channels", "weights: 5 channels", x, y, false, 5)};
   a.fp64_name = "histogram2d_even: double positions";
   a.fp64_call = [](Runtime& rt, const std::vector<cl::Buffer>& pools, std::size_t n) {
     const clatomics::EvenBins<double> bins{4, 0.0, 1.0};

@@ -133,6 +133,9 @@ Algorithm reduce_entry() {
     const ReduceOp op = ops[g() % 3];
     return reduce_call(op, g() % 2);
   };
+  a.refusals = {refusal("op outside ReduceOp", "reduce: op (42) is not a ReduceOp", [](Runtime& rt, const Ranges& r) {
+    (void)clatomics::reduce(rt, view<float>(r[0]), static_cast<ReduceOp>(42));
+  })};
   a.fp64_name = "reduce<double>";
   a.fp64_call = [](Runtime& rt, const std::vector<cl::Buffer>& pools, std::size_t n) {
     (void)clatomics::reduce(rt, clatomics::view<double>(pools[0], 0, n), ReduceOp::sum);
@@ -147,6 +150,12 @@ Algorithm reduce_partial_entry() {
   a.operands = {{"reduce_partial: buffer", Role::input, 4, Extent::length}};
   a.contents = [](const Shape& s, unsigned seed) { return floats(s, seed, 1); };
   a.calls = {partial_call(false), partial_call(true)};
+  a.refusals = {refusal("op outside ReduceOp", "reduce_partial: op (42) is not a ReduceOp", [](Runtime& rt, const Ranges& r) {
+                  (void)clatomics::reduce_partial(rt, view<float>(r[0]), static_cast<ReduceOp>(42), 0);
+                }),
+                refusal("a deterministic part that starts inside a tile", "first = 1", [](Runtime& rt, const Ranges& r) {
+                  (void)clatomics::reduce_partial(rt, view<float>(r[0]), ReduceOp::sum, 1, {true});
+                })};
   a.fp64_name = "reduce_partial<double>";
   a.fp64_call = [](Runtime& rt, const std::vector<cl::Buffer>& pools, std::size_t n) {
     (void)clatomics::reduce_partial(rt, clatomics::view<double>(pools[0], 0, n), ReduceOp::sum, 0);
@@ -175,6 +184,9 @@ Algorithm dot_entry() {
     CHECK(got == want);
   };
   a.calls = {c};
+  a.refusals = {refusal("views of different lengths", "dot: a and b: views of", [](Runtime& rt, const Ranges& r) {
+    (void)clatomics::dot(rt, view<float>(r[0]), view<float>(longer(r[1])));
+  })};
   a.fp64_name = "dot<double>";
   a.fp64_call = [](Runtime& rt, const std::vector<cl::Buffer>& pools, std::size_t n) {
     (void)clatomics::dot(rt, clatomics::view<double>(pools[0], 0, n), clatomics::view<double>(pools[1], 0, n));
@@ -196,6 +208,13 @@ Algorithm compact_entry() {
     return Contents{bytes_of(small_floats(s.length, gen, -8, 8)), poison(4 * s.length)};
   };
   a.calls = {compact_call(2.5f, true, false), compact_call(2.5f, false, false), compact_call(1.5f, true, true)};
+  a.refusals = {refusal("a string predicate with a statement", "';' at position 8", [](Runtime& rt, const Ranges& r) {
+                  (void)clatomics::compact(rt, view<float>(r[0]), view<float>(r[1]), "x > 0.0f; x");
+                }),
+                refusal("out shorter than in", "compact: out: the view holds", [](Runtime& rt, const Ranges& r) {
+                  using clatomics::where::x;
+                  (void)clatomics::compact(rt, view<float>(longer(r[0])), view<float>(r[1]), x > 0.0f);
+                })};
   a.random_call = [](std::mt19937_64& g) { return compact_call(float(int(g() % 9) - 4), true, false); };
   a.reach_kernels = compacts;
   return a;

@@ -206,6 +206,22 @@ Algorithm scatter_reduce_entry() {
   a.contents = [](const Shape& s, unsigned seed) { return scatter_contents(s, seed, false); };
   a.calls = {scatter_call(ScatterOp::sum, true), scatter_call(ScatterOp::sum, false), scatter_call(ScatterOp::max, true),
              scatter_call(ScatterOp::min, false)};
+  const auto with = [](std::string what, std::string says, ScatterOp op, ScatterOptions options, bool longer_indices) {
+    return refusal(std::move(what), std::move(says), [=](Runtime& rt, const Ranges& r) {
+      (void)clatomics::scatter_reduce(rt, view<float>(r[0]), view<cl_uint>(longer_indices ? longer(r[1]) : r[1]), view<float>(r[2]), op, options);
+    });
+  };
+  ScatterOptions nan_rule, deterministic, strategy, out_of_range;
+  nan_rule.nan = static_cast<clatomics::NanRule>(7);
+  deterministic.deterministic = true;
+  strategy.strategy = static_cast<clatomics::ScatterStrategy>(42);
+  out_of_range.out_of_range = static_cast<clatomics::OutOfRange>(5);
+  a.refusals = {with("op outside ScatterOp", "op (42) is not a ScatterOp", static_cast<ScatterOp>(42), {}, false),
+                with("nan outside NanRule", "options.nan (7)", ScatterOp::max, nan_rule, false),
+                with("deterministic prod of floats", "deterministic prod", ScatterOp::prod, deterministic, false),
+                with("strategy outside ScatterStrategy", "options.strategy (42)", ScatterOp::sum, strategy, false),
+                with("out_of_range outside OutOfRange", "options.out_of_range (5)", ScatterOp::sum, out_of_range, false),
+                with("more indices than values", "indices for", ScatterOp::sum, {}, true)};
   a.random_call = [](std::mt19937_64& g) { return random_scatter(g, scatter_call); };
   a.fp64_name = "scatter_reduce: double";
   a.fp64_call = [](Runtime& rt, const std::vector<cl::Buffer>& pools, std::size_t n) {
@@ -226,6 +242,15 @@ Algorithm scatter_reduce_arg_entry() {
   a.available = int64_atomics;
   a.contents = [](const Shape& s, unsigned seed) { return scatter_contents(s, seed, true); };
   a.calls = {arg_call(ScatterOp::max), arg_call(ScatterOp::min)};
+  const auto with = [](std::string what, std::string says, ScatterOp op, bool longer_arg) {
+    return refusal(std::move(what), std::move(says), [=](Runtime& rt, const Ranges& r) {
+      (void)clatomics::scatter_reduce_arg(rt, view<float>(r[0]), view<cl_ulong>(longer_arg ? longer(r[3]) : r[3]), view<cl_uint>(r[1]),
+                                          view<float>(r[2]), op);
+    });
+  };
+  a.refusals = {with("op sum", "arg needs op min or max", ScatterOp::sum, false),
+                with("op outside ScatterOp", "op (42) is not a ScatterOp", static_cast<ScatterOp>(42), false),
+                with("arg of another length than out", "arg holds", ScatterOp::max, true)};
   a.fp64_name = "scatter_reduce_arg: double";
   a.fp64_call = [](Runtime& rt, const std::vector<cl::Buffer>& pools, std::size_t n) {
     (void)clatomics::scatter_reduce_arg(rt, clatomics::view<double>(pools[0], 0, n), clatomics::view<cl_ulong>(pools[3], 0, n),
@@ -253,6 +278,15 @@ Algorithm segment_reduce_entry() {
     return Contents{bytes_of(out), bytes_of(offsets), bytes_of(small_floats(s.length, gen, -8, 8))};
   };
   a.calls = {segment_call(ScatterOp::sum, true), segment_call(ScatterOp::sum, false), segment_call(ScatterOp::max, false)};
+  const auto with = [](std::string what, std::string says, ScatterOp op, bool longer_offsets) {
+    return refusal(std::move(what), std::move(says), [=](Runtime& rt, const Ranges& r) {
+      // Two offsets more: with no segments, one offset is allowed.
+      const Range offsets = longer_offsets ? longer(longer(r[1])) : r[1];
+      (void)clatomics::segment_reduce(rt, view<float>(r[0]), view<cl_uint>(offsets), view<float>(r[2]), op);
+    });
+  };
+  a.refusals = {with("op outside ScatterOp", "op (42) is not a ScatterOp", static_cast<ScatterOp>(42), false),
+                with("two offsets more than segments + 1", "offsets for", ScatterOp::sum, true)};
   a.random_call = [](std::mt19937_64& g) { return random_scatter(g, segment_call); };
   a.fp64_name = "segment_reduce: double";
   a.fp64_call = [](Runtime& rt, const std::vector<cl::Buffer>& pools, std::size_t n) {
@@ -287,6 +321,15 @@ Algorithm reduce_by_key_entry() {
     return Contents{bytes_of(keys), bytes_of(small_floats(s.length, gen, -8, 8)), poison(4 * s.length), poison(4 * s.length)};
   };
   a.calls = {by_key_call(ScatterOp::sum), by_key_call(ScatterOp::max)};
+  const auto with = [](std::string what, std::string says, ScatterOp op, bool longer_values, bool longer_keys) {
+    return refusal(std::move(what), std::move(says), [=](Runtime& rt, const Ranges& r) {
+      (void)clatomics::reduce_by_key(rt, view<cl_uint>(longer_keys ? longer(r[0]) : r[0]), view<float>(longer_values || longer_keys ? longer(r[1]) : r[1]),
+                                     view<cl_uint>(r[2]), view<float>(r[3]), op);
+    });
+  };
+  a.refusals = {with("op outside ScatterOp", "op (42) is not a ScatterOp", static_cast<ScatterOp>(42), false, false),
+                with("more values than keys", "keys and values: views of", ScatterOp::sum, true, false),
+                with("outputs shorter than the keys", "unique_keys: the view holds", ScatterOp::sum, false, true)};
   a.random_call = [](std::mt19937_64& g) { return by_key_call(g() % 2 ? ScatterOp::sum : ScatterOp::min); };
   a.fp64_name = "reduce_by_key: double";
   a.fp64_call = [](Runtime& rt, const std::vector<cl::Buffer>& pools, std::size_t n) {

@@ -312,6 +312,21 @@ TEST_CASE("algorithms: null, short, wrapping and foreign buffers are refused bef
   for (const Poisoned& p : other) CHECK(p.untouched());
 }
 
+TEST_CASE("algorithms: arguments of their own they refuse, before anything runs, quoting what is wrong") {
+  auto& rt = test::runtime();
+  for (const alg::Algorithm& a : alg::registry()) {
+    if (!a.runs_on(rt)) continue;
+    const alg::Contents contents = a.contents(defaults, 5);
+    for (const alg::Call& call : a.refusals) {
+      CHECK_FALSE(call.valid);
+      REQUIRE_FALSE(call.says.empty());
+      const alg::Ranges ranges = alg::on_device(rt, a, contents);
+      refused(a.name + ": " + call.what, call.says, [&] { call.run(rt, ranges, nullptr); }, "clatomics");
+      for (std::size_t k = 0; k < ranges.size(); ++k) CHECK(alg::read(rt, ranges[k], a.operands[k].element_bytes) == contents[k]);
+    }
+  }
+}
+
 // PoCL would run the kernel on the foreign buffer without complaint; other drivers fail in
 // clSetKernelArg/clEnqueue* after commands were enqueued: check_range refuses it first.
 TEST_CASE("algorithms: a buffer from another context is refused by name before anything runs") {
