@@ -141,27 +141,31 @@ TEST_CASE("every algorithm is exact on host memory at every 4-byte alignment (CL
   }
 }
 
-TEST_CASE("a range whose host memory is not aligned to its elements is refused") {
+TEST_CASE("a range whose host memory is not aligned to its elements is refused, directly and through a sub-buffer") {
   auto& rt = test::runtime();
+  const std::size_t align = rt.device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;  // bytes
   HostMemory memory(8 * n + 64);
   for (const alg::Algorithm& a : alg::registry()) {
     if (!a.runs_on(rt)) continue;
     const alg::Contents contents = a.contents({64, 16}, 3);
-    for (std::size_t k = 0; k < a.operands.size(); ++k) {
-      const alg::Operand& o = a.operands[k];
-      if (o.element_bytes == 1) continue;  // bytes: any address (the alignment test runs them at 1, 2 and 3)
-      alg::Ranges ranges = alg::on_device(rt, a, contents);
-      ranges[k].buffer = host_buffer(rt, memory, o.element_bytes / 2, contents[k]);
-      for (const alg::Call& call : a.calls) {
-        if (!call.passes(k)) continue;
-        INFO(a.name << ": " << call.what << ", " << o.name << " misaligned");
-        clatomics::ProfileScope enqueued;
-        const auto what = test::message_of<std::invalid_argument>([&] { call.run(rt, ranges, nullptr); });
-        CHECK(test::contains(what, o.name));
-        CHECK(test::contains(what, "not a multiple of its " + std::to_string(o.element_bytes) + "-byte elements"));
-        CHECK(enqueued.commands() == 0);
+    for (std::size_t k = 0; k < a.operands.size(); ++k)
+      for (const bool sub : {false, true}) {
+        const alg::Operand& o = a.operands[k];
+        if (o.element_bytes == 1) continue;  // bytes: any address (the alignment test runs them at 1, 2 and 3)
+        // Half an element past a boundary of the element's size.
+        alg::Ranges ranges = alg::on_device(rt, a, contents);
+        ranges[k].buffer = sub ? sub_buffer(host_buffer(rt, memory, o.element_bytes / 2, after(align, contents[k])), align, contents[k].size())
+                               : host_buffer(rt, memory, o.element_bytes / 2, contents[k]);
+        for (const alg::Call& call : a.calls) {
+          if (!call.passes(k)) continue;
+          INFO(a.name << ": " << call.what << ", " << o.name << " misaligned" << std::string(sub ? " through a sub-buffer" : ""));
+          clatomics::ProfileScope enqueued;
+          const auto what = test::message_of<std::invalid_argument>([&] { call.run(rt, ranges, nullptr); });
+          CHECK(test::contains(what, o.name));
+          CHECK(test::contains(what, "not a multiple of its " + std::to_string(o.element_bytes) + "-byte elements"));
+          CHECK(enqueued.commands() == 0);
+        }
       }
-    }
   }
 }
 
