@@ -1,6 +1,8 @@
 // The library's algorithms as the cross-cutting suites see them (user buffers, bad input, the
 // API model, kernel arguments): one entry per algorithm, so that a new algorithm is covered by
-// every such suite once it has its entry in algorithm_cases.cpp (registry()).
+// every such suite once it has its entry: a function declared in algorithm_entries.hpp, defined
+// beside its kin in algorithm_reductions.cpp, algorithm_histograms.cpp or algorithm_scatters.cpp,
+// and listed in registry() (algorithm_cases.cpp).
 //
 // An entry describes its device operands (every view it takes, in the order the library checks
 // them, with the name its refusals give), makes their contents for a call of a given shape, and
@@ -55,7 +57,7 @@ struct Range {
 };
 using Ranges = std::vector<Range>;
 using Bytes = std::vector<unsigned char>;
-// One a operand: an input's data, an output's contents before the call.
+// One per operand: an input's data, an output's contents before the call.
 using Contents = std::vector<Bytes>;
 
 // One way of calling an algorithm: its arguments beside the operands (op, options, bins).
@@ -64,7 +66,7 @@ struct Call {
   bool valid = true;        // false: these arguments are refused whatever the operands
   unsigned leaves_out = 0;  // bit k: operand k is not passed (a histogram without weights)
   std::string says;         // a refused call: what its message must contain (the offending value)
-  // The call over ranges (one an operand, in Algorithm::operands' order). With contents (what the
+  // The call over ranges (one per operand, in Algorithm::operands' order). With contents (what the
   // ranges held before it): checks the result and the outputs exactly. Without: only calls.
   std::function<void(clatomics::Runtime&, const Ranges&, const Contents*)> run;
   bool passes(std::size_t k) const { return !((leaves_out >> k) & 1u); }
@@ -72,7 +74,9 @@ struct Call {
 
 struct Algorithm {
   std::string name;
-  std::vector<Operand> operands;  // in the order the library checks them
+  // In the order the library checks them: a refusal names the first bad one, so the bad-input
+  // suite may leave operands after the one it makes bad invalid too.
+  std::vector<Operand> operands;
   // Whether the algorithm runs on this device at all (null: everywhere).
   std::function<bool(const clatomics::Runtime&)> available;
   // The operands' contents for a call of this shape, varied by seed.
