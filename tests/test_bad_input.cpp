@@ -2,10 +2,11 @@
 // device selector, null OpenCL objects, an unknown embedded file, a user kernel that does not
 // compile (with the whole log, the options, and the user's own line numbers), double ops on a
 // device without fp64 (Options::hide_fp64 makes PoCL one). The build cache builds a source once
-// and never caches a failure. Every algorithm refuses null buffers, ranges beyond the buffer or
-// wrapping size_t, buffers from another context and double without fp64 before enqueueing
-// anything (a ProfileScope records no command), and leaves the poisoned buffers untouched;
-// count 0 is valid and touches nothing.
+// and never caches a failure. Every algorithm of the registry (algorithm_cases.hpp) refuses, in
+// every operand, null buffers, ranges beyond the buffer or wrapping size_t and buffers from
+// another context, and its double form without fp64, before enqueueing anything (a ProfileScope
+// records no command), naming the operand, and leaves the poisoned buffers untouched; count 0
+// is valid, gives the empty result and touches nothing.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <limits>
 #include <sstream>
 
+#include "algorithm_cases.hpp"
 #include "core/source_text.hpp"
 #include "support.hpp"
 
@@ -185,6 +187,8 @@ TEST_CASE("path_of an unknown op, type or space throws invalid_argument naming i
 
 namespace {
 
+namespace alg = test::algorithms;
+
 // Buffers filled with a recognisable pattern, and a check that they still hold it.
 struct Poisoned {
   static constexpr cl_uint word = 0xA5A55A5Au;
@@ -201,82 +205,126 @@ struct Poisoned {
   }
 };
 
-// f must throw std::invalid_argument whose message names `argument`, with nothing enqueued.
-void refused(const std::string& what, const std::string& argument, const std::function<void()>& f) {
+// One poisoned buffer for each operand of a call (four at most), of `words` words each.
+std::vector<Poisoned> pools(const cl::Context& context, std::size_t words) {
+  std::vector<Poisoned> p;
+  for (int k = 0; k < 4; ++k) p.emplace_back(context, words);
+  return p;
+}
+
+// f must throw std::invalid_argument whose message names `argument` (and `reason`), with nothing enqueued.
+void refused(const std::string& what, const std::string& argument, const std::function<void()>& f, const std::string& reason = "") {
   CAPTURE(what);
   const clatomics::ProfileScope scope;
   const auto message = test::message_of<std::invalid_argument>(f);
   CHECK_MESSAGE(test::contains(message, argument), message);
+  CHECK_MESSAGE(test::contains(message, reason), message);
   CHECK(scope.commands() == 0);
 }
+
+// f(algorithm, call, k) for every operand k of every valid call of every algorithm rt runs.
+template <class F>
+void each_operand(const clatomics::Runtime& rt, F&& f) {
+  for (const alg::Algorithm& a : alg::registry()) {
+    if (!a.runs_on(rt)) continue;
+    for (const alg::Call& call : a.calls)
+      for (std::size_t k = 0; k < a.operands.size(); ++k)
+        if (call.valid && call.passes(k)) f(a, call, k);
+  }
+}
+
+constexpr alg::Shape defaults{16, 4};  // a call's shape where no operand says otherwise
 
 }  // namespace
 
 TEST_CASE("algorithms: null, short, wrapping and foreign buffers are refused before anything runs") {
   auto& rt = test::runtime();
   constexpr std::size_t n = 64, max = std::numeric_limits<std::size_t>::max();
-  const Poisoned in(rt.context(), n), other_in(rt.context(), n), out(rt.context(), n);
-  cl::Buffer out_buffer = out.buffer;
+  // The bad ranges lie in `in`; the call's other operands in buffers of their own, large enough
+  // that an operand whose count follows a bad count of n + 1 is still valid.
+  const Poisoned in(rt.context(), n);
+  const std::size_t pool_words = 2 * n + 2;
+  const std::vector<Poisoned> other = pools(rt.context(), pool_words);
   const cl::Buffer null;
-  using clatomics::ReduceOp;
 
-  // (buffer, offset, count) cases every entry point refuses.
+  // (buffer, offset, count) cases every operand refuses, for one of `cap` elements in `in`.
   struct Bad {
     const char* what;
     const cl::Buffer* buffer;
     std::size_t offset, count;
   };
-  const Bad bad[] = {{"null buffer", &null, 0, 1},          {"null buffer, count 0", &null, 0, 0},
-                     {"count beyond the buffer", &in.buffer, 0, n + 1}, {"offset + count beyond", &in.buffer, n - 1, 2},
-                     {"offset beyond, count 0", &in.buffer, n + 1, 0},  {"offset + count wraps size_t", &in.buffer, max, 2},
-                     {"count wraps size_t", &in.buffer, 2, max},        {"(offset + count) * 4 wraps", &in.buffer, max / 2, 2}};
-  for (const Bad& b : bad) {
-    const std::string bad_case = b.what;
-    CAPTURE(bad_case);
-    const cl::Buffer& buf = *b.buffer;
-    refused("reduce", "reduce: buffer", [&] { clatomics::reduce(rt, clatomics::view<float>(buf, b.offset, b.count), ReduceOp::sum); });
-    refused("dot a", "dot: a", [&] { clatomics::dot(rt, clatomics::view<float>(buf, b.offset, b.count), clatomics::view<float>(other_in.buffer, 0, b.count)); });
-    if (b.count <= n)  // else a's range (checked first) is the bad one
-      refused("dot b", "dot: b", [&] { clatomics::dot(rt, clatomics::view<float>(other_in.buffer, 0, b.count), clatomics::view<float>(buf, b.offset, b.count)); });
-    refused("histogram_keys", "histogram_keys: keys", [&] { clatomics::histogram_keys(rt, clatomics::view<cl_uint>(buf, b.offset, b.count), 16); });
-    refused("histogram_even", "histogram_even: values", [&] { clatomics::histogram_even(rt, clatomics::view<float>(buf, b.offset, b.count), {4, 0.0f, 1.0f}); });
-    refused("compact in", "compact: in", [&] { clatomics::compact(rt, clatomics::view<float>(buf, b.offset, b.count), clatomics::view<float>(out_buffer, 0, b.count), "x > 0.0f"); });
-  }
-  // The same in bytes for the byte histogram.
-  const Bad bad_bytes[] = {{"null buffer", &null, 0, 1},         {"count beyond the buffer", &in.buffer, 0, 4 * n + 1},
-                           {"offset + count beyond", &in.buffer, 4 * n - 1, 2}, {"offset beyond, count 0", &in.buffer, 4 * n + 1, 0},
-                           {"offset + count wraps size_t", &in.buffer, max, 2}, {"count wraps size_t", &in.buffer, 2, max}};
-  for (const Bad& b : bad_bytes) {
-    const std::string bad_case = b.what;
-    CAPTURE(bad_case);
-    refused("histogram", "histogram: bytes", [&] { clatomics::histogram(rt, clatomics::view<cl_uchar>(*b.buffer, b.offset, b.count)); });
-  }
-  // Weights and compaction output too short.
-  refused("histogram_even weights", "histogram_even: weights",
-          [&] { clatomics::histogram_even(rt, clatomics::view<float>(in.buffer, 0, n), {4, 0.0f, 1.0f}, {clatomics::view<float>(other_in.buffer, 1, n)}); });
-  cl::Buffer short_out(rt.context(), CL_MEM_READ_WRITE, 4 * (n - 1));
-  refused("compact out", "compact: out", [&] { clatomics::compact(rt, clatomics::view<float>(in.buffer, 0, n), clatomics::view<float>(short_out, 0, n), "x > 0.0f"); });
+  const auto bad = [&](std::size_t cap) {
+    return std::vector<Bad>{{"null buffer", &null, 0, 1},          {"null buffer, count 0", &null, 0, 0},
+                            {"count beyond the buffer", &in.buffer, 0, cap + 1}, {"offset + count beyond", &in.buffer, cap - 1, 2},
+                            {"offset beyond, count 0", &in.buffer, cap + 1, 0},  {"offset + count wraps size_t", &in.buffer, max, 2},
+                            {"count wraps size_t", &in.buffer, 2, max},          {"(offset + count) * size wraps", &in.buffer, max / 2, 2}};
+  };
+  each_operand(rt, [&](const alg::Algorithm& a, const alg::Call& call, std::size_t k) {
+    const alg::Operand& o = a.operands[k];
+    for (const Bad& b : bad(4 * n / o.element_bytes)) {
+      const alg::Shape shape = a.shape_with(k, b.count, defaults);
+      alg::Ranges ranges;
+      for (std::size_t j = 0; j < a.operands.size(); ++j) {
+        const auto count = alg::count_of(a.operands[j], shape);
+        // An operand the library checks before k must be valid for k to be the one refused
+        // (counts that overflow are refused before any range).
+        if (!count || (j < k && call.passes(j) && *count > 4 * pool_words / a.operands[j].element_bytes)) break;
+        ranges.push_back(j == k ? alg::Range{*b.buffer, b.offset, b.count} : alg::Range{other[j].buffer, 0, *count});
+      }
+      if (ranges.size() < a.operands.size()) continue;
+      refused(a.name + ": " + call.what + ", " + o.name + ": " + b.what, o.name, [&] { call.run(rt, ranges, nullptr); });
+    }
+  });
 
-  // double where the device has no fp64: refused before the ranges are even looked at.
+  // double where the device has no fp64: refused before anything runs, with data or none.
   {
     clatomics::Options options = clatomics::Options::from_env();
     options.hide_fp64 = true;
     clatomics::Runtime no_fp64(options);
-    const Poisoned d(no_fp64.context(), 2 * n);
-    refused("reduce<double>", "reduce<double>", [&] { clatomics::reduce(no_fp64, clatomics::view<double>(d.buffer, 0, n), ReduceOp::sum); });
-    refused("dot<double>", "dot", [&] { clatomics::dot(no_fp64, clatomics::view<double>(d.buffer, 0, n), clatomics::view<double>(d.buffer, 0, n)); });
-    CHECK(d.untouched(no_fp64.queue()));
+    const std::vector<Poisoned> d = pools(no_fp64.context(), 2 * n + 2);
+    std::vector<cl::Buffer> buffers;
+    for (const Poisoned& p : d) buffers.push_back(p.buffer);
+    for (const alg::Algorithm& a : alg::registry())
+      for (const std::size_t count : {n, std::size_t(0)})
+        if (a.fp64_call && a.runs_on(no_fp64))
+          refused(a.name + "<double> of " + std::to_string(count), a.fp64_name, [&] { a.fp64_call(no_fp64, buffers, count); }, "cl_khr_fp64");
+    for (const Poisoned& p : d) CHECK(p.untouched(no_fp64.queue()));
   }
 
-  // count 0 is valid: identities and empty results, nothing written.
-  CHECK(clatomics::reduce(rt, clatomics::view<float>(in.buffer, n, 0), ReduceOp::sum) == 0.0f);
-  CHECK(clatomics::dot(rt, clatomics::view<float>(in.buffer, 0, 0), clatomics::view<float>(other_in.buffer, n, 0)) == 0.0f);
-  CHECK(clatomics::histogram(rt, clatomics::view<cl_uchar>(in.buffer, 4 * n, 0)) == std::vector<std::uint64_t>(256, 0));
-  CHECK(clatomics::compact(rt, clatomics::view<float>(in.buffer, n, 0), clatomics::view<float>(out_buffer, 0, 0), "x > 0.0f") == 0);
+  // count 0 is valid: identities and empty results, nothing written. Each operand ends its buffer.
+  for (const alg::Algorithm& a : alg::registry()) {
+    if (!a.runs_on(rt)) continue;
+    for (const alg::Call& call : a.calls) {
+      if (!call.valid) continue;
+      INFO(a.name << ": " << call.what << ", count 0");
+      alg::Ranges ranges;
+      alg::Contents contents;
+      for (std::size_t j = 0; j < a.operands.size(); ++j) {
+        const std::size_t e = a.operands[j].element_bytes, count = *alg::count_of(a.operands[j], {0, 0});
+        ranges.push_back({other[j].buffer, 4 * pool_words / e - count, count});
+        contents.push_back(alg::read(rt, ranges.back(), e));
+      }
+      call.run(rt, ranges, &contents);
+    }
+  }
 
   CHECK(in.untouched());
-  CHECK(other_in.untouched());
-  CHECK(out.untouched());
+  for (const Poisoned& p : other) CHECK(p.untouched());
+}
+
+TEST_CASE("algorithms: arguments of their own they refuse, before anything runs, quoting what is wrong") {
+  auto& rt = test::runtime();
+  for (const alg::Algorithm& a : alg::registry()) {
+    if (!a.runs_on(rt)) continue;
+    const alg::Contents contents = a.contents(defaults, 5);
+    for (const alg::Call& call : a.refusals) {
+      CHECK_FALSE(call.valid);
+      REQUIRE_FALSE(call.says.empty());
+      const alg::Ranges ranges = alg::on_device(rt, a, contents);
+      refused(a.name + ": " + call.what, call.says, [&] { call.run(rt, ranges, nullptr); }, "clatomics");
+      for (std::size_t k = 0; k < ranges.size(); ++k) CHECK(alg::read(rt, ranges[k], a.operands[k].element_bytes) == contents[k]);
+    }
+  }
 }
 
 // PoCL would run the kernel on the foreign buffer without complaint; other drivers fail in
@@ -284,22 +332,16 @@ TEST_CASE("algorithms: null, short, wrapping and foreign buffers are refused bef
 TEST_CASE("algorithms: a buffer from another context is refused by name before anything runs") {
   auto& rt = test::runtime();
   constexpr std::size_t n = 64;
-  const Poisoned in(rt.context(), n), out(rt.context(), n);
+  const std::vector<Poisoned> other = pools(rt.context(), n);
   const cl::Context foreign_context(rt.device());  // the same device, another context
   const Poisoned foreign(foreign_context, n);
-  const cl::Buffer& f = foreign.buffer;
-  cl::Buffer out_buffer = out.buffer, foreign_out = foreign.buffer;
-  using clatomics::ReduceOp;
-  refused("reduce", "reduce: buffer", [&] { clatomics::reduce(rt, clatomics::view<float>(f, 0, n), ReduceOp::sum); });
-  refused("dot a", "dot: a", [&] { clatomics::dot(rt, clatomics::view<float>(f, 0, n), clatomics::view<float>(in.buffer, 0, n)); });
-  refused("dot b", "dot: b", [&] { clatomics::dot(rt, clatomics::view<float>(in.buffer, 0, n), clatomics::view<float>(f, 0, n)); });
-  refused("histogram", "histogram: bytes", [&] { clatomics::histogram(rt, clatomics::view<cl_uchar>(f, 0, 4 * n)); });
-  refused("histogram_keys", "histogram_keys: keys", [&] { clatomics::histogram_keys(rt, clatomics::view<cl_uint>(f, 0, n), 16); });
-  refused("histogram_even", "histogram_even: values", [&] { clatomics::histogram_even(rt, clatomics::view<float>(f, 0, n), {4, 0.0f, 1.0f}); });
-  refused("histogram_even weights", "histogram_even: weights", [&] { clatomics::histogram_even(rt, clatomics::view<float>(in.buffer, 0, n), {4, 0.0f, 1.0f}, {clatomics::view<float>(f, 0, n)}); });
-  refused("compact in", "compact: in", [&] { clatomics::compact(rt, clatomics::view<float>(f, 0, n), clatomics::view<float>(out_buffer, 0, n), "x > 0.0f"); });
-  refused("compact out", "compact: out", [&] { clatomics::compact(rt, clatomics::view<float>(in.buffer, 0, n), clatomics::view<float>(foreign_out, 0, n), "x > 0.0f"); });
-  CHECK(in.untouched());
-  CHECK(out.untouched());
+  each_operand(rt, [&](const alg::Algorithm& a, const alg::Call& call, std::size_t k) {
+    alg::Ranges ranges;
+    for (std::size_t j = 0; j < a.operands.size(); ++j)
+      ranges.push_back({j == k ? foreign.buffer : other[j].buffer, 0, *alg::count_of(a.operands[j], defaults)});
+    refused(a.name + ": " + call.what + ", " + a.operands[k].name + " foreign", a.operands[k].name, [&] { call.run(rt, ranges, nullptr); },
+            "another OpenCL context");
+  });
+  for (const Poisoned& p : other) CHECK(p.untouched());
   CHECK(foreign.untouched(cl::CommandQueue(foreign_context, rt.device())));
 }

@@ -1,9 +1,10 @@
 // Every library kernel's parameters as the host binds them (detail::Signature, bound by name)
 // agree with the kernel's own, as the device's compiler reports them: the library's programs are
 // built with -cl-kernel-arg-info (testing::set_check_kernel_args) and each kernel is compared when
-// it is made. The calls below reach every kernel of every program they build (every strategy and
-// path a call can take on this device); a kernel that was built but never made, so never compared,
-// fails the test by name. A host list that differs from the kernel is refused.
+// it is made. Every algorithm's calls in the registry (algorithm_cases.hpp: reach_kernels) and the
+// native checks reach every kernel of every program they build (every strategy and path a call
+// can take on this device); a kernel that was built but never made, so never compared, fails the
+// test by name. A host list that differs from the kernel is refused.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithm_cases.hpp"
 #include "clatomics/clatomics.hpp"
 #include "core/kernel_args.hpp"
 #include "core/launch.hpp"
@@ -28,125 +30,6 @@ struct CheckingArgs {
   CheckingArgs() { testing::set_check_kernel_args(true); }
   ~CheckingArgs() { testing::set_check_kernel_args(false); }
 };
-
-std::vector<float> ramp(std::size_t n) {
-  std::vector<float> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = float(i % 97) - 40.0f;
-  return v;
-}
-
-void reduces(Runtime& rt) {
-  const std::vector<float> f = ramp(100003);
-  for (const ReduceOp op : {ReduceOp::sum, ReduceOp::min, ReduceOp::max, ReduceOp::prod})
-    for (const bool deterministic : {false, true}) (void)reduce(rt, f, op, {deterministic});
-  (void)reduce(rt, std::vector<cl_int>(5000, 3), ReduceOp::sum);
-  (void)reduce(rt, std::vector<cl_ulong>(5000, 3), ReduceOp::max);
-  if (rt.supports_double()) (void)reduce(rt, std::vector<double>(5000, 0.5), ReduceOp::sum, {true});
-}
-
-void dots(Runtime& rt) {
-  const std::vector<float> a = ramp(70001);
-  (void)dot(rt, a, a);
-  if (rt.supports_double()) (void)dot(rt, std::vector<double>(999, 2.0), std::vector<double>(999, 0.5));
-}
-
-void histograms(Runtime& rt) {
-  std::vector<std::uint8_t> bytes(300000);
-  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = std::uint8_t(i * 7);
-  std::vector<cl_uint> keys(300000);
-  for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = cl_uint(i % 700);
-  const std::vector<float> x = ramp(300000), w(x.size(), 0.25f);
-  for (const HistogramStrategy s : {HistogramStrategy::automatic, HistogramStrategy::local_replicated, HistogramStrategy::local_single,
-                                    HistogramStrategy::global_atomics, HistogramStrategy::private_per_item}) {
-    const HistogramOptions o{s};
-    try {
-      (void)histogram(rt, bytes, o);
-      (void)histogram_keys(rt, keys, 600, o);
-      (void)histogram_even(rt, x, EvenBins<float>{50, -40.0f, 56.0f}, {w}, o);
-      (void)histogram_even(rt, x, std::size_t(50), {}, o);  // the range found in the data
-      (void)histogram2d_even(rt, x, x, EvenBins<float>{10, -40.0f, 56.0f}, EvenBins<float>{12, -40.0f, 56.0f}, {w}, o);
-    } catch (const std::invalid_argument&) {
-      // a strategy this device cannot run for these bins: refused before anything is built
-    }
-  }
-  testing::set_stream_limits({0, 0, true});  // the 32-bit counts merged afterwards
-  (void)histogram(rt, bytes);
-  (void)histogram_keys(rt, keys, 600);
-  testing::set_stream_limits({});
-  if (rt.supports_double()) {
-    std::vector<double> d(x.begin(), x.end());
-    (void)histogram_even(rt, d, EvenBins<double>{20, -40.0, 56.0}, {w}, {HistogramStrategy::automatic, WeightAccumulation::double_atomic});
-  }
-  const cl::Buffer xb(rt.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, x.size() * sizeof(float), const_cast<float*>(x.data()));
-  (void)histogram_even(rt, view<float>(xb), std::size_t(30));  // the range found on the device
-  (void)histogram_even(rt, x, EvenBins<float>{20, -40.0f, 56.0f}, {w},
-                       {HistogramStrategy::automatic, rt.supports_double() ? WeightAccumulation::compensated_float2 : WeightAccumulation::float_atomic});
-}
-
-void compacts(Runtime& rt) {
-  using where::x;
-  const std::vector<float> f = ramp(100003);
-  for (const testing::CompactPath path : {testing::CompactPath::one_pass, testing::CompactPath::count_scan}) {
-    testing::set_compact_plan({path, 0, 0});
-    for (const bool stable : {false, true}) {
-      (void)compact(rt, f, x > 3.0f, {stable});
-      (void)compact(rt, std::vector<cl_int>(5000, 4), x == 4, {stable});
-      (void)compact(rt, std::vector<cl_uint>(5000, 4), "x % 2u == 0", {stable});
-    }
-  }
-  testing::set_compact_plan({});
-}
-
-void scatters(Runtime& rt) {
-  const std::size_t n = 200000;
-  std::vector<cl_uint> idx(n), sorted(n);
-  for (std::size_t i = 0; i < n; ++i) idx[i] = cl_uint((i * 2654435761u) % 1000), sorted[i] = cl_uint(i / 300);
-  std::vector<cl_uint> hot(idx);
-  for (std::size_t i = 0; i < n; i += 2) hot[i] = 7;
-  const std::vector<float> v = ramp(n);
-  for (const ScatterStrategy s : {ScatterStrategy::automatic, ScatterStrategy::global_atomics, ScatterStrategy::local_private,
-                                  ScatterStrategy::local_cache})
-    for (const ScatterOp op : {ScatterOp::sum, ScatterOp::max, ScatterOp::mean}) {
-      ScatterOptions o;
-      o.strategy = s;
-      std::vector<float> out(1000, 1.0f);
-      try {
-        (void)scatter_reduce(rt, out, idx, v, op, o);
-        (void)scatter_reduce(rt, out, hot, v, op, o);
-        o.include_self = false;
-        (void)scatter_reduce(rt, out, idx, v, op, o);
-      } catch (const std::invalid_argument&) {
-        // a strategy that cannot hold these bins here
-      }
-    }
-  std::vector<float> out(1000, 0.0f);
-  ScatterOptions refuse;
-  refuse.out_of_range = OutOfRange::refuse;
-  (void)scatter_reduce(rt, out, idx, v, ScatterOp::sum, refuse);
-  (void)scatter_reduce(rt, out, std::vector<cl_ulong>(idx.begin(), idx.end()), v, ScatterOp::sum);
-  (void)scatter_reduce(rt, out, idx, v, ScatterOp::sum, {}, 1);
-  std::vector<float> rows(1000 * 3, 0.0f);
-  (void)scatter_reduce(rt, rows, std::vector<cl_uint>(idx.begin(), idx.begin() + n / 3), std::vector<float>(v.begin(), v.begin() + n / 3 * 3),
-                       ScatterOp::sum, {}, 3);
-  (void)scatter_reduce_arg(rt, out, idx, v, ScatterOp::max);
-  std::vector<cl_uint> offsets(668);
-  for (std::size_t s = 0; s < offsets.size(); ++s) offsets[s] = cl_uint(std::min(n, s * 300));
-  std::vector<float> segments(offsets.size() - 1, 0.0f);
-  (void)segment_reduce(rt, segments, offsets, v, ScatterOp::sum);
-  ScatterOptions alone;
-  alone.include_self = false;
-  (void)segment_reduce(rt, segments, std::vector<cl_uint>(offsets.size(), 0), std::vector<float>{}, ScatterOp::sum, alone);  // empty segments
-  (void)reduce_by_key(rt, sorted, v, ScatterOp::sum);
-  (void)reduce_by_key(rt, std::vector<cl_ulong>(sorted.begin(), sorted.end()), v, ScatterOp::max);
-  std::vector<half_t> h(n, half_t{0x3c00}), hout(1000, half_t{0});
-  (void)scatter_reduce(rt, hout, idx, h, ScatterOp::sum);
-  if (rt.supports_double() && rt.device_info().caps.int64_base_atomics) {
-    ScatterOptions det;
-    det.deterministic = true;
-    (void)scatter_reduce(rt, out, idx, v, ScatterOp::sum, det);
-    (void)scatter_reduce(rt, hout, idx, h, ScatterOp::mean, det);
-  }
-}
 
 void native_checks(Runtime& rt) {
   for (const testing::NativeSlot& slot : testing::native_slots()) {
@@ -167,11 +50,12 @@ TEST_CASE("every library kernel's parameters are the ones the host binds by name
   const CheckingArgs checking;
   // A Runtime made while the check is on: its device probe is built and compared too.
   const auto rt = testing::runtime_with_failing_checks(Options{}, {"no_such_check_so_this_runtime_probes_again"});
-  reduces(*rt);
-  dots(*rt);
-  histograms(*rt);
-  compacts(*rt);
-  scatters(*rt);
+  for (const test::algorithms::Algorithm& a : test::algorithms::registry()) {
+    if (!a.runs_on(*rt)) continue;
+    INFO(a.name);
+    REQUIRE(a.reach_kernels);
+    a.reach_kernels(*rt);
+  }
   native_checks(*rt);
   const testing::KernelCoverage coverage = testing::kernel_coverage();
   std::set<std::string> never_made;

@@ -1,9 +1,11 @@
 // Every algorithm meets the user's buffers and queues: host memory handed over with
 // CL_MEM_USE_HOST_PTR at every 4-byte alignment (PoCL reads it where it is), sub-buffers and
 // element offsets, out-of-order queues without profiling (with the caller's own commands
-// before), buffers whose flags forbid their role, images, and outputs that share memory with an
-// input; partial results and device groups (over the caller's out-of-order queue) meet them too.
-// Each call either gives the host's exact result or is refused before anything runs. The
+// before), buffers whose flags forbid their role, images, and outputs that share memory with
+// another operand; partial results and device groups (over the caller's out-of-order queue) meet
+// them too. Each call either gives the host's exact result or is refused before anything runs.
+// The algorithms and their operands come from the registry (algorithm_cases.hpp): each of its
+// calls runs with every operand, outputs included, laid out the way a test case says. The
 // deterministic reduce gives the same bits wherever the data sits and however it is chunked.
 #include <doctest/doctest.h>
 
@@ -17,16 +19,19 @@
 #include <thread>
 #include <utility>
 
+#include "algorithm_cases.hpp"
 #include "support.hpp"
 
 namespace {
 
+namespace alg = test::algorithms;
 using clatomics::ReduceOp;
 using clatomics::where::x;
 
-constexpr std::size_t n = 20011;  // a prime: vector loads, a head and a tail, several groups
+constexpr std::size_t n = 20011;   // words of data: a prime: vector loads, a head and a tail, several groups
+constexpr std::size_t bins = 300;  // the rows of the scatter and segment outputs
 const float lo = -8.0f, hi = 8.0f;
-constexpr std::size_t nbins = 37, key_bins = 300;
+constexpr std::size_t nbins = 37;
 
 // Small integers as floats: sums, dots and weighted bins are exact in any order.
 std::vector<float> exact_floats(std::size_t count, unsigned seed) {
@@ -56,156 +61,125 @@ cl::Buffer host_buffer(const clatomics::Runtime& rt, HostMemory& memory, std::si
   return cl::Buffer(rt.context(), flags | CL_MEM_USE_HOST_PTR, values.size() * sizeof(T), memory.base + align);
 }
 
-// The host's answers for the data every algorithm below reads.
-struct Expected {
-  float sum, min, max;
-  cl_int isum;
-  float dot;
-  std::vector<std::uint64_t> bytes, keys;
-  std::uint64_t keys_out;
-  std::vector<std::uint64_t> even;
-  std::vector<float> weights;
-  std::vector<float> kept;
-  std::vector<float> scatter;  // sums of b at a's bits taken as indices below key_bins
-  std::vector<float> a, b;      // the data: the library's std::vector forms are the reference for some
-};
+// What a layout made that must outlive the call (host memory).
+using Keep = std::vector<std::shared_ptr<void>>;
+// Where a test case puts operand k, holding bytes: its range.
+using Place = std::function<alg::Range(std::size_t k, const alg::Operand&, const alg::Bytes&, Keep&)>;
+using Only = std::function<bool(const alg::Algorithm&)>;
 
+// Every call of every algorithm (of only those, where given) over about n words of data and
+// `bins` output rows, its operands where place puts them, each checked exactly against the host.
+void check_all(clatomics::Runtime& rt, const Place& place, unsigned seed, const Only& only = nullptr) {
+  for (const alg::Algorithm& a : alg::registry()) {
+    if (!a.runs_on(rt) || (only && !only(a))) continue;
+    const alg::Shape shape{alg::length_for(a, n), bins};
+    for (const alg::Call& call : a.calls) {
+      INFO(a.name << ": " << call.what);
+      const alg::Contents contents = a.contents(shape, seed);
+      Keep keep;
+      alg::Ranges ranges;
+      for (std::size_t k = 0; k < a.operands.size(); ++k) ranges.push_back(place(k, a.operands[k], contents[k], keep));
+      call.run(rt, ranges, &contents);
+      rt.queue().finish();  // the caller's own writes of contents are done before contents go
+    }
+  }
+}
+
+// The sub-buffer of parent's bytes [origin, origin + bytes).
+cl::Buffer sub_buffer(cl::Buffer parent, std::size_t origin, std::size_t bytes) {
+  const cl_buffer_region region{origin, bytes};
+  return parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
+}
+// bytes after lead bytes of filler (which a wrong offset would read).
+alg::Bytes after(std::size_t lead, const alg::Bytes& bytes) {
+  alg::Bytes padded(lead, 0x63);
+  padded.insert(padded.end(), bytes.begin(), bytes.end());
+  return padded;
+}
+
+// The host's answers for the host data forms below (streamed, device groups).
+struct Expected {
+  float sum = 0, dot = 0;
+  std::vector<std::uint64_t> even;
+  std::vector<float> kept;
+};
 Expected expected(const std::vector<float>& a, const std::vector<float>& b) {
   Expected e{};
-  e.a = a, e.b = b;
-  e.min = INFINITY, e.max = -INFINITY;
-  e.bytes.assign(256, 0), e.keys.assign(key_bins, 0), e.even.assign(nbins, 0), e.weights.assign(nbins, 0.0f);
-  e.scatter.assign(key_bins, 0.0f);
+  e.even.assign(nbins, 0);
   const auto edges = test::numpy_edges(nbins, lo, hi);
   for (std::size_t i = 0; i < a.size(); ++i) {
-    e.sum += a[i], e.min = std::min(e.min, a[i]), e.max = std::max(e.max, a[i]);
-    e.isum += cl_int(a[i]);
-    e.dot += a[i] * b[i];
-    unsigned char raw[4];
-    std::memcpy(raw, &a[i], 4);
-    for (const unsigned char c : raw) ++e.bytes[c];
-    cl_uint key;
-    std::memcpy(&key, &a[i], 4);
-    if (key < key_bins) ++e.keys[key], e.scatter[key] += b[i];
-    else ++e.keys_out;
-    const std::size_t bin = test::even_slot(a[i], edges);  // the data lie in [lo, hi]
-    ++e.even[bin], e.weights[bin] += b[i];
+    e.sum += a[i], e.dot += a[i] * b[i];
+    ++e.even[test::even_slot(a[i], edges)];  // the data lie in [lo, hi]
     if (a[i] > 2.5f) e.kept.push_back(a[i]);
   }
   return e;
-}
-
-// Runs every algorithm on elements [offset, offset + n) of a (floats) and b, and checks each
-// against the host. out: where compact writes (n floats), its own memory.
-void check_all(clatomics::Runtime& rt, const cl::Buffer& a, std::size_t offset, const cl::Buffer& b, std::size_t b_offset,
-               const cl::Buffer& out, const Expected& e) {
-  CHECK(clatomics::reduce(rt, clatomics::view<float>(a, offset, n), ReduceOp::sum) == e.sum);
-  CHECK(clatomics::reduce(rt, clatomics::view<float>(a, offset, n), ReduceOp::sum, {true}) == e.sum);
-  CHECK(clatomics::reduce(rt, clatomics::view<float>(a, offset, n), ReduceOp::min) == e.min);
-  CHECK(clatomics::reduce(rt, clatomics::view<float>(a, offset, n), ReduceOp::max) == e.max);
-  CHECK(clatomics::dot(rt, clatomics::view<float>(a, offset, n), clatomics::view<float>(b, b_offset, n)) == e.dot);
-  CHECK(clatomics::histogram(rt, clatomics::view<cl_uchar>(a, offset * 4, n * 4)) == e.bytes);
-  const auto keys = clatomics::histogram_keys(rt, clatomics::view<cl_uint>(a, offset, n), key_bins);
-  CHECK(keys.counts == e.keys);
-  CHECK(keys.out_of_range == e.keys_out);
-  const auto va = clatomics::view<float>(a, offset, n), vb = clatomics::view<float>(b, b_offset, n);
-  const clatomics::EvenBins<float> bins{nbins, lo, hi};
-  const auto even = clatomics::histogram_even(rt, va, bins, {vb});
-  CHECK(even.counts == e.even);
-  REQUIRE(even.sums.size() == 1);
-  CHECK(even.sums[0] == std::vector<double>(e.weights.begin(), e.weights.end()));
-  // Two weight channels (b twice) summed as compensated float pairs.
-  clatomics::HistogramOptions pairs;
-  pairs.accumulation = clatomics::WeightAccumulation::compensated_float2;
-  const auto even2 = clatomics::histogram_even(rt, va, bins, {vb, vb}, pairs);
-  CHECK(even2.counts == e.even);
-  REQUIRE(even2.sums.size() == 2);
-  for (const auto& sums : even2.sums) CHECK(sums == std::vector<double>(e.weights.begin(), e.weights.end()));
-  // The range found in the data on the device, and 2-D bins over (a, b): as the std::vector
-  // forms (staged through the library's own buffers) find them.
-  CHECK(clatomics::histogram_even(rt, va, nbins).counts == clatomics::histogram_even(rt, e.a, nbins).counts);
-  const clatomics::EvenBins<float> ybins{7, -4.0f, 4.0f};
-  const auto grid = clatomics::histogram2d_even(rt, va, vb, bins, ybins);
-  const auto host_grid = clatomics::histogram2d_even(rt, e.a, e.b, bins, ybins);
-  CHECK(grid.counts == host_grid.counts);
-  CHECK(grid.outside == host_grid.outside);
-  // scatter_reduce: a's bits as indices (those below key_bins; the rest out of range), b as
-  // values; bins that receive nothing keep out's contents, so only the others are compared.
-  clatomics::ScatterOptions fresh;
-  fresh.include_self = false;
-  const auto scattered =
-      clatomics::scatter_reduce(rt, clatomics::view<float>(out, 0, key_bins), clatomics::view<cl_uint>(a, offset, n),
-                                clatomics::view<float>(b, b_offset, n), clatomics::ScatterOp::sum, fresh);
-  CHECK(scattered.out_of_range == e.keys_out);
-  const auto sums = test::to_host<float>(rt, out, key_bins);
-  for (std::size_t k = 0; k < key_bins; ++k)
-    if (e.keys[k]) CHECK(sums[k] == e.scatter[k]);
-  CHECK(clatomics::compact(rt, clatomics::view<float>(a, offset, n), clatomics::view<float>(out, 0, n), x > 2.5f, {true}) == e.kept.size());
-  CHECK(test::to_host<float>(rt, out, e.kept.size()) == e.kept);
-  // Partial results of two parts of the range (cut at a tile, as the deterministic tree wants),
-  // merged in either order.
-  const std::size_t cut = clatomics::reduce_tile;
-  for (const bool deterministic : {false, true}) {
-    const auto head = clatomics::reduce_partial(rt, clatomics::view<float>(a, offset, cut), ReduceOp::sum, 0, {deterministic});
-    const auto tail = clatomics::reduce_partial(rt, clatomics::view<float>(a, offset + cut, n - cut), ReduceOp::sum, cut, {deterministic});
-    CHECK(clatomics::merge_reduce<float>({tail, head}) == e.sum);
-  }
 }
 
 }  // namespace
 
 TEST_CASE("every algorithm is exact on host memory at every 4-byte alignment (CL_MEM_USE_HOST_PTR)") {
   auto& rt = test::runtime();
-  const auto a = exact_floats(n, 1), b = exact_floats(n, 2);
-  const Expected e = expected(a, b);
-  HostMemory ma(n * 4 + 64), mb(n * 4 + 64);
-  const cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, n * 4);
+  // Operands alternate between align and 60 - align (8-byte ones at the multiple of 8 below).
+  const auto at = [&](std::size_t align) {
+    return [&rt, align](std::size_t k, const alg::Operand& o, const alg::Bytes& bytes, Keep& keep) {
+      auto memory = std::make_shared<HostMemory>(bytes.size() + 64);
+      keep.push_back(memory);
+      const std::size_t where = k % 2 && align % 4 == 0 ? 60 - align : align;
+      return alg::Range{host_buffer(rt, *memory, where - where % o.element_bytes, bytes), 0, bytes.size() / o.element_bytes};
+    };
+  };
   for (std::size_t align = 0; align <= 60; align += 4) {
     CAPTURE(align);
-    const cl::Buffer da = host_buffer(rt, ma, align, a), db = host_buffer(rt, mb, 60 - align, b);
-    check_all(rt, da, 0, db, 0, out, e);
+    check_all(rt, at(align), unsigned(align));
   }
   // Bytes may start anywhere.
-  std::vector<std::uint8_t> bytes(n);
-  for (std::size_t i = 0; i < n; ++i) bytes[i] = std::uint8_t(i * 37 + i / 7);
-  std::vector<std::uint64_t> counts(256, 0);
-  for (const auto c : bytes) ++counts[c];
   for (std::size_t align = 1; align < 4; ++align) {
     CAPTURE(align);
-    CHECK(clatomics::histogram(rt, clatomics::view<cl_uchar>(host_buffer(rt, ma, align, bytes), 0, n)) == counts);
+    check_all(rt, at(align), unsigned(align), [](const alg::Algorithm& a) {
+      return std::all_of(a.operands.begin(), a.operands.end(), [](const alg::Operand& o) { return o.element_bytes == 1; });
+    });
   }
 }
 
-TEST_CASE("a range whose host memory is not aligned to its elements is refused") {
+TEST_CASE("a range whose host memory is not aligned to its elements is refused, directly and through a sub-buffer") {
   auto& rt = test::runtime();
-  HostMemory memory(n * 4 + 64);
-  const cl::Buffer odd = host_buffer(rt, memory, 2, exact_floats(n, 3));
-  clatomics::ProfileScope enqueued;
-  const auto what = test::message_of<std::invalid_argument>([&] { clatomics::reduce(rt, clatomics::view<float>(odd, 0, n), ReduceOp::sum); });
-  CHECK(test::contains(what, "not a multiple of its 4-byte elements"));
-  CHECK_THROWS_AS(clatomics::histogram_keys(rt, clatomics::view<cl_uint>(odd, 0, n), 10), std::invalid_argument);
-  CHECK(enqueued.commands() == 0);
-  CHECK(clatomics::histogram(rt, clatomics::view<cl_uchar>(odd, 1, n)) == clatomics::histogram(rt, clatomics::view<cl_uchar>(odd, 1, n)));  // bytes: any address
+  const std::size_t align = rt.device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;  // bytes
+  HostMemory memory(8 * n + 64);
+  for (const alg::Algorithm& a : alg::registry()) {
+    if (!a.runs_on(rt)) continue;
+    const alg::Contents contents = a.contents({64, 16}, 3);
+    for (std::size_t k = 0; k < a.operands.size(); ++k)
+      for (const bool sub : {false, true}) {
+        const alg::Operand& o = a.operands[k];
+        if (o.element_bytes == 1) continue;  // bytes: any address (the alignment test runs them at 1, 2 and 3)
+        // Half an element past a boundary of the element's size.
+        alg::Ranges ranges = alg::on_device(rt, a, contents);
+        ranges[k].buffer = sub ? sub_buffer(host_buffer(rt, memory, o.element_bytes / 2, after(align, contents[k])), align, contents[k].size())
+                               : host_buffer(rt, memory, o.element_bytes / 2, contents[k]);
+        for (const alg::Call& call : a.calls) {
+          if (!call.passes(k)) continue;
+          INFO(a.name << ": " << call.what << ", " << o.name << " misaligned" << std::string(sub ? " through a sub-buffer" : ""));
+          clatomics::ProfileScope enqueued;
+          const auto what = test::message_of<std::invalid_argument>([&] { call.run(rt, ranges, nullptr); });
+          CHECK(test::contains(what, o.name));
+          CHECK(test::contains(what, "not a multiple of its " + std::to_string(o.element_bytes) + "-byte elements"));
+          CHECK(enqueued.commands() == 0);
+        }
+      }
+  }
 }
 
 TEST_CASE("every algorithm is exact on sub-buffers and at element offsets") {
   auto& rt = test::runtime();
-  const std::size_t align = rt.device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;  // bits
-  const std::size_t pad = align / 4 + 3;                                                 // floats
-  const auto a = exact_floats(n, 4), b = exact_floats(n, 5);
-  const Expected e = expected(a, b);
-  const cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, n * 4);
+  const std::size_t align = rt.device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;  // bits -> bytes
   for (const std::size_t offset : {std::size_t(0), std::size_t(1), std::size_t(3)}) {
     CAPTURE(offset);
-    std::vector<float> pa(pad + offset + n, 99.0f), pb(pad + offset + n, -99.0f);
-    std::copy(a.begin(), a.end(), pa.begin() + std::ptrdiff_t(pad + offset));
-    std::copy(b.begin(), b.end(), pb.begin() + std::ptrdiff_t(pad + offset));
-    cl::Buffer parent_a = test::to_device(rt, pa), parent_b = test::to_device(rt, pb);
-    const cl_buffer_region region{align, (pad + offset + n) * 4 - align};
-    const cl::Buffer sa = parent_a.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
-    const cl::Buffer sb = parent_b.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
-    const std::size_t at = pad + offset - align / 4;  // the data's first element in the sub-buffer
-    check_all(rt, sa, at, sb, at, out, e);
+    // The data start 3 + offset elements into a sub-buffer that starts at align bytes.
+    check_all(rt, [&](std::size_t, const alg::Operand& o, const alg::Bytes& bytes, Keep&) {
+      const std::size_t at = 3 + offset;
+      const alg::Bytes padded = after(align + at * o.element_bytes, bytes);
+      return alg::Range{sub_buffer(test::to_device(rt, padded), align, padded.size() - align), at, bytes.size() / o.element_bytes};
+    }, unsigned(4 + offset));
   }
 }
 
@@ -214,33 +188,22 @@ TEST_CASE("sub-buffers whose parent's handle the user released: every algorithm,
   // runtime answers CL_INVALID_MEM_OBJECT when it is asked about).
   auto& rt = test::runtime();
   const std::size_t align = rt.device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;  // bytes
-  const auto a = exact_floats(n, 6), b = exact_floats(n, 7);
-  const Expected e = expected(a, b);
-  const cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, n * 4);
-  std::vector<float> pa(align / 4 + n, 99.0f), pb(align / 4 + n, -99.0f);
-  std::copy(a.begin(), a.end(), pa.begin() + std::ptrdiff_t(align / 4));
-  std::copy(b.begin(), b.end(), pb.begin() + std::ptrdiff_t(align / 4));
-  const cl_buffer_region region{align, n * 4};
-  const auto orphan = [&](cl::Buffer parent) {
-    return parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
-  };
   SUBCASE("device memory") {
-    const cl::Buffer sa = orphan(test::to_device(rt, pa)), sb = orphan(test::to_device(rt, pb));
-    check_all(rt, sa, 0, sb, 0, out, e);
+    check_all(rt, [&](std::size_t, const alg::Operand& o, const alg::Bytes& bytes, Keep&) {
+      return alg::Range{sub_buffer(test::to_device(rt, after(align, bytes)), align, bytes.size()), 0, bytes.size() / o.element_bytes};
+    }, 6);
   }
   SUBCASE("the user's host memory (CL_MEM_USE_HOST_PTR)") {
-    HostMemory ma(pa.size() * 4), mb(pb.size() * 4);
-    const cl::Buffer sa = orphan(host_buffer(rt, ma, 0, pa)), sb = orphan(host_buffer(rt, mb, 0, pb));
-    check_all(rt, sa, 0, sb, 0, out, e);
+    check_all(rt, [&](std::size_t, const alg::Operand& o, const alg::Bytes& bytes, Keep& keep) {
+      auto memory = std::make_shared<HostMemory>(align + bytes.size());
+      keep.push_back(memory);
+      return alg::Range{sub_buffer(host_buffer(rt, *memory, 0, after(align, bytes)), align, bytes.size()), 0, bytes.size() / o.element_bytes};
+    }, 7);
     // Host memory 4 bytes past an 8-byte boundary: doubles there are refused through the
     // sub-buffer too, before anything is enqueued.
     HostMemory md(align + 64 + 4);
     std::vector<double> d(align / 8 + 8, 1.0);
-    const cl::Buffer sd = [&] {
-      cl::Buffer parent = host_buffer(rt, md, 4, d);
-      const cl_buffer_region head{align, 64};
-      return parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &head);
-    }();
+    const cl::Buffer sd = sub_buffer(host_buffer(rt, md, 4, d), align, 64);
     clatomics::ProfileScope enqueued;
     CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::reduce(rt, clatomics::view<double>(sd, 0, 8), ReduceOp::sum); }),
                          "not a multiple of its 8-byte elements"));
@@ -254,33 +217,33 @@ TEST_CASE("every algorithm is exact on an out-of-order queue without profiling, 
   if (!out_of_order) return;
   const cl::CommandQueue& queue = *out_of_order;
   clatomics::Runtime ooo(rt.context(), rt.device(), queue);
-  const cl::Buffer da(rt.context(), CL_MEM_READ_WRITE, n * 4), db(rt.context(), CL_MEM_READ_WRITE, n * 4);
-  const cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, n * 4);
   for (unsigned round = 0; round < 6; ++round) {
     CAPTURE(round);
     // The caller's own non-blocking writes come first: the library's commands must wait for them.
-    const auto a = exact_floats(n, 10 + round), b = exact_floats(n, 20 + round);
-    queue.enqueueWriteBuffer(da, CL_FALSE, 0, n * 4, a.data());
-    queue.enqueueWriteBuffer(db, CL_FALSE, 0, n * 4, b.data());
-    check_all(ooo, da, 0, db, 0, out, expected(a, b));
+    check_all(ooo, [&](std::size_t, const alg::Operand& o, const alg::Bytes& bytes, Keep&) {
+      const cl::Buffer buffer(rt.context(), CL_MEM_READ_WRITE, bytes.size());
+      queue.enqueueWriteBuffer(buffer, CL_FALSE, 0, bytes.size(), bytes.data());
+      return alg::Range{buffer, 0, bytes.size() / o.element_bytes};
+    }, 10 + round);
     // Host data streams in several chunks on that queue too.
+    const auto a = exact_floats(n, 10 + round), b = exact_floats(n, 20 + round);
+    const Expected e = expected(a, b);
     clatomics::testing::set_stream_limits({std::size_t(16) << 10, 0});
-    CHECK(clatomics::reduce(ooo, a, ReduceOp::sum, {true}) == expected(a, b).sum);
-    CHECK(clatomics::histogram_even(ooo, a, {nbins, lo, hi}, {b}).counts == expected(a, b).even);
-    CHECK(clatomics::compact(ooo, a, x > 2.5f, {true}) == expected(a, b).kept);
+    CHECK(clatomics::reduce(ooo, a, ReduceOp::sum, {true}) == e.sum);
+    CHECK(clatomics::histogram_even(ooo, a, {nbins, lo, hi}, {b}).counts == e.even);
+    CHECK(clatomics::compact(ooo, a, x > 2.5f, {true}) == e.kept);
     clatomics::testing::set_stream_limits({});
     // A device group over the caller's queue: host data (several chunks) and resident parts.
     clatomics::DeviceGroup group(std::vector<cl::CommandQueue>{queue});
-    const Expected e = expected(a, b);
     clatomics::testing::set_stream_limits({std::size_t(16) << 10, 0});
     CHECK(clatomics::reduce(group, a, ReduceOp::sum, {true}) == e.sum);
     CHECK(clatomics::histogram_even(group, a, {nbins, lo, hi}, {b}).counts == e.even);
     CHECK(clatomics::dot(group, a, b) == e.dot);
-    std::vector<float> scattered(key_bins, 0.0f);
+    std::vector<float> scattered(bins, 0.0f);
     std::vector<cl_uint> indices(n);
     for (std::size_t i = 0; i < n; ++i) indices[i] = cl_uint(int(a[i]) + 8);
     clatomics::scatter_reduce<float, cl_uint>(group, scattered, indices, b, clatomics::ScatterOp::sum);
-    std::vector<float> scattered_expected(key_bins, 0.0f);
+    std::vector<float> scattered_expected(bins, 0.0f);
     for (std::size_t i = 0; i < n; ++i) scattered_expected[indices[i]] += b[i];
     CHECK(scattered == scattered_expected);
     clatomics::testing::set_stream_limits({});
@@ -288,6 +251,7 @@ TEST_CASE("every algorithm is exact on an out-of-order queue without profiling, 
     CHECK(clatomics::reduce(group, resident, ReduceOp::sum) == e.sum);
     CHECK(clatomics::reduce(group, resident, ReduceOp::sum, {true}) == e.sum);
   }
+  const cl::Buffer da(rt.context(), CL_MEM_READ_WRITE, n * 4);
   clatomics::ProfileScope scope;
   clatomics::reduce(ooo, clatomics::view<float>(da, 0, n), ReduceOp::sum);
   CHECK(scope.commands() > 0);
@@ -305,62 +269,127 @@ TEST_CASE("a queue of another context or device is refused when the Runtime is m
 
 TEST_CASE("buffers whose flags forbid their role, and images, are refused before anything runs") {
   auto& rt = test::runtime();
-  const auto a = exact_floats(n, 6);
-  const cl::Buffer input = test::to_device(rt, a);
-  const cl::Buffer write_only(rt.context(), CL_MEM_WRITE_ONLY, n * 4);
-  const cl::Buffer read_only(rt.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, const_cast<float*>(a.data()));
-  clatomics::ProfileScope enqueued;
   using IA = std::invalid_argument;
-  CHECK(test::contains(test::message_of<IA>([&] { clatomics::reduce(rt, clatomics::view<float>(write_only, 0, n), ReduceOp::sum); }), "CL_MEM_WRITE_ONLY"));
-  CHECK_THROWS_AS(clatomics::dot(rt, clatomics::view<float>(input, 0, n), clatomics::view<float>(write_only, 0, n)), IA);
-  CHECK_THROWS_AS(clatomics::histogram(rt, clatomics::view<cl_uchar>(write_only, 0, n)), IA);
-  CHECK_THROWS_AS(clatomics::histogram_keys(rt, clatomics::view<cl_uint>(write_only, 0, n), 4), IA);
-  CHECK_THROWS_AS(clatomics::histogram_even(rt, clatomics::view<float>(input, 0, n), {4, lo, hi}, {clatomics::view<float>(write_only, 0, n)}), IA);
-  CHECK_THROWS_AS(clatomics::compact(rt, clatomics::view<float>(write_only, 0, n), clatomics::view<float>(input, 0, n), x > 0.0f), IA);
-  CHECK(test::contains(test::message_of<IA>([&] { clatomics::compact(rt, clatomics::view<float>(input, 0, n), clatomics::view<float>(read_only, 0, n), x > 0.0f); }), "CL_MEM_READ_ONLY"));
+  std::optional<cl::Buffer> wrapped;  // an image wrapped as a cl::Buffer
+  std::optional<cl::Image2D> image;
   if (rt.device().getInfo<CL_DEVICE_IMAGE_SUPPORT>()) {
-    const cl::Image2D image(rt.context(), CL_MEM_READ_WRITE, cl::ImageFormat(CL_R, CL_FLOAT), 64, 64);
-    const cl::Buffer wrapped(image(), true);
-    CHECK(test::contains(test::message_of<IA>([&] { clatomics::reduce(rt, clatomics::view<float>(wrapped, 0, 16), ReduceOp::sum); }), "not a buffer"));
+    image.emplace(rt.context(), CL_MEM_READ_WRITE, cl::ImageFormat(CL_R, CL_FLOAT), 64, 64);
+    wrapped.emplace((*image)(), true);
   }
-  CHECK(enqueued.commands() == 0);
+  for (const alg::Algorithm& a : alg::registry()) {
+    if (!a.runs_on(rt)) continue;
+    const alg::Contents contents = a.contents({1000, 16}, 6);
+    for (std::size_t k = 0; k < a.operands.size(); ++k) {
+      const alg::Operand& o = a.operands[k];
+      // Buffers operand k must not be, with what the refusal says.
+      std::vector<std::pair<cl::Buffer, std::string>> forbidden;
+      const std::size_t bytes = std::max<std::size_t>(contents[k].size(), 1);
+      if (o.read()) forbidden.emplace_back(cl::Buffer(rt.context(), CL_MEM_WRITE_ONLY, bytes), "CL_MEM_WRITE_ONLY");
+      if (o.written()) forbidden.emplace_back(cl::Buffer(rt.context(), CL_MEM_READ_ONLY, bytes), "CL_MEM_READ_ONLY");
+      if (wrapped) forbidden.emplace_back(*wrapped, "not a buffer");
+      for (const auto& [buffer, why] : forbidden)
+        for (const alg::Call& call : a.calls) {
+          if (!call.passes(k)) continue;
+          INFO(a.name << ": " << call.what << ", " << o.name << ": " << why);
+          alg::Ranges ranges = alg::on_device(rt, a, contents);
+          ranges[k].buffer = buffer;
+          clatomics::ProfileScope enqueued;
+          const auto what = test::message_of<IA>([&] { call.run(rt, ranges, nullptr); });
+          CHECK(test::contains(what, o.name));
+          CHECK(test::contains(what, why));
+          CHECK(enqueued.commands() == 0);
+        }
+    }
+  }
   // Read-only inputs and write-only outputs are what the roles ask for: fine.
-  const cl::Buffer out(rt.context(), CL_MEM_WRITE_ONLY, n * 4);
-  CHECK(clatomics::reduce(rt, clatomics::view<float>(read_only, 0, n), ReduceOp::sum) == expected(a, a).sum);
-  CHECK(clatomics::compact(rt, clatomics::view<float>(read_only, 0, n), clatomics::view<float>(out, 0, n), x > 2.5f) == expected(a, a).kept.size());
+  for (const alg::Algorithm& a : alg::registry()) {
+    if (!a.runs_on(rt)) continue;
+    for (const alg::Call& call : a.calls) {
+      INFO(a.name << ": " << call.what << ", read-only inputs, write-only outputs");
+      const alg::Contents contents = a.contents({1000, 16}, 7);
+      alg::Ranges ranges;
+      for (std::size_t k = 0; k < a.operands.size(); ++k) {
+        const alg::Operand& o = a.operands[k];
+        const cl_mem_flags flags = o.role == alg::Role::input ? CL_MEM_READ_ONLY : o.role == alg::Role::output ? CL_MEM_WRITE_ONLY : CL_MEM_READ_WRITE;
+        auto bytes = contents[k];
+        ranges.push_back({cl::Buffer(rt.context(), flags | CL_MEM_COPY_HOST_PTR, bytes.size(), bytes.data()), 0, bytes.size() / o.element_bytes});
+      }
+      call.run(rt, ranges, &contents);
+    }
+  }
 }
 
-TEST_CASE("an output sharing memory with an input is refused; disjoint parts of one buffer are fine") {
+TEST_CASE("an output sharing memory with another operand is refused; disjoint parts of one buffer are fine") {
   auto& rt = test::runtime();
   const std::size_t align = rt.device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8 / 4;  // floats
   const std::size_t m = 4 * align + 1000;
   std::vector<float> data(2 * m);
   for (std::size_t i = 0; i < data.size(); ++i) data[i] = float(i % 7);
   cl::Buffer parent = test::to_device(rt, data);
-  const auto sub = [&](std::size_t first, std::size_t count) {
-    const cl_buffer_region region{first * 4, count * 4};
-    return parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
-  };
-  const cl::Buffer head = sub(0, m), overlapping = sub(align, m), tail = sub(m - m % align + align, m - align);
+  const auto sub = [&](std::size_t first, std::size_t count) { return sub_buffer(parent, first * 4, count * 4); };
+  const cl::Buffer head = sub(0, m), overlapping = sub(align, m);
   const std::vector<float> before = test::to_host<float>(rt, parent, data.size());
   HostMemory memory(m * 4 + 64);
   const cl::Buffer user_a = host_buffer(rt, memory, 0, std::vector<float>(m, 1.0f));
   const cl::Buffer user_b(rt.context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, (m - 8) * 4, memory.base + 32);
-  clatomics::ProfileScope enqueued;
-  using IA = std::invalid_argument;
-  CHECK(test::contains(test::message_of<IA>([&] { clatomics::compact(rt, clatomics::view<float>(parent, 0, m), clatomics::view<float>(parent, 0, m), x > 1.0f); }), "shares memory"));
-  CHECK_THROWS_AS(clatomics::compact(rt, clatomics::view<float>(parent, 0, m), clatomics::view<float>(head, 0, m), x > 1.0f), IA);        // a buffer and its sub-buffer
-  CHECK_THROWS_AS(clatomics::compact(rt, clatomics::view<float>(head, 0, m), clatomics::view<float>(parent, 0, m), x > 1.0f), IA);
-  CHECK_THROWS_AS(clatomics::compact(rt, clatomics::view<float>(head, 0, m - align), clatomics::view<float>(overlapping, 0, m - align), x > 1.0f), IA);  // two sub-buffers
-  CHECK_THROWS_AS(clatomics::compact(rt, clatomics::view<float>(user_a, 0, m - 8), clatomics::view<float>(user_b, 0, m - 8), x > 1.0f), IA);   // one host memory
-  CHECK(enqueued.commands() == 0);
+  // Memory two operands share, each at element 0 of its buffer.
+  struct Shared {
+    const char* what;
+    cl::Buffer first, second;
+  };
+  const Shared shared[] = {{"one buffer", parent, parent},
+                           {"a buffer and its sub-buffer", parent, head},
+                           {"a sub-buffer and its buffer", head, parent},
+                           {"two sub-buffers", head, overlapping},
+                           {"one host memory", user_a, user_b}};
+  const alg::Shape fits{(m - align) / 2 - 1, (m - align) / 2 - 1};  // every operand in any of them (8-byte ones too)
+  for (const alg::Algorithm& a : alg::registry()) {
+    if (!a.runs_on(rt)) continue;
+    const alg::Contents contents = a.contents(fits, 8);
+    for (std::size_t o = 0; o < a.operands.size(); ++o)
+      for (std::size_t j = 0; j < a.operands.size(); ++j) {
+        if (!a.operands[o].written() || j == o) continue;
+        for (const Shared& s : shared)
+          for (const alg::Call& call : a.calls) {
+            if (!call.passes(o) || !call.passes(j)) continue;
+            INFO(a.name << ": " << call.what << ", " << a.operands[o].name << " and " << a.operands[j].name << " in " << std::string(s.what));
+            alg::Ranges ranges = alg::on_device(rt, a, contents);
+            ranges[o].buffer = s.first, ranges[j].buffer = s.second;
+            clatomics::ProfileScope enqueued;
+            const auto what = test::message_of<std::invalid_argument>([&] { call.run(rt, ranges, nullptr); });
+            CHECK(test::contains(what, "shares memory"));
+            CHECK(test::contains(what, a.operands[o].name));
+            CHECK(test::contains(what, a.operands[j].name));
+            CHECK(enqueued.commands() == 0);
+          }
+      }
+  }
   CHECK(test::to_host<float>(rt, parent, data.size()) == before);
-  // Disjoint: the first half of a buffer into its second half, and a sub-buffer into another.
-  std::vector<float> kept;
-  for (std::size_t i = 0; i < m - align; ++i)
-    if (data[i] > 1.0f) kept.push_back(data[i]);
-  CHECK(clatomics::compact(rt, clatomics::view<float>(head, 0, m - align), clatomics::view<float>(tail, 0, m - align), x > 1.0f, {true}) == kept.size());
-  CHECK(test::to_host<float>(rt, tail, kept.size()) == kept);
+  // Disjoint: every operand in a part of one buffer of its own, as a sub-buffer and as a range of it.
+  for (const alg::Algorithm& a : alg::registry()) {
+    if (!a.runs_on(rt)) continue;
+    const alg::Contents contents = a.contents({1000, 100}, 9);
+    std::vector<std::size_t> at;  // each part's first byte: a multiple of the base alignment
+    alg::Bytes whole;
+    for (const alg::Bytes& part : contents) {
+      whole.resize((whole.size() + 4 * align - 1) / (4 * align) * (4 * align), 0x63);
+      at.push_back(whole.size());
+      whole.insert(whole.end(), part.begin(), part.end());
+    }
+    cl::Buffer one = test::to_device(rt, whole);
+    for (const bool subs : {true, false})
+      for (const alg::Call& call : a.calls) {
+        INFO(a.name << ": " << call.what << std::string(subs ? ", sub-buffers" : ", ranges") << " of one buffer");
+        rt.queue().enqueueWriteBuffer(one, CL_TRUE, 0, whole.size(), whole.data());
+        alg::Ranges ranges;
+        for (std::size_t k = 0; k < contents.size(); ++k) {
+          const std::size_t e = a.operands[k].element_bytes, count = contents[k].size() / e;
+          ranges.push_back(subs ? alg::Range{sub_buffer(one, at[k], std::max<std::size_t>(contents[k].size(), 1)), 0, count}
+                                : alg::Range{one, at[k] / e, count});
+        }
+        call.run(rt, ranges, &contents);
+      }
+  }
 }
 
 namespace {

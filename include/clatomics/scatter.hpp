@@ -343,7 +343,8 @@ ScatterResult scatter_reduce(Runtime& rt, std::vector<O>& out, const std::vector
 // argmin / argmax (op ScatterOp::min or max, one value a row): out as scatter_reduce gives it,
 // and arg[b] = the lowest position i (in values) whose value is out[b] afterwards, or the
 // number of values when no element reached it (no values, or out's own value won with
-// include_self). arg holds one position a bin. Needs 64-bit atomics.
+// include_self). arg holds one position a bin; the device lowers it with atomics, so it reads arg
+// too (a CL_MEM_WRITE_ONLY arg is refused, as out is). Needs 64-bit atomics.
 template <class O, class I, class V>
 ScatterResult scatter_reduce_arg(Runtime& rt, const View<O>& out, const View<cl_ulong>& arg, const View<I>& indices, const View<V>& values,
                                  ScatterOp op, ScatterOptions options = {}) {
@@ -428,7 +429,8 @@ KeysCall keys_call(const View<K>& keys, const View<V>& values, const View<K>& un
 // thrust::reduce_by_key: unique_keys[u] is the key of run u and reductions[u] the reduction of
 // its values (options.include_self is ignored: the outputs start empty; options.nan applies).
 // Returns the number of runs (0 for no keys). unique_keys and reductions must hold keys.count()
-// elements.
+// elements. The runs are reduced into reductions with atomics, so the device reads it too (a
+// CL_MEM_WRITE_ONLY reductions buffer is refused).
 template <class K, class V, class O>
 std::size_t reduce_by_key(Runtime& rt, const View<K>& keys, const View<V>& values, const View<K>& unique_keys, const View<O>& reductions,
                           ScatterOp op, ScatterOptions options = {}) {

@@ -33,10 +33,10 @@ detail::Pending<ReducePartial<T>> detail::reduce_partial_later(Runtime& rt, cl_m
                                                                ReduceOp op, std::uint64_t first, ReduceOptions options) {
   check_first<T>(op, first, options);
   if (!detail::tiled_merge<T>(op, options))  // reduce_buffer checks the op, the type and the buffer
-    return detail::reduce_buffer_later<T>(rt, buffer, offset, count, op, options).then([op, first, count](T value) {
+    return detail::reduce_buffer_later<T>(rt, buffer, offset, count, op, options, "reduce_partial").then([op, first, count](T value) {
       return ReducePartial<T>{op, false, first, count, count ? std::vector<T>{value} : std::vector<T>{}};
     });
-  auto checked = detail::reduce_buffer_later<T>(rt, buffer, offset, 0, op, options);  // the same checks, nothing run
+  auto checked = detail::reduce_buffer_later<T>(rt, buffer, offset, 0, op, options, "reduce_partial");  // the same checks, nothing run
   detail::check_range(rt, {"reduce_partial: buffer", buffer, offset, count, sizeof(T), detail::Access::read});
   if (!count) return std::move(checked).then([op, first](T) { return ReducePartial<T>{op, true, first, 0, {}}; });
   return detail::reduce_tile_values_later<T>(rt, buffer, offset, count, op).then([op, first, count](std::vector<T> tiles) {
@@ -77,7 +77,7 @@ T merge_reduce(std::vector<ReducePartial<T>> parts) {
   if (parts.empty()) refuse("merge_reduce", "no parts (not even empty ones): no op to give the identity of");
   const ReduceOp op = parts.front().op;
   const bool tiled = parts.front().tiled;
-  detail::reduce_op_name(op);  // refuses a value that is no ReduceOp
+  detail::reduce_op_name(op, "merge_reduce");  // refuses a value that is no ReduceOp
   if (tiled && !detail::tiled_merge<T>(op, ReduceOptions{true}))
     refuse("merge_reduce", "tiled parts are deterministic float or double sums or products only");
   for (const ReducePartial<T>& p : parts)  // empty parts too: they say which op the caller meant

@@ -14,9 +14,11 @@
 
 namespace clatomics::detail {
 
-// detail::reduce_buffer (T: as reduce()).
+// detail::reduce_buffer (T: as reduce()); what: the entry point its refusals name ("reduce: buffer",
+// "reduce_partial<double>").
 template <class T>
-Pending<T> reduce_buffer_later(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op, ReduceOptions options);
+Pending<T> reduce_buffer_later(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op, ReduceOptions options,
+                               const char* what = "reduce");
 
 // reduce_partial() over a buffer range.
 template <class T>

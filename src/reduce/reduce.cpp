@@ -5,6 +5,7 @@
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "clatomics/partial.hpp"
@@ -52,14 +53,14 @@ const detail::Signature& reduce_signature(ReduceOp op, ReduceKernel kind) {
 
 }  // namespace
 
-const char* detail::reduce_op_name(ReduceOp op) {
+const char* detail::reduce_op_name(ReduceOp op, const char* what) {
   switch (op) {
     case ReduceOp::sum: return "sum";
     case ReduceOp::min: return "min";
     case ReduceOp::max: return "max";
     case ReduceOp::prod: return "prod";
   }
-  throw std::invalid_argument("clatomics::reduce: op is not a ReduceOp");
+  throw std::invalid_argument(std::string("clatomics: ") + what + ": op (" + std::to_string(static_cast<int>(op)) + ") is not a ReduceOp");
 }
 
 namespace {
@@ -112,8 +113,8 @@ T atomic_start(ReduceOp op) {
 }
 
 template <class T>
-void check_type(Runtime& rt) {
-  if constexpr (std::is_same_v<T, double>) detail::require_double(rt, "reduce<double>");
+void check_type(Runtime& rt, const char* what = "reduce") {
+  if constexpr (std::is_same_v<T, double>) detail::require_double(rt, (std::string(what) + "<double>").c_str());
 }
 
 // The fast path over one range of one buffer, already checked; count > 0: one atomic per group.
@@ -222,10 +223,10 @@ bool needs_tree(const Runtime& rt, ReduceOptions options) {
 
 template <class T>
 detail::Pending<T> detail::reduce_buffer_later(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count, ReduceOp op,
-                                               ReduceOptions options) {
-  detail::reduce_op_name(op);
-  check_type<T>(rt);
-  check_range(rt, {"reduce: buffer", buffer, offset, count, sizeof(T), Access::read});
+                                               ReduceOptions options, const char* what) {
+  detail::reduce_op_name(op, what);
+  check_type<T>(rt, what);
+  check_range(rt, {(std::string(what) + ": buffer").c_str(), buffer, offset, count, sizeof(T), Access::read});
   const auto result = std::make_shared<T>(identity<T>(op));
   Commands commands(rt);
   if (count > 0 && needs_tree<T>(rt, options))
@@ -359,7 +360,8 @@ T detail::reduce_combine(ReduceOp op, T a, T b) {
 
 #define CLATOMICS_REDUCE_INSTANTIATE(T)                                                                       \
   template T detail::reduce_buffer<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, ReduceOptions); \
-  template detail::Pending<T> detail::reduce_buffer_later<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, ReduceOptions); \
+  template detail::Pending<T> detail::reduce_buffer_later<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, ReduceOptions, \
+                                                             const char*);                                                    \
   template T reduce<T>(Runtime&, const std::vector<T>&, ReduceOp, ReduceOptions);                             \
   template Plan plan_reduce<T>(Runtime&, std::size_t, ReduceOp, ReduceOptions);                               \
   template T detail::reduce_identity<T>(ReduceOp);                                                            \

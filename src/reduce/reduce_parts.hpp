@@ -21,8 +21,9 @@ constexpr bool tiled_merge(ReduceOp op, ReduceOptions options) {
 
 // reduce()'s result for no elements, and the device's semantics on the host (float min/max: NaN
 // is missing data, -0 below +0; integers wrap). T: float, double, cl_int, cl_uint, cl_long, cl_ulong.
-// The op's name in the kernels' names; std::invalid_argument for a value that is no ReduceOp.
-const char* reduce_op_name(ReduceOp op);
+// The op's name in the kernels' names; std::invalid_argument for a value that is no ReduceOp,
+// naming the entry point `what` and quoting the value.
+const char* reduce_op_name(ReduceOp op, const char* what = "reduce");
 
 template <class T>
 T reduce_identity(ReduceOp op);

@@ -60,16 +60,16 @@ void Scatter::check() {
     scatter_refuse(what_, "rows.out_stride (" + std::to_string(ostride_) + ") is below rows.width (" + std::to_string(width_) + ")");
 
   // Sizes: bins rows of ostride (the last row only width) and count rows of vstride; rows of
-  // width 0 hold nothing.
+  // width 0 hold nothing. A size that overflows is refused naming its view ("scatter_reduce: out:").
   const auto rows_span = [&](std::size_t rows, std::size_t stride, const char* name) {
     if (rows == 0 || width_ == 0) return std::size_t(0);
-    if ((rows - 1) > (SIZE_MAX - width_) / stride) scatter_refuse(what_, std::string(name) + " rows overflow size_t");
+    if ((rows - 1) > (SIZE_MAX - width_) / stride) scatter_refuse(what_, std::string(name) + ": its rows overflow size_t");
     return (rows - 1) * stride + width_;
   };
   const std::size_t out_elements = rows_span(call_.bins, ostride_, "out");
   const std::size_t value_elements = rows_span(call_.count, vstride_, "values");
-  if (width_ && call_.count > SIZE_MAX / width_) scatter_refuse(what_, "count * width overflows size_t");
-  if (width_ && call_.bins > (SIZE_MAX - 1) / width_) scatter_refuse(what_, "bins * width overflows size_t");
+  if (width_ && call_.count > SIZE_MAX / width_) scatter_refuse(what_, "values: count * width overflows size_t");
+  if (width_ && call_.bins > (SIZE_MAX - 1) / width_) scatter_refuse(what_, "out: bins * width overflows size_t");
   slots_ = call_.bins * width_;
   const cl_ulong largest = rt_.device_info().caps.max_mem_alloc_size;
   if (call_.out16 && largest && slots_ > largest / sizeof(cl_float))
@@ -85,30 +85,28 @@ void Scatter::check() {
   if (o.strategy == ScatterStrategy::local_cache && !(slots_ < scatter_no_tag && room.cache_slots))
     scatter_refuse(what_, "options.strategy local_cache: no table fits in __local memory, or bins * width >= 2^32 - 1");
   index_size_ = call_.index64 ? 8 : 4;
-  if (call_.segments && call_.bins == SIZE_MAX) scatter_refuse(what_, "segments + 1 overflows size_t");
+  if (call_.segments && call_.bins == SIZE_MAX) scatter_refuse(what_, "offsets: segments + 1 overflows size_t");
   // No segments: the one offset is never read (the view and std::vector forms may pass none).
   const std::size_t index_elements = call_.segments ? (call_.bins ? call_.bins + 1 : 0) : call_.count;
-  const BufferRange out_read{"out", call_.out, call_.out_offset, out_elements, out_size_, Access::read};
-  const BufferRange out{"out", call_.out, call_.out_offset, out_elements, out_size_, Access::write};
-  const BufferRange indices{
-      call_.segments ? "offsets" : "indices", call_.indices, call_.indices_offset, index_elements, index_size_, Access::read};
-  const BufferRange values{"values", call_.values, call_.values_offset, value_elements, info_.in_size, Access::read};
-  std::string prefix = std::string(what_) + ": ";
-  for (const auto* range : {&out_read, &out, &indices, &values}) {
-    const std::string name = prefix + range->what;
-    BufferRange named = *range;
-    named.what = name.c_str();
-    check_range(rt_, named);
-  }
-  const std::string out_name = prefix + "out", arg_name = prefix + "arg";
-  BufferRange named_out = out;
-  named_out.what = out_name.c_str();
-  check_disjoint(named_out, indices);
-  check_disjoint(named_out, values);
+  // Every range named as the entry point's refusals name it ("scatter_reduce: indices"), in the
+  // overlap refusals too.
+  const std::string prefix = std::string(what_) + ": ";
+  const std::string out_name = prefix + "out", index_name = prefix + (call_.segments ? "offsets" : "indices");
+  const std::string values_name = prefix + "values", arg_name = prefix + "arg";
+  const BufferRange out_read{out_name.c_str(), call_.out, call_.out_offset, out_elements, out_size_, Access::read};
+  const BufferRange out{out_name.c_str(), call_.out, call_.out_offset, out_elements, out_size_, Access::write};
+  const BufferRange indices{index_name.c_str(), call_.indices, call_.indices_offset, index_elements, index_size_, Access::read};
+  const BufferRange values{values_name.c_str(), call_.values, call_.values_offset, value_elements, info_.in_size, Access::read};
+  for (const auto* range : {&out_read, &out, &indices, &values}) check_range(rt_, *range);
+  check_disjoint(out, indices);
+  check_disjoint(out, values);
   if (is_arg) {
+    // arg is filled, then lowered with atomics: the device reads it too.
+    const BufferRange arg_read{arg_name.c_str(), call_.arg, call_.arg_offset, call_.bins, sizeof(cl_ulong), Access::read};
     const BufferRange arg{arg_name.c_str(), call_.arg, call_.arg_offset, call_.bins, sizeof(cl_ulong), Access::write};
+    check_range(rt_, arg_read);
     check_range(rt_, arg);
-    check_disjoint(arg, named_out);
+    check_disjoint(arg, out);
     check_disjoint(arg, indices);
     check_disjoint(arg, values);
   }

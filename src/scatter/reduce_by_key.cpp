@@ -53,13 +53,17 @@ KeyRuns::KeyRuns(Runtime& rt, const KeysCall& call)
   const BufferRange values_range{"reduce_by_key: values", call.values, call.values_offset, count, info.in_size, Access::read};
   const BufferRange unique_range{"reduce_by_key: unique_keys", call.unique_keys, call.unique_offset, count, key_size, Access::write};
   const BufferRange reductions_range{"reduce_by_key: reductions", call.reductions, call.reductions_offset, count, out_size, Access::write};
-  for (const auto* range : {&keys_range, &values_range, &unique_range, &reductions_range}) check_range(rt, *range);
+  // The runs are reduced into reductions with atomics: the device reads it too (refused here under
+  // its own name, not as the segment reduction's out).
+  const BufferRange reductions_read{"reduce_by_key: reductions", call.reductions, call.reductions_offset, count, out_size, Access::read};
+  for (const auto* range : {&keys_range, &values_range, &unique_range, &reductions_read, &reductions_range}) check_range(rt, *range);
   for (const auto* out : {&unique_range, &reductions_range}) {
     check_disjoint(*out, keys_range);
     check_disjoint(*out, values_range);
   }
   check_disjoint(unique_range, reductions_range);
   scatter_op_macro(rbk_what, call.op);
+  if (call.type == ScatterType::f64) require_double(rt, rbk_what);  // refused with no keys too, as every double form is
   ScatterOptions alone = call.options;  // each run's reduction of its values alone
   alone.include_self = false;
   // At most count runs, whose offsets are 64-bit.
@@ -145,6 +149,7 @@ std::size_t reduce_by_key_host(Runtime& rt, ScatterType type, bool out16, bool k
   const ScatterTypeInfo info = scatter_type_info(type);
   const std::size_t key_size = key64 ? 8 : 4, out_size = scatter_out_bytes(rbk_what, type, out16);
   scatter_op_macro(rbk_what, op);
+  if (type == ScatterType::f64) require_double(rt, rbk_what);
   if (count == 0) return 0;
   scatter_check_fits(rt, rbk_what, "keys", count, key_size);
   scatter_check_fits(rt, rbk_what, "values", count, std::max(info.in_size, out_size));
