@@ -1,15 +1,51 @@
 // Buffer checks: flags, context, size and where a range sits in memory.
 #include "core/buffer_checks.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/cl_handles.hpp"
 #include "core/runtime_state.hpp"
 
 namespace clatomics::detail {
+
+// Intel's CPU runtime (2026.2) misreports it: it answered host_ptr + the region's size, then
+// values left from an earlier sub-buffer (measured). Asked once per platform with a buffer over
+// host memory of our own and a sub-buffer of it, made and released here (nothing is enqueued);
+// any failure counts as not reported.
+bool reports_sub_buffer_host_ptr(cl_context context) {
+  const auto devices = info_array<cl_device_id>(clGetContextInfo, context, CL_CONTEXT_DEVICES, "clGetContextInfo");
+  if (devices.empty()) return false;
+  const auto platform = info<cl_platform_id>(clGetDeviceInfo, devices[0], CL_DEVICE_PLATFORM, "clGetDeviceInfo");
+  static std::mutex mutex;
+  static std::map<cl_platform_id, bool> known;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (const auto found = known.find(platform); found != known.end()) return found->second;
+  std::size_t origin = 128;  // a sub-buffer's origin is a multiple of every device's base alignment
+  for (const cl_device_id device : devices)
+    origin = std::max<std::size_t>(origin, device_value<cl_uint>(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8);
+  const std::size_t size = origin + 64;  // unlike the origin, so a host_ptr + size answer shows
+  std::vector<unsigned char> memory(2 * origin + size);
+  cl_int status = CL_SUCCESS;
+  const Mem parent = Mem::adopt(clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, memory.size(), memory.data(), &status));
+  bool reported = false;
+  if (status == CL_SUCCESS) {
+    const cl_buffer_region region{origin, size};
+    const Mem sub = Mem::adopt(clCreateSubBuffer(parent.get(), 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &status));
+    void* host = nullptr;
+    reported = status == CL_SUCCESS &&
+               clGetMemObjectInfo(sub.get(), CL_MEM_HOST_PTR, sizeof host, &host, nullptr) == CL_SUCCESS &&
+               host == memory.data() + origin;
+  }
+  return known[platform] = reported;
+}
+
 namespace {
 
 [[noreturn]] void refuse(const char* what, const std::string& why) {
@@ -24,7 +60,22 @@ struct Place {
   std::uintptr_t host = 0;           // the root's host memory, 0 when the runtime owns it
 };
 
-// Everything is asked of the buffer itself, never of its parent: the user may have released the
+// The host memory of a sub-buffer of CL_MEM_USE_HOST_PTR memory, at its origin: its own answer
+// where the implementation reports it; else its parent's host_ptr + origin, where the parent
+// still answers (an implementation that misreports validates handles: Intel's answers
+// CL_INVALID_MEM_OBJECT for a parent whose handle the user released); else 0, unknown.
+std::uintptr_t sub_buffer_host(cl_mem buffer, cl_mem parent, std::size_t origin) {
+  void* host = nullptr;
+  if (reports_sub_buffer_host_ptr(mem_value<cl_context>(buffer, CL_MEM_CONTEXT))) {
+    host = mem_value<void*>(buffer, CL_MEM_HOST_PTR);
+    return reinterpret_cast<std::uintptr_t>(host);
+  }
+  if (clGetMemObjectInfo(parent, CL_MEM_HOST_PTR, sizeof host, &host, nullptr) != CL_SUCCESS || !host) return 0;
+  return reinterpret_cast<std::uintptr_t>(host) + origin;
+}
+
+// Everything is asked of the buffer itself, not of its parent (but for the host memory of a
+// sub-buffer where the implementation misreports it, above): the user may have released the
 // parent's handle (its sub-buffers keep the memory alive), and then some implementations (Intel's
 // CPU runtime) answer CL_INVALID_MEM_OBJECT for it. The parent's handle serves only as a name.
 Place place_of(const BufferRange& r) {
@@ -34,9 +85,9 @@ Place place_of(const BufferRange& r) {
   const std::size_t origin = parent ? mem_value<std::size_t>(r.buffer, CL_MEM_OFFSET) : 0;
   place.begin = origin + r.offset * r.element_size;
   place.end = place.begin + r.count * r.element_size;
-  // A sub-buffer of CL_MEM_USE_HOST_PTR memory inherits the flag and reports host_ptr + origin.
+  // A sub-buffer of CL_MEM_USE_HOST_PTR memory inherits the flag.
   if (mem_value<cl_mem_flags>(r.buffer, CL_MEM_FLAGS) & CL_MEM_USE_HOST_PTR) {
-    const auto host = reinterpret_cast<std::uintptr_t>(mem_value<void*>(r.buffer, CL_MEM_HOST_PTR));
+    const auto host = parent ? sub_buffer_host(r.buffer, parent, origin) : reinterpret_cast<std::uintptr_t>(mem_value<void*>(r.buffer, CL_MEM_HOST_PTR));
     place.host = host ? host - origin : 0;
   }
   return place;
@@ -75,7 +126,9 @@ void check_range(const Runtime& rt, const BufferRange& r) {
 void check_disjoint(const BufferRange& out, const BufferRange& in) {
   if (!out.count || !in.count) return;
   const Place a = place_of(out), b = place_of(in);
-  const bool same_memory = a.root == b.root && a.begin < b.end && b.begin < a.end;
+  // Host memory, where both are known, decides alone: a released parent's handle may name a new
+  // buffer by then, so equal roots over different host memory are different memory.
+  const bool same_memory = !(a.host && b.host) && a.root == b.root && a.begin < b.end && b.begin < a.end;
   const bool same_host = a.host && b.host && a.host + a.begin < b.host + b.end && b.host + b.begin < a.host + a.end;
   if (same_memory || same_host)
     refuse(out.what, std::string("the output shares memory with ") + in.what +

@@ -24,6 +24,12 @@ struct BufferRange {
 // memory the device uses as it is (CL_MEM_USE_HOST_PTR, sub-buffers of such).
 void check_range(const Runtime& rt, const BufferRange& range);
 
+// Whether the implementation of context reports a sub-buffer's CL_MEM_HOST_PTR as the standard
+// says (its parent's host_ptr + origin). Where it does not, the host memory of a sub-buffer is
+// found through its parent, and is unknown once the user released the parent's handle: such a
+// range is then not checked for its host alignment, nor against other host memory.
+bool reports_sub_buffer_host_ptr(cl_context context);
+
 // Throws std::invalid_argument when the output range shares memory with the input range: the
 // same buffer, a buffer and its sub-buffer, two sub-buffers of one buffer, or two buffers over
 // the same host memory (CL_MEM_USE_HOST_PTR). Both ranges already passed check_range.
