@@ -264,6 +264,14 @@ void detail::check_layout(DeviceGroup& group, const std::vector<cl::Buffer>& buf
     refuse("a DistributedBuffer whose parts hold " + std::to_string(at) + " elements but whose size is " + std::to_string(size));
 }
 
+void detail::check_parts(DeviceGroup& group, const std::vector<std::vector<At>>& arrays, const std::vector<std::size_t>& count) {
+  for (std::size_t d = 0; d < arrays.size(); ++d)
+    for (const At& at : arrays[d]) {
+      const std::string what = "DistributedBuffer part " + std::to_string(d);
+      check_range(group.runtime(d), {what.c_str(), at.buffer, at.offset, count[d] * at.width, at.element_bytes, Access::read});
+    }
+}
+
 void detail::on_every_device(DeviceGroup& group, const std::function<void(std::size_t)>& job) {
   std::vector<Runtime*> streams;
   std::vector<std::exception_ptr> failures(group.size());
