@@ -25,6 +25,8 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -108,8 +110,12 @@ void check_same_layout(const char* what, const DistributedBuffer<A>& a, const Di
 }
 
 // Runs job(d) for every device d at once, each on its device's own thread; the first failure is
-// thrown, naming its device, once every job has ended.
-void on_every_device(DeviceGroup& group, const std::function<void(std::size_t)>& job);
+// thrown, naming its device and what elements(d) says it was working on (when given), once every
+// job has ended.
+void on_every_device(DeviceGroup& group, const std::function<void(std::size_t)>& job,
+                     const std::function<std::string(std::size_t)>& elements = {});
+// "elements a .. b" (a one-device call's positions count from a).
+std::string elements_of(std::size_t first, std::size_t count);
 
 // Every part's buffer (its device's context, its size, its flags, where its host memory lies):
 // a part of another group or context is refused before any device runs anything.
@@ -123,8 +129,71 @@ typename D::Total run_resident(DeviceGroup& group, const D& call, const std::vec
   check_parts(group, arrays, count);
   typename D::Total total = call.start(group.runtime(0));
   std::vector<typename D::Part> parts(group.size());
-  on_every_device(group, [&](std::size_t d) { parts[d] = call.part(group.runtime(d), arrays[d], first[d], count[d]); });
+  on_every_device(
+      group, [&](std::size_t d) { parts[d] = call.part(group.runtime(d), arrays[d], first[d], count[d]); },
+      [&](std::size_t d) { return elements_of(first[d], count[d]); });
   for (auto& part : parts) call.merge(total, std::move(part));
+  return total;
+}
+
+// The chunks run_spread would cut resident data into: each run by the device that holds its
+// first element, and one that spans parts copied out of them (through the host) first, one
+// byte vector per array. Chunk c holds elements c * chunk .. min(n, (c + 1) * chunk) - 1.
+struct ResidentChunk {
+  std::size_t device = 0;
+  std::vector<std::vector<unsigned char>> copied;  // empty: the chunk lies in its device's part
+};
+std::vector<ResidentChunk> resident_chunks(DeviceGroup& group, const std::vector<std::vector<At>>& arrays,
+                                           const std::vector<std::size_t>& first, const std::vector<std::size_t>& count,
+                                           std::size_t n, std::size_t chunk);
+
+// The descriptor over resident data in run_spread's chunks, merged in chunk order: every
+// result that depends on how the data is chunked (a deterministic float sum rounded once per
+// chunk) has the bits the same data gives over host data. The devices run their chunks at once;
+// a chunk that spans two parts is first copied through the host onto the device that runs it.
+template <class D>
+typename D::Total run_resident_chunks(DeviceGroup& group, const D& call, const std::vector<std::vector<At>>& arrays,
+                                      const std::vector<std::size_t>& first, const std::vector<std::size_t>& count) {
+  check_parts(group, arrays, count);
+  typename D::Total total = call.start(group.runtime(0));
+  const std::size_t n = call.size();
+  if (n == 0) return total;
+  const std::size_t chunk = spread_chunk(group, call);
+  const std::vector<ResidentChunk> chunks = resident_chunks(group, arrays, first, count, n, chunk);
+  // A chunk's result joins the total once every earlier chunk's has: a later device's results
+  // are held until the earlier devices' chunks are done.
+  std::mutex order;
+  std::size_t next = 0;
+  std::map<std::size_t, typename D::Part> waiting;
+  std::vector<std::size_t> running(group.size());  // each device's chunk
+  const auto job = [&](std::size_t d) {
+    Runtime& rt = group.runtime(d);
+    for (std::size_t c = 0; c < chunks.size(); ++c) {
+      if (chunks[c].device != d) continue;
+      running[d] = c;
+      const std::size_t at_element = c * chunk, m = std::min(chunk, n - at_element);
+      std::vector<At> at = arrays[d];
+      std::vector<Mem> copies;
+      for (std::size_t k = 0; k < at.size(); ++k) {
+        if (chunks[c].copied.empty()) {
+          at[k].offset += (at_element - first[d]) * at[k].width;
+        } else {
+          const std::vector<unsigned char>& bytes = chunks[c].copied[k];
+          copies.push_back(make_buffer(rt, bytes.size(), CL_MEM_READ_ONLY, bytes.empty() ? nullptr : bytes.data()));
+          at[k].buffer = copies.back().get(), at[k].offset = 0;
+        }
+      }
+      typename D::Part part = call.part(rt, at, at_element, m);
+      std::lock_guard<std::mutex> lock(order);
+      waiting.emplace(c, std::move(part));
+      for (auto it = waiting.begin(); it != waiting.end() && it->first == next; it = waiting.erase(it), ++next)
+        call.merge(total, std::move(it->second));
+    }
+  };
+  on_every_device(group, job, [&](std::size_t d) {
+    const std::size_t c = running[d];
+    return "chunk " + std::to_string(c) + " (" + elements_of(c * chunk, std::min(chunk, n - c * chunk)) + ")";
+  });
   return total;
 }
 

@@ -1,6 +1,7 @@
 // scatter_reduce over a device group: each chunk of host (indices, values), or each device's
 // resident part, reduced on its device into a copy of the output at the op's identity, the copies
 // joined into out on the host in element order.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -12,6 +13,7 @@
 #include "clatomics/device_group.hpp"
 #include "clatomics/scatter.hpp"
 #include "core/launch.hpp"
+#include "core/testing.hpp"
 #include "groups/engine.hpp"
 #include "reduce/reduce_parts.hpp"
 
@@ -131,10 +133,12 @@ struct ScatterOnGroup {
   }
 
   // A scatter of ones into cl_uint counts, in pieces of at most 2^24 values (one ones buffer
-  // serves them all: a resident part may be far larger than a chunk), the counts read back and
-  // added up on the host before 2^32 values could wrap a bin's.
+  // serves them all: a resident part may be far larger than a chunk; smaller pieces where the
+  // tests force small chunks, so that they reach several), the counts read back and added up on
+  // the host before 2^32 values could wrap a bin's.
   std::vector<std::uint64_t> count_values(Runtime& rt, const detail::At& at, std::size_t count) const {
-    const std::size_t piece = std::min<std::size_t>(count, std::size_t(1) << 24);
+    const std::size_t forced = testing::stream_limits().chunk_bytes / sizeof(cl_uint);
+    const std::size_t piece = std::min<std::size_t>({count, std::size_t(1) << 24, forced ? forced : count});
     const detail::Mem ones = detail::make_buffer(rt, piece * sizeof(cl_uint)), counts = detail::make_buffer(rt, bins * sizeof(cl_uint));
     const cl_uint one = 1;
     detail::Commands(rt).fill(ones.get(), &one, sizeof one, piece * sizeof(cl_uint));
@@ -235,9 +239,45 @@ ScatterResult detail::group_scatter_reduce(DeviceGroup& group, std::vector<group
   return call.finish(out, detail::run_spread(group, call));
 }
 
-#define CLATOMICS_GROUP_SCATTER(V, I)                                                                                            \
-  template ScatterResult detail::group_scatter_reduce<V, I>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
-                                                            const std::vector<I>&, const std::vector<V>&, ScatterOp, ScatterOptions, std::size_t);
+template <class V, class I>
+ScatterResult detail::group_scatter_reduce(DeviceGroup& group, std::vector<group_scatter_output_t<V>>& out, const DistributedBuffer<I>& indices,
+                                           const DistributedBuffer<V>& values, ScatterOp op, ScatterOptions options, std::size_t width) {
+  detail::check_layout(group, indices);
+  detail::check_layout(group, values);
+  const detail::HostRows rows = detail::host_rows("scatter_reduce", width, false, out.size(), indices.size, values.size);
+  for (std::size_t d = 0; d < group.size(); ++d)
+    if (values.first[d] != indices.first[d] * width || values.count[d] != indices.count[d] * width)
+      refuse("values are not laid out as the rows of the indices: device " + std::to_string(d) + " holds indices' " +
+             detail::elements_of(indices.first[d], indices.count[d]) + " and values' " + detail::elements_of(values.first[d], values.count[d]) +
+             ", where their rows of width " + std::to_string(width) + " are values' " +
+             detail::elements_of(indices.first[d] * width, indices.count[d] * width) + " (distribute(group, values, width) lays them out so)");
+  std::vector<std::vector<detail::At>> arrays(group.size());
+  for (std::size_t d = 0; d < group.size(); ++d)
+    arrays[d] = {{indices.parts[d](), 0, sizeof(I)}, {values.parts[d](), 0, sizeof(V), width}};
+  const ScatterResult empty = probe_devices<V, I>(group, out.size(), rows.bins, op, options, width);
+  if (rows.bins == 0) {
+    // No bins: every index is out of range, as one device counts or refuses them (rows of width
+    // 0 carry no value: nothing counted).
+    detail::check_parts(group, arrays, indices.count);
+    ScatterResult result = empty;
+    result.out_of_range = width ? rows.count : 0;
+    if (result.out_of_range && options.out_of_range == OutOfRange::refuse)
+      refuse("bins is 0, so all " + std::to_string(rows.count) + " indices are out of range, and options.out_of_range is refuse");
+    return result;
+  }
+  const ScatterOnGroup<V, I> call{nullptr, nullptr, rows.count, rows.bins, width, op, options};
+  // Where the bits depend on the chunks, the host-data form's chunks.
+  const bool chunked = options.deterministic && call.wide();
+  return call.finish(out, chunked ? detail::run_resident_chunks(group, call, arrays, indices.first, indices.count)
+                                  : detail::run_resident(group, call, arrays, indices.first, indices.count));
+}
+
+#define CLATOMICS_GROUP_SCATTER(V, I)                                                                                                    \
+  template ScatterResult detail::group_scatter_reduce<V, I>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&,         \
+                                                            const std::vector<I>&, const std::vector<V>&, ScatterOp, ScatterOptions, std::size_t); \
+  template ScatterResult detail::group_scatter_reduce<V, I>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&,         \
+                                                            const DistributedBuffer<I>&, const DistributedBuffer<V>&, ScatterOp,   \
+                                                            ScatterOptions, std::size_t);
 #define CLATOMICS_GROUP_SCATTER_TYPES(V) CLATOMICS_GROUP_SCATTER(V, cl_uint) CLATOMICS_GROUP_SCATTER(V, cl_ulong)
 CLATOMICS_GROUP_SCATTER_TYPES(float)
 CLATOMICS_GROUP_SCATTER_TYPES(double)
