@@ -1,8 +1,8 @@
 // Every algorithm over resident data (reduce, histogram, histogram_keys, histogram_even, dot,
 // compact, scatter_reduce) meets DistributedBuffers whose parts the user made: buffers over the
 // user's host memory (CL_MEM_USE_HOST_PTR) at odd 4-byte alignments, sub-buffers of a larger
-// buffer per device, and sub-buffers of one buffer for all the parts in a context the devices
-// share; in distribute()'s layout and in a split of the user's own
+// buffer per device, sub-buffers of one buffer for all the parts in a context the devices share,
+// and buffers the host may not read; in distribute()'s layout and in a split of the user's own
 // that cuts the deterministic reduction's tiles. Each call gives the host's exact result (and
 // deterministic sums their bits), or is refused (host memory not aligned to its elements) by the
 // parts' checks, before any device runs. CTest runs it with POCL_DEVICES="pthread pthread": two
@@ -331,4 +331,16 @@ TEST_CASE("resident parts that are sub-buffers of one buffer in a context the de
   // A part of the shared context handed to a group of other contexts is refused.
   const Data& e = data();
   CHECK(refused_by_parts([&] { (void)clatomics::reduce(all, user_parts(group, e.a, 1, false, shared), ReduceOp::sum); }, "another OpenCL context"));
+}
+
+TEST_CASE("resident parts the host may not read (CL_MEM_HOST_NO_ACCESS): every algorithm exact, chunks that span them included") {
+  // The deterministic sums' chunks that span two parts are copied through the host: from such
+  // parts by way of a copy on their device (PoCL refuses to read them: CL_INVALID_OPERATION).
+  DeviceGroup& group = group_of_all();
+  const MakeParts sealed = each_device([&](std::size_t d, const Piece& piece) {
+    std::vector<unsigned char> bytes(std::max<std::size_t>(piece.bytes, 1));
+    std::memcpy(bytes.data(), piece.from, piece.bytes);
+    return cl::Buffer(group.runtime(d).context(), CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS | CL_MEM_COPY_HOST_PTR, bytes.size(), bytes.data());
+  });
+  for (const bool own : {false, true}) check_all(group, own, sealed), check_doubles(group, own, sealed);
 }

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "clatomics/error.hpp"
+#include "core/cl_handles.hpp"
 #include "core/launch.hpp"
 #include "core/testing.hpp"
 #include "groups/engine.hpp"
@@ -285,19 +286,29 @@ std::vector<detail::ResidentChunk> detail::resident_chunks(DeviceGroup& group, c
     for (const At& at : arrays[d]) chunks[c].copied.emplace_back((end - begin) * at.width * at.element_bytes);
   }
   // Each device copies its pieces of the chunks that span parts into their host bytes (each
-  // piece its own range of them).
+  // piece its own range of them). A part the host may not read (CL_MEM_HOST_NO_ACCESS or
+  // CL_MEM_HOST_WRITE_ONLY, a sub-buffer's inherited too) is copied on its device into a buffer
+  // of the library's first.
   on_every_device(group, [&](std::size_t e) {
     const std::size_t part_end = first[e] + count[e];
+    Runtime& rt = group.runtime(e);
     for (std::size_t c = 0; c < chunks.size(); ++c) {
       if (chunks[c].copied.empty()) continue;
       const std::size_t begin = c * chunk, from = std::max(begin, first[e]), to = std::min({n, begin + chunk, part_end});
       if (from >= to) continue;
-      Commands commands(group.runtime(e));
+      Commands commands(rt);
       for (std::size_t k = 0; k < arrays[e].size(); ++k) {
         const At& at = arrays[e][k];
-        const std::size_t value_bytes = at.element_bytes, row = at.width * value_bytes;
-        commands.read(at.buffer, at.offset * value_bytes + (from - first[e]) * row, (to - from) * row,
-                      chunks[c].copied[k].data() + (from - begin) * row);
+        const std::size_t value_bytes = at.element_bytes, row = at.width * value_bytes, bytes = (to - from) * row;
+        const std::size_t offset = at.offset * value_bytes + (from - first[e]) * row;
+        unsigned char* host = chunks[c].copied[k].data() + (from - begin) * row;
+        if (mem_value<cl_mem_flags>(at.buffer, CL_MEM_FLAGS) & (CL_MEM_HOST_NO_ACCESS | CL_MEM_HOST_WRITE_ONLY)) {
+          const Mem readable = make_buffer(rt, bytes);
+          commands.copy(at.buffer, offset, readable.get(), 0, bytes);
+          commands.read(readable.get(), 0, bytes, host);
+        } else {
+          commands.read(at.buffer, offset, bytes, host);
+        }
       }
     }
   });
