@@ -247,6 +247,21 @@ TEST_CASE("deterministic scatter_reduce over resident parts has the host-data gr
         }
     }
   }
+  // A chunk that fails is reported with its device and elements, out untouched.
+  const SmallChunks chunks(100 << 10);
+  clatomics::ScatterOptions det;
+  det.deterministic = true;
+  std::vector<float> out(bins, 2.0f);
+  const auto values = clatomics::distribute(group, mixed_floats(n));
+  clatomics::testing::set_failing_group_chunk(3);
+  const std::string failed =
+      test::message_of<clatomics::Error>([&] { clatomics::scatter_reduce<float, cl_uint>(group, out, resident_indices, values, ScatterOp::sum, det); });
+  clatomics::testing::set_failing_group_chunk(SIZE_MAX);
+  const std::vector<clatomics::detail::HostArray> arrays{{nullptr, sizeof(cl_uint)}, {nullptr, sizeof(float)}};
+  const std::size_t chunk = clatomics::detail::group_chunk(group, n, arrays, 64);
+  CAPTURE(failed);
+  CHECK(test::contains(failed, "chunk 3 (elements " + std::to_string(3 * chunk) + " .. " + std::to_string(4 * chunk - 1) + ")"));
+  CHECK(out == std::vector<float>(bins, 2.0f));
 }
 
 TEST_CASE("scatter_reduce over resident parts refuses what is not laid out alike, of another group or out of range, out untouched") {

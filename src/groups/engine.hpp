@@ -21,6 +21,7 @@
 // (else reduce_tile, whole deterministic tiles).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -32,8 +33,10 @@
 #include <vector>
 
 #include "clatomics/device_group.hpp"
+#include "clatomics/error.hpp"
 #include "clatomics/partial.hpp"
 #include "core/buffer_checks.hpp"
+#include "core/testing.hpp"
 #include "groups/group_spread.hpp"
 
 namespace clatomics::detail {
@@ -166,9 +169,10 @@ typename D::Total run_resident_chunks(DeviceGroup& group, const D& call, const s
   std::size_t next = 0;
   std::map<std::size_t, typename D::Part> waiting;
   std::vector<std::size_t> running(group.size());  // each device's chunk
+  std::atomic<bool> failed{false};                 // after a failure the other devices stop at their next chunk
   const auto job = [&](std::size_t d) {
     Runtime& rt = group.runtime(d);
-    for (std::size_t c = 0; c < chunks.size(); ++c) {
+    for (std::size_t c = 0; c < chunks.size() && !failed; ++c) {
       if (chunks[c].device != d) continue;
       running[d] = c;
       const std::size_t at_element = c * chunk, m = std::min(chunk, n - at_element);
@@ -183,7 +187,14 @@ typename D::Total run_resident_chunks(DeviceGroup& group, const D& call, const s
           at[k].buffer = copies.back().get(), at[k].offset = 0;
         }
       }
-      typename D::Part part = call.part(rt, at, at_element, m);
+      typename D::Part part;
+      try {
+        if (c == testing::failing_group_chunk()) throw Error(CL_OUT_OF_RESOURCES, "testing: a chunk made to fail");
+        part = call.part(rt, at, at_element, m);
+      } catch (...) {
+        failed = true;
+        throw;
+      }
       std::lock_guard<std::mutex> lock(order);
       waiting.emplace(c, std::move(part));
       for (auto it = waiting.begin(); it != waiting.end() && it->first == next; it = waiting.erase(it), ++next)
