@@ -129,8 +129,11 @@ ScatterResult scatter_reduce(DeviceGroup& group, std::vector<O>& out, const std:
 }
 
 // Data resident on the group's devices: device d holds elements [first[d], first[d] + count[d])
-// in parts[d] (a buffer of its runtime's context). Parts hold whole deterministic tiles (but the
-// last), in proportion to nothing but the device count.
+// in parts[d] (a buffer of its runtime's context, from its first byte). distribute()'s parts hold
+// whole deterministic tiles (but the last), in proportion to nothing but the device count; parts
+// the user makes may split the elements anywhere, and be any buffers of the devices' contexts:
+// the user's host memory (CL_MEM_USE_HOST_PTR, each element at a multiple of its size),
+// sub-buffers, buffers the host may not read.
 template <class T>
 struct DistributedBuffer {
   std::vector<cl::Buffer> parts;
@@ -151,7 +154,11 @@ DistributedBuffer<T> distribute(DeviceGroup& group, const std::vector<T>& data, 
 // distribute() lays it: one part per device of this group, each part's elements right after the
 // previous part's from element 0, size elements in all; each part a buffer of its device's
 // context holding count[d]; the arrays of one call (dot's a and b, positions and weights) laid out
-// alike. A failure on a device is thrown as the host-data forms throw it, naming the device.
+// alike. A failure on a device is thrown as the host-data forms throw it, naming the device and
+// the part's elements. A deterministic float sum or product over parts that do not start at
+// multiples of reduce_tile runs in the host-data form's chunks (whole tiles) instead, with the
+// same bits: a chunk that spans two parts is first copied through the host onto the device
+// holding its first element.
 template <class T>
 T reduce(DeviceGroup& group, const DistributedBuffer<T>& data, ReduceOp op, ReduceOptions options = {});
 std::vector<std::uint64_t> histogram(DeviceGroup& group, const DistributedBuffer<std::uint8_t>& bytes, HistogramOptions options = {});
