@@ -1,14 +1,22 @@
 // Every algorithm over data resident on a device group (DistributedBuffer): dot, compact, the key
 // and even histograms give what one device gives over the same data (exactly: integer counts,
-// kept elements in order; dot's float sum as the parts' sums added in order), and arrays of one
-// call laid out differently are refused before anything runs. reduce and the byte histogram over
-// resident data are tested with the other group forms (test_device_group). CTest runs it with
-// POCL_DEVICES="pthread pthread": two PoCL devices on this machine.
+// kept elements in order; dot's float sum as the parts' sums added in order), scatter_reduce the
+// host's exact result (every op, rows, out of range) and, deterministic, the host-data group
+// form's bits; arrays of one call laid out differently are refused before anything runs, out
+// untouched. reduce and the byte histogram over resident data are tested with the other group
+// forms (test_device_group). CTest runs it with POCL_DEVICES="pthread pthread": two PoCL devices
+// on this machine.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstring>
+#include <string>
+#include <type_traits>
 
 #include "device_group_harness.hpp"
+#include "group_scatter_reference.hpp"
+#include "groups/group_spread.hpp"
+#include "sixteen_bits.hpp"
 
 namespace {
 
@@ -88,4 +96,207 @@ TEST_CASE("key and even histograms over resident parts equal one device's, weigh
                        "weights[0] has 1000 elements"));
   CHECK(test::contains(test::message_of<std::invalid_argument>([&] { (void)clatomics::histogram_keys(group, clatomics::DistributedBuffer<cl_uint>{}, 10); }),
                        "empty DistributedBuffer"));
+}
+
+namespace {
+
+using clatomics::ScatterOp;
+using group_test::mixed_floats;
+using group_test::scatter_reference;
+using group_test::scatter_values;
+using group_test::SmallChunks;
+
+// Indices past bins (counted), every tenth bin reached by none (it keeps its value).
+template <class I>
+std::vector<I> scatter_indices(std::size_t n, std::size_t bins) {
+  std::vector<I> indices(n);
+  for (std::size_t i = 0; i < n; ++i) indices[i] = I(test::mix(std::uint32_t(i)) % cl_uint(bins + 50) / 10 * 10 + 1 + i % 9);
+  return indices;
+}
+
+// Every op with and without out's values, over resident indices and rows of values, against the
+// host's exact result.
+template <class V, class I = cl_uint>
+void check_resident_scatter(std::size_t width) {
+  DeviceGroup& group = group_of_all();
+  const std::size_t bins = 3001, n = 100003;  // parts of 49152 and 50851 rows on two devices
+  const std::vector<I> indices = scatter_indices<I>(n, bins);
+  const auto resident_indices = clatomics::distribute(group, indices);
+  for (const ScatterOp op : {ScatterOp::sum, ScatterOp::prod, ScatterOp::min, ScatterOp::max, ScatterOp::mean})
+    for (const bool include_self : {true, false}) {
+      CAPTURE(int(op));
+      CAPTURE(include_self);
+      const std::vector<V> values = scatter_values<V>(n * width, op);
+      std::vector<V> out(bins * width);
+      for (std::size_t j = 0; j < out.size(); ++j) out[j] = V(op == ScatterOp::prod ? 1 + j % 2 : j % 7);
+      std::uint64_t out_of_range = 0;
+      const std::vector<V> expected = scatter_reference(out, indices, values, op, include_self, width, out_of_range);
+      clatomics::ScatterOptions options;
+      options.include_self = include_self;
+      const auto r = clatomics::scatter_reduce<V, I>(group, out, resident_indices, clatomics::distribute(group, values, width), op, options, width);
+      CHECK(r.out_of_range == out_of_range);
+      CHECK(out == expected);
+    }
+}
+
+// The same bits, float by float (NaN payloads and the sign of zero included).
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("scatter_reduce over resident parts: every op, with and without out's values, rows; the host's exact result") {
+  {
+    const SmallChunks pieces(16 << 10);  // each part's values counted in pieces of 4096
+    check_resident_scatter<float>(1);
+  }
+  check_resident_scatter<float>(1);
+  check_resident_scatter<cl_int>(1);
+  check_resident_scatter<cl_uint, cl_ulong>(1);
+  check_resident_scatter<float>(3);
+  check_resident_scatter<cl_long>(2);
+  if (group_of_all().runtime(0).supports_double()) check_resident_scatter<double, cl_ulong>(1);
+}
+
+TEST_CASE("scatter_reduce over resident parts: 16-bit values into float, as the host-data group form; empty parts and outputs") {
+  DeviceGroup& group = group_of_all();
+  const std::size_t bins = 500, n = 70001;
+  const std::vector<cl_uint> indices = scatter_indices<cl_uint>(n, bins);
+  std::vector<clatomics::half_t> halves(n);
+  std::vector<clatomics::bfloat16_t> brains(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const float v = float(int(test::mix(std::uint32_t(i) + 3u) % 17) - 8);  // sums of these are exact in float
+    halves[i].bits = test::float_to_half(v), brains[i].bits = test::float_to_bf16(v);
+  }
+  const auto resident = clatomics::distribute(group, indices);
+  for (const ScatterOp op : {ScatterOp::sum, ScatterOp::max, ScatterOp::mean}) {
+    CAPTURE(int(op));
+    std::vector<float> host(bins, 1.0f), got(bins, 1.0f);
+    CHECK(clatomics::scatter_reduce<clatomics::half_t, cl_uint>(group, host, indices, halves, op).out_of_range ==
+          clatomics::scatter_reduce<clatomics::half_t, cl_uint>(group, got, resident, clatomics::distribute(group, halves), op).out_of_range);
+    CHECK(same_bits(got, host));
+    std::fill(host.begin(), host.end(), 1.0f), std::fill(got.begin(), got.end(), 1.0f);
+    clatomics::scatter_reduce<clatomics::bfloat16_t, cl_uint>(group, host, indices, brains, op);
+    clatomics::scatter_reduce<clatomics::bfloat16_t, cl_uint>(group, got, resident, clatomics::distribute(group, brains), op);
+    CHECK(same_bits(got, host));
+  }
+  // Fewer elements than devices' tiles: the later parts are empty.
+  const std::vector<cl_uint> few{0, 2, 2, 7};
+  std::vector<float> out{1, 1, 1};
+  auto r = clatomics::scatter_reduce<float, cl_uint>(group, out, clatomics::distribute(group, few), clatomics::distribute(group, std::vector<float>{1, 2, 3, 4}),
+                                                     ScatterOp::sum);
+  CHECK(out == std::vector<float>{2, 1, 6});
+  CHECK(r.out_of_range == 1);
+  // No elements: out as it was; no bins: every index out of range; rows of width 0: none.
+  const auto none = clatomics::distribute(group, std::vector<cl_uint>{});
+  r = clatomics::scatter_reduce<float, cl_uint>(group, out, none, clatomics::distribute(group, std::vector<float>{}), ScatterOp::sum);
+  CHECK(out == std::vector<float>{2, 1, 6});
+  CHECK(r.out_of_range == 0);
+  CHECK(r.strategy == clatomics::ScatterStrategy::global_atomics);
+  std::vector<float> empty;
+  CHECK(clatomics::scatter_reduce<float, cl_uint>(group, empty, clatomics::distribute(group, few), clatomics::distribute(group, std::vector<float>{1, 2, 3, 4}),
+                                                  ScatterOp::sum)
+            .out_of_range == 4);
+  CHECK(clatomics::scatter_reduce<float, cl_uint>(group, empty, clatomics::distribute(group, few), clatomics::distribute(group, std::vector<float>{}, 0),
+                                                  ScatterOp::sum, {}, 0)
+            .out_of_range == 0);
+  clatomics::ScatterOptions refuse;
+  refuse.out_of_range = clatomics::OutOfRange::refuse;
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] {
+                         clatomics::scatter_reduce<float, cl_uint>(group, empty, clatomics::distribute(group, few),
+                                                                   clatomics::distribute(group, std::vector<float>{1, 2, 3, 4}), ScatterOp::sum, refuse);
+                       }),
+                       "bins is 0"));
+}
+
+TEST_CASE("deterministic scatter_reduce over resident parts has the host-data group form's bits, however the chunks fall on the parts") {
+  DeviceGroup& group = group_of_all();
+  if (!group.runtime(0).supports_double()) return;  // deterministic sums need fp64 and 64-bit atomics
+  const std::size_t bins = 257, n = 200003;
+  std::vector<cl_uint> indices(n);
+  for (std::size_t i = 0; i < n; ++i) indices[i] = test::mix(std::uint32_t(i)) % (bins + 3);  // a few out of range
+  const auto resident_indices = clatomics::distribute(group, indices);
+  for (const std::size_t chunk_bytes : {std::size_t(0), std::size_t(100) << 10}) {
+    // 0: the data is one chunk, which spans every part; 100 KiB: chunks of some thousands of rows,
+    // one of them across the parts' boundary.
+    CAPTURE(chunk_bytes);
+    const SmallChunks chunks(chunk_bytes);
+    for (const std::size_t width : {std::size_t(1), std::size_t(3)}) {
+      const std::vector<float> values = mixed_floats(n * width);
+      const auto resident_values = clatomics::distribute(group, values, width);
+      if (group.size() > 1 && chunk_bytes) {
+        const std::vector<clatomics::detail::HostArray> arrays{{nullptr, sizeof(cl_uint)}, {nullptr, width * sizeof(float), width}};
+        const std::size_t chunk = clatomics::detail::group_chunk(group, n, arrays, 64);
+        CHECK(resident_indices.first[1] % chunk != 0);
+      }
+      for (const ScatterOp op : {ScatterOp::sum, ScatterOp::mean})
+        for (const bool include_self : {true, false}) {
+          CAPTURE(width);
+          CAPTURE(int(op));
+          CAPTURE(include_self);
+          clatomics::ScatterOptions det;
+          det.deterministic = true;
+          det.include_self = include_self;
+          std::vector<float> host(bins * width), got(bins * width);
+          for (std::size_t j = 0; j < host.size(); ++j) host[j] = got[j] = float(j % 5) * 0.3f;
+          const auto a = clatomics::scatter_reduce<float, cl_uint>(group, host, indices, values, op, det, width);
+          const auto b = clatomics::scatter_reduce<float, cl_uint>(group, got, resident_indices, resident_values, op, det, width);
+          CHECK(a.out_of_range == b.out_of_range);
+          CHECK(same_bits(got, host));
+        }
+    }
+  }
+  // A chunk that fails is reported with its device and elements, out untouched.
+  const SmallChunks chunks(100 << 10);
+  clatomics::ScatterOptions det;
+  det.deterministic = true;
+  std::vector<float> out(bins, 2.0f);
+  const auto values = clatomics::distribute(group, mixed_floats(n));
+  clatomics::testing::set_failing_group_chunk(3);
+  const std::string failed =
+      test::message_of<clatomics::Error>([&] { clatomics::scatter_reduce<float, cl_uint>(group, out, resident_indices, values, ScatterOp::sum, det); });
+  clatomics::testing::set_failing_group_chunk(SIZE_MAX);
+  const std::vector<clatomics::detail::HostArray> arrays{{nullptr, sizeof(cl_uint)}, {nullptr, sizeof(float)}};
+  const std::size_t chunk = clatomics::detail::group_chunk(group, n, arrays, 64);
+  CAPTURE(failed);
+  CHECK(test::contains(failed, "chunk 3 (elements " + std::to_string(3 * chunk) + " .. " + std::to_string(4 * chunk - 1) + ")"));
+  CHECK(out == std::vector<float>(bins, 2.0f));
+}
+
+TEST_CASE("scatter_reduce over resident parts refuses what is not laid out alike, of another group or out of range, out untouched") {
+  DeviceGroup& group = group_of_all();
+  const std::size_t n = 50000, bins = 100;  // rows split at 32768, single values at 49152
+  const std::vector<cl_uint> indices = scatter_indices<cl_uint>(n, bins);
+  const std::vector<float> values = scatter_values<float>(n * 2, ScatterOp::sum);
+  const auto ri = clatomics::distribute(group, indices);
+  const auto rows = clatomics::distribute(group, values, 2);
+  std::vector<float> out(bins * 2, 3.0f);
+  const std::vector<float> before = out;
+  const auto refused = [&](const clatomics::DistributedBuffer<cl_uint>& i, const clatomics::DistributedBuffer<float>& v,
+                           clatomics::ScatterOptions options = {}, ScatterOp op = ScatterOp::sum) {
+    const std::string what = test::message_of<std::invalid_argument>([&] { clatomics::scatter_reduce<float, cl_uint>(group, out, i, v, op, options, 2); });
+    CHECK(out == before);
+    return what;
+  };
+  // Values laid out one element a row (not in rows of 2): refused where the group has two parts.
+  if (group.size() > 1) CHECK(test::contains(refused(ri, clatomics::distribute(group, values)), "not laid out as the rows of the indices"));
+  CHECK(test::contains(refused(ri, clatomics::distribute(group, std::vector<float>(values.begin(), values.begin() + 2000), 2)), "elements"));
+  auto shifted = ri;  // parts that no longer follow one another
+  shifted.first.back() += 1;
+  if (group.size() > 1) CHECK(test::contains(refused(shifted, rows), "starts at element"));
+  auto short_part = rows;  // a part's buffer smaller than its count says
+  short_part.parts[0] = cl::Buffer(group.runtime(0).context(), CL_MEM_READ_ONLY, 64);
+  CHECK(test::contains(refused(ri, short_part), "DistributedBuffer part 0"));
+  DeviceGroup other(group_test::group_selector());  // the same devices, other contexts
+  CHECK(test::contains(refused(clatomics::distribute(other, indices), rows), "another OpenCL context"));
+  CHECK(test::contains(refused(ri, clatomics::DistributedBuffer<float>{}), "empty DistributedBuffer"));
+  clatomics::ScatterOptions refuse_range;
+  refuse_range.out_of_range = clatomics::OutOfRange::refuse;
+  CHECK(test::contains(refused(ri, rows, refuse_range), ">= bins"));
+  CHECK(test::contains(refused(ri, rows, {}, ScatterOp(99)), "op"));
+  CHECK_THROWS_AS(clatomics::distribute(group, values, 3), std::invalid_argument);
+  // And the same call, laid out right, runs.
+  clatomics::scatter_reduce<float, cl_uint>(group, out, ri, rows, ScatterOp::sum, {}, 2);
+  CHECK(out != before);
 }

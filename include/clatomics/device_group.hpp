@@ -129,17 +129,24 @@ ScatterResult scatter_reduce(DeviceGroup& group, std::vector<O>& out, const std:
 }
 
 // Data resident on the group's devices: device d holds elements [first[d], first[d] + count[d])
-// in parts[d] (a buffer of its runtime's context). Parts hold whole deterministic tiles (but the
-// last), in proportion to nothing but the device count.
+// in parts[d] (a buffer of its runtime's context, from its first byte). distribute()'s parts hold
+// whole deterministic tiles (but the last), in proportion to nothing but the device count; parts
+// the user makes may split the elements anywhere, and be any buffers of the devices' contexts:
+// the user's host memory (CL_MEM_USE_HOST_PTR, each element at a multiple of its size),
+// sub-buffers, buffers the host may not read.
 template <class T>
 struct DistributedBuffer {
   std::vector<cl::Buffer> parts;
   std::vector<std::size_t> first, count;
   std::size_t size = 0;
 };
-// Copies data onto the group's devices.
+// Copies data onto the group's devices. With width > 1, data is rows of width elements (the
+// values of scatter_reduce's rows), split between rows as distribute() splits one element each:
+// part d holds the rows of the elements part d of distribute(group, indices) holds, first[d] and
+// count[d] counted in elements (width times the rows'). Refused (std::invalid_argument) when
+// data is not whole rows (width 0: data must be empty).
 template <class T>
-DistributedBuffer<T> distribute(DeviceGroup& group, const std::vector<T>& data);
+DistributedBuffer<T> distribute(DeviceGroup& group, const std::vector<T>& data, std::size_t width = 1);
 
 // Every algorithm over data resident on the group: each device works on its part at the same
 // time (on a thread of its own), and the results merge as the host-data forms' do, in element
@@ -147,7 +154,11 @@ DistributedBuffer<T> distribute(DeviceGroup& group, const std::vector<T>& data);
 // distribute() lays it: one part per device of this group, each part's elements right after the
 // previous part's from element 0, size elements in all; each part a buffer of its device's
 // context holding count[d]; the arrays of one call (dot's a and b, positions and weights) laid out
-// alike. A failure on a device is thrown as the host-data forms throw it, naming the device.
+// alike. A failure on a device is thrown as the host-data forms throw it, naming the device and
+// the part's elements. A deterministic float sum or product over parts that do not start at
+// multiples of reduce_tile runs in the host-data form's chunks (whole tiles) instead, with the
+// same bits: a chunk that spans two parts is first copied through the host onto the device
+// holding its first element.
 template <class T>
 T reduce(DeviceGroup& group, const DistributedBuffer<T>& data, ReduceOp op, ReduceOptions options = {});
 std::vector<std::uint64_t> histogram(DeviceGroup& group, const DistributedBuffer<std::uint8_t>& bytes, HistogramOptions options = {});
@@ -160,10 +171,35 @@ template <class T>
 T dot(DeviceGroup& group, const DistributedBuffer<T>& a, const DistributedBuffer<T>& b);
 template <class T>
 std::vector<T> compact(DeviceGroup& group, const DistributedBuffer<T>& in, const Predicate& predicate, CompactOptions options = {});
+// scatter_reduce over resident indices and values, with the host-data group form's results,
+// refusals and contract (out written once every part has succeeded, untouched on a refusal):
+// each device reduces its part into a copy of out at the op's identity, and the copies join out
+// on the host in element order. values holds width values an index, laid out as
+// distribute(group, values, width) lays them out: the rows of the elements each device holds of
+// indices (refused otherwise). Deterministic float sums and means run in the chunks the
+// host-data form cuts the same data into, so that their bits are that form's: a chunk that spans
+// two devices' parts is first copied through the host onto the device holding its first element.
+// ScatterResult: out_of_range summed over the parts; strategy, the first non-empty part's.
+namespace detail {
+template <class V, class I>
+ScatterResult group_scatter_reduce(DeviceGroup& group, std::vector<group_scatter_output_t<V>>& out, const DistributedBuffer<I>& indices,
+                                   const DistributedBuffer<V>& values, ScatterOp op, ScatterOptions options, std::size_t width);
+}  // namespace detail
+// Parts: DistributedBuffer, deduced from the arguments, so that braces ({} for indices or
+// values) pick the host-data form's vectors instead of making the call ambiguous.
+template <class V, class I, class O, template <class> class Parts,
+          std::enable_if_t<std::is_same_v<Parts<I>, DistributedBuffer<I>> && std::is_same_v<Parts<V>, DistributedBuffer<V>>, int> = 0>
+ScatterResult scatter_reduce(DeviceGroup& group, std::vector<O>& out, const Parts<I>& indices, const Parts<V>& values, ScatterOp op,
+                             ScatterOptions options = {}, std::size_t width = 1) {
+  static_assert(std::is_same_v<O, detail::group_scatter_output_t<V>>,
+                "clatomics: scatter_reduce over a DeviceGroup: out's elements must be of the values' type, and float for half_t and "
+                "bfloat16_t values (16-bit outputs rounded once are offered by the one-device calls only)");
+  return detail::group_scatter_reduce<V, I>(group, out, indices, values, op, options, width);
+}
 
 #define CLATOMICS_GROUP_EXTERN(T)                                                                     \
   extern template T reduce<T>(DeviceGroup&, const std::vector<T>&, ReduceOp, ReduceOptions);         \
-  extern template DistributedBuffer<T> distribute<T>(DeviceGroup&, const std::vector<T>&);           \
+  extern template DistributedBuffer<T> distribute<T>(DeviceGroup&, const std::vector<T>&, std::size_t); \
   extern template T reduce<T>(DeviceGroup&, const DistributedBuffer<T>&, ReduceOp, ReduceOptions);
 CLATOMICS_GROUP_EXTERN(float)
 CLATOMICS_GROUP_EXTERN(double)
@@ -172,7 +208,9 @@ CLATOMICS_GROUP_EXTERN(cl_uint)
 CLATOMICS_GROUP_EXTERN(cl_long)
 CLATOMICS_GROUP_EXTERN(cl_ulong)
 #undef CLATOMICS_GROUP_EXTERN
-extern template DistributedBuffer<std::uint8_t> distribute<std::uint8_t>(DeviceGroup&, const std::vector<std::uint8_t>&);
+extern template DistributedBuffer<std::uint8_t> distribute<std::uint8_t>(DeviceGroup&, const std::vector<std::uint8_t>&, std::size_t);
+extern template DistributedBuffer<half_t> distribute<half_t>(DeviceGroup&, const std::vector<half_t>&, std::size_t);
+extern template DistributedBuffer<bfloat16_t> distribute<bfloat16_t>(DeviceGroup&, const std::vector<bfloat16_t>&, std::size_t);
 extern template float dot<float>(DeviceGroup&, const std::vector<float>&, const std::vector<float>&);
 extern template double dot<double>(DeviceGroup&, const std::vector<double>&, const std::vector<double>&);
 extern template std::vector<float> compact<float>(DeviceGroup&, const std::vector<float>&, const Predicate&, CompactOptions);
@@ -193,7 +231,13 @@ extern template EvenHistogram histogram_even<double>(DeviceGroup&, const Distrib
                                                                          ScatterOptions, std::size_t);                                   \
   extern template ScatterResult detail::group_scatter_reduce<V, cl_ulong>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
                                                                           const std::vector<cl_ulong>&, const std::vector<V>&, ScatterOp, \
-                                                                          ScatterOptions, std::size_t);
+                                                                          ScatterOptions, std::size_t);                                   \
+  extern template ScatterResult detail::group_scatter_reduce<V, cl_uint>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
+                                                                         const DistributedBuffer<cl_uint>&, const DistributedBuffer<V>&, \
+                                                                         ScatterOp, ScatterOptions, std::size_t);                        \
+  extern template ScatterResult detail::group_scatter_reduce<V, cl_ulong>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
+                                                                          const DistributedBuffer<cl_ulong>&, const DistributedBuffer<V>&, \
+                                                                          ScatterOp, ScatterOptions, std::size_t);
 CLATOMICS_GROUP_SCATTER_EXTERN(float)
 CLATOMICS_GROUP_SCATTER_EXTERN(double)
 CLATOMICS_GROUP_SCATTER_EXTERN(cl_int)

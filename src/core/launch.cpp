@@ -91,6 +91,13 @@ void Commands::read(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, 
   });
 }
 
+void Commands::copy(cl_mem from, std::size_t from_offset, cl_mem to, std::size_t to_offset, std::size_t bytes) {
+  if (!bytes) return;
+  enqueue("clEnqueueCopyBuffer", [&](cl_uint n, const cl_event* waits, cl_event* event) {
+    return clEnqueueCopyBuffer(queue_, from, to, from_offset, to_offset, bytes, n, waits, event);
+  });
+}
+
 void Commands::read_later(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, void* host) {
   if (bytes) reads_.push_back({Mem::share(buffer), offset_bytes, bytes, host});
 }

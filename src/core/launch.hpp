@@ -74,6 +74,9 @@ class Commands {
   void launch(const Kernel& kernel, const Grid& grid);
   void write(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, const void* host);
   void read(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, void* host);
+  // bytes of from (at from_offset) into to (at to_offset), on the device: buffers the host may
+  // not read or write (CL_MEM_HOST_NO_ACCESS) are copied so.
+  void copy(cl_mem from, std::size_t from_offset, cl_mem to, std::size_t to_offset, std::size_t bytes);
   // A read done when the submitted call is finished (Submitted::finish): host is written then.
   void read_later(cl_mem buffer, std::size_t offset_bytes, std::size_t bytes, void* host);
   void fill_zero(cl_mem buffer, std::size_t bytes);

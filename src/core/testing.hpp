@@ -27,9 +27,9 @@ struct StreamLimits {
 StreamLimits stream_limits();
 void set_stream_limits(const StreamLimits& limits);
 
-// A DeviceGroup's host-data chunk that fails on whichever device takes it (an Error with
-// CL_OUT_OF_RESOURCES, as a device lost mid-run), to test that the failure is reported with its
-// device and chunk; SIZE_MAX (the default) fails none.
+// A DeviceGroup's chunk (of host data, or of resident data run in chunks) that fails on
+// whichever device runs it (an Error with CL_OUT_OF_RESOURCES, as a device lost mid-run), to test
+// that the failure is reported with its device and chunk; SIZE_MAX (the default) fails none.
 std::size_t failing_group_chunk();
 void set_failing_group_chunk(std::size_t chunk);
 

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "clatomics/error.hpp"
+#include "core/cl_handles.hpp"
 #include "core/launch.hpp"
 #include "core/testing.hpp"
 #include "groups/engine.hpp"
@@ -264,7 +265,58 @@ void detail::check_layout(DeviceGroup& group, const std::vector<cl::Buffer>& buf
     refuse("a DistributedBuffer whose parts hold " + std::to_string(at) + " elements but whose size is " + std::to_string(size));
 }
 
-void detail::on_every_device(DeviceGroup& group, const std::function<void(std::size_t)>& job) {
+void detail::check_parts(DeviceGroup& group, const std::vector<std::vector<At>>& arrays, const std::vector<std::size_t>& count) {
+  for (std::size_t d = 0; d < arrays.size(); ++d)
+    for (const At& at : arrays[d]) {
+      const std::string what = "DistributedBuffer part " + std::to_string(d);
+      check_range(group.runtime(d), {what.c_str(), at.buffer, at.offset, count[d] * at.width, at.element_bytes, Access::read});
+    }
+}
+
+std::vector<detail::ResidentChunk> detail::resident_chunks(DeviceGroup& group, const std::vector<std::vector<At>>& arrays,
+                                                           const std::vector<std::size_t>& first, const std::vector<std::size_t>& count,
+                                                           std::size_t n, std::size_t chunk) {
+  std::vector<ResidentChunk> chunks((n + chunk - 1) / chunk);
+  std::size_t d = 0;
+  for (std::size_t c = 0; c < chunks.size(); ++c) {
+    const std::size_t begin = c * chunk, end = std::min(n, begin + chunk);
+    while (first[d] + count[d] <= begin) ++d;  // parts follow one another (check_layout): some part holds begin
+    chunks[c].device = d;
+    if (end <= first[d] + count[d]) continue;
+    for (const At& at : arrays[d]) chunks[c].copied.emplace_back((end - begin) * at.width * at.element_bytes);
+  }
+  // Each device copies its pieces of the chunks that span parts into their host bytes (each
+  // piece its own range of them). A part the host may not read (CL_MEM_HOST_NO_ACCESS or
+  // CL_MEM_HOST_WRITE_ONLY, a sub-buffer's inherited too) is copied on its device into a buffer
+  // of the library's first.
+  on_every_device(group, [&](std::size_t e) {
+    const std::size_t part_end = first[e] + count[e];
+    Runtime& rt = group.runtime(e);
+    for (std::size_t c = 0; c < chunks.size(); ++c) {
+      if (chunks[c].copied.empty()) continue;
+      const std::size_t begin = c * chunk, from = std::max(begin, first[e]), to = std::min({n, begin + chunk, part_end});
+      if (from >= to) continue;
+      Commands commands(rt);
+      for (std::size_t k = 0; k < arrays[e].size(); ++k) {
+        const At& at = arrays[e][k];
+        const std::size_t value_bytes = at.element_bytes, row = at.width * value_bytes, bytes = (to - from) * row;
+        const std::size_t offset = at.offset * value_bytes + (from - first[e]) * row;
+        unsigned char* host = chunks[c].copied[k].data() + (from - begin) * row;
+        if (mem_value<cl_mem_flags>(at.buffer, CL_MEM_FLAGS) & (CL_MEM_HOST_NO_ACCESS | CL_MEM_HOST_WRITE_ONLY)) {
+          const Mem readable = make_buffer(rt, bytes);
+          commands.copy(at.buffer, offset, readable.get(), 0, bytes);
+          commands.read(readable.get(), 0, bytes, host);
+        } else {
+          commands.read(at.buffer, offset, bytes, host);
+        }
+      }
+    }
+  });
+  return chunks;
+}
+
+void detail::on_every_device(DeviceGroup& group, const std::function<void(std::size_t)>& job,
+                             const std::function<std::string(std::size_t)>& elements) {
   std::vector<Runtime*> streams;
   std::vector<std::exception_ptr> failures(group.size());
   std::vector<std::function<void()>> jobs;
@@ -280,17 +332,26 @@ void detail::on_every_device(DeviceGroup& group, const std::function<void(std::s
   }
   run_on_streams(group, streams, jobs);
   for (std::size_t d = 0; d < failures.size(); ++d)
-    if (failures[d]) rethrow_at(failures[d], "device " + std::to_string(d) + " (" + device_name(group.runtime(d)) + ")");
+    if (failures[d])
+      rethrow_at(failures[d], "device " + std::to_string(d) + " (" + device_name(group.runtime(d)) + ")" + (elements ? ", " + elements(d) : ""));
+}
+
+std::string detail::elements_of(std::size_t first, std::size_t count) {
+  return count ? "elements " + std::to_string(first) + " .. " + std::to_string(first + count - 1) : "no elements";
 }
 
 template <class T>
-DistributedBuffer<T> distribute(DeviceGroup& group, const std::vector<T>& data) {
+DistributedBuffer<T> distribute(DeviceGroup& group, const std::vector<T>& data, std::size_t width) {
+  if (width == 0 ? !data.empty() : data.size() % width != 0)
+    refuse("distribute: " + std::to_string(data.size()) + " elements are not whole rows of width " + std::to_string(width));
+  // Rows are laid out as distribute() lays out one element each (the indices of scatter_reduce),
+  // each part's first and count in elements.
+  const std::size_t rows = width ? data.size() / width : 0, tiles = (rows + reduce_tile - 1) / reduce_tile;
   DistributedBuffer<T> out;
   out.size = data.size();
-  const std::size_t tiles = (data.size() + reduce_tile - 1) / reduce_tile;
   for (std::size_t d = 0; d < group.size(); ++d) {
-    const std::size_t first = std::min(data.size(), tiles * d / group.size() * reduce_tile);
-    const std::size_t end = std::min(data.size(), tiles * (d + 1) / group.size() * reduce_tile);
+    const std::size_t first = std::min(rows, tiles * d / group.size() * reduce_tile) * width;
+    const std::size_t end = std::min(rows, tiles * (d + 1) / group.size() * reduce_tile) * width;
     Runtime& rt = group.runtime(d);
     cl::Buffer part(rt.context(), CL_MEM_READ_ONLY, std::max<std::size_t>(1, end - first) * sizeof(T));
     detail::Commands(rt).write(part(), 0, (end - first) * sizeof(T), data.data() + first);
@@ -299,12 +360,16 @@ DistributedBuffer<T> distribute(DeviceGroup& group, const std::vector<T>& data) 
   return out;
 }
 
-template DistributedBuffer<float> distribute<float>(DeviceGroup&, const std::vector<float>&);
-template DistributedBuffer<double> distribute<double>(DeviceGroup&, const std::vector<double>&);
-template DistributedBuffer<cl_int> distribute<cl_int>(DeviceGroup&, const std::vector<cl_int>&);
-template DistributedBuffer<cl_uint> distribute<cl_uint>(DeviceGroup&, const std::vector<cl_uint>&);
-template DistributedBuffer<cl_long> distribute<cl_long>(DeviceGroup&, const std::vector<cl_long>&);
-template DistributedBuffer<cl_ulong> distribute<cl_ulong>(DeviceGroup&, const std::vector<cl_ulong>&);
-template DistributedBuffer<std::uint8_t> distribute<std::uint8_t>(DeviceGroup&, const std::vector<std::uint8_t>&);
+#define CLATOMICS_DISTRIBUTE(T) template DistributedBuffer<T> distribute<T>(DeviceGroup&, const std::vector<T>&, std::size_t);
+CLATOMICS_DISTRIBUTE(float)
+CLATOMICS_DISTRIBUTE(double)
+CLATOMICS_DISTRIBUTE(cl_int)
+CLATOMICS_DISTRIBUTE(cl_uint)
+CLATOMICS_DISTRIBUTE(cl_long)
+CLATOMICS_DISTRIBUTE(cl_ulong)
+CLATOMICS_DISTRIBUTE(std::uint8_t)
+CLATOMICS_DISTRIBUTE(half_t)
+CLATOMICS_DISTRIBUTE(bfloat16_t)
+#undef CLATOMICS_DISTRIBUTE
 
 }  // namespace clatomics

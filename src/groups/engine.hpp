@@ -17,33 +17,59 @@
 //   std::vector<HostArray> host() const;   the call's arrays, each of size() elements
 //   std::size_t size() const;
 //   std::size_t device_bytes() const;      per element, the device buffers part() makes
+// and, optionally, static constexpr std::size_t multiple: chunks hold a multiple of it elements
+// (else reduce_tile, whole deterministic tiles).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "clatomics/device_group.hpp"
+#include "clatomics/error.hpp"
 #include "clatomics/partial.hpp"
 #include "core/buffer_checks.hpp"
+#include "core/testing.hpp"
 #include "groups/group_spread.hpp"
 
 namespace clatomics::detail {
 
-// One array of a part: its buffer, the element its part starts at, and (resident data) the size
-// of its elements, for the checks made before anything runs.
+// One array of a part: its buffer, the value its part starts at, the size of its values
+// (resident data: for the checks made before anything runs) and how many values make one
+// element of the call (scatter's rows of width values; 1 for every other array).
 struct At {
   cl_mem buffer;
   std::size_t offset;
   std::size_t element_bytes = 0;
+  std::size_t width = 1;
 };
 
 template <class E>
 HostArray host_array(const std::vector<E>& v) {
   return {v.data(), sizeof(E)};
+}
+
+template <class D, class = void>
+struct chunk_multiple {
+  static constexpr std::size_t value = reduce_tile;
+};
+template <class D>
+struct chunk_multiple<D, std::void_t<decltype(D::multiple)>> {
+  static constexpr std::size_t value = D::multiple;
+};
+
+// The chunk run_spread cuts the descriptor's data into (host() is asked only for its arrays'
+// element sizes, so resident data's descriptors may give null data).
+template <class D>
+std::size_t spread_chunk(DeviceGroup& group, const D& call) {
+  return group_chunk(group, call.size(), call.host(), chunk_multiple<D>::value, call.device_bytes());
 }
 
 // The descriptor's host data over the group, chunks of whole deterministic tiles (every tile's
@@ -54,16 +80,18 @@ typename D::Total run_spread(DeviceGroup& group, const D& call) {
   const std::size_t n = call.size();
   if (n == 0) return total;
   const std::vector<HostArray> arrays = call.host();
-  const std::size_t chunk = group_chunk(group, n, arrays, reduce_tile, call.device_bytes());
-  std::vector<std::size_t> offsets;  // each array's first element in a stream's staging buffer
-  for (std::size_t k = 0; k < arrays.size(); ++k)
-    offsets.push_back(staging_offset(arrays, k, std::min(chunk, n)) / arrays[k].element_bytes);
+  const std::size_t chunk = spread_chunk(group, call);
+  std::vector<At> at;  // each array's first value in a stream's staging buffer (64-byte aligned: a whole value)
+  for (std::size_t k = 0; k < arrays.size(); ++k) {
+    const std::size_t value_bytes = arrays[k].element_bytes / arrays[k].width;
+    at.push_back({nullptr, staging_offset(arrays, k, std::min(chunk, n)) / value_bytes, value_bytes, arrays[k].width});
+  }
   spread<typename D::Part>(
       group, n, arrays, chunk,
       [&](Runtime& rt, cl_mem staged, std::size_t first, std::size_t count) {
-        std::vector<At> at;
-        for (const std::size_t offset : offsets) at.push_back({staged, offset});
-        return call.part(rt, at, first, count);
+        std::vector<At> staged_at = at;
+        for (At& a : staged_at) a.buffer = staged;
+        return call.part(rt, staged_at, first, count);
       },
       [&](std::size_t, typename D::Part&& part) { call.merge(total, std::move(part)); });
   return total;
@@ -85,23 +113,98 @@ void check_same_layout(const char* what, const DistributedBuffer<A>& a, const Di
 }
 
 // Runs job(d) for every device d at once, each on its device's own thread; the first failure is
-// thrown, naming its device, once every job has ended.
-void on_every_device(DeviceGroup& group, const std::function<void(std::size_t)>& job);
+// thrown, naming its device and what elements(d) says it was working on (when given), once every
+// job has ended.
+void on_every_device(DeviceGroup& group, const std::function<void(std::size_t)>& job,
+                     const std::function<std::string(std::size_t)>& elements = {});
+// "elements a .. b" (a one-device call's positions count from a).
+std::string elements_of(std::size_t first, std::size_t count);
+
+// Every part's buffer (its device's context, its size, its flags, where its host memory lies):
+// a part of another group or context is refused before any device runs anything.
+void check_parts(DeviceGroup& group, const std::vector<std::vector<At>>& arrays, const std::vector<std::size_t>& count);
 
 // The descriptor over data resident on the group: arrays[d] holds device d's part of each of the
 // call's arrays, its elements first[d] .. first[d] + count[d] - 1 (checked by the caller).
 template <class D>
 typename D::Total run_resident(DeviceGroup& group, const D& call, const std::vector<std::vector<At>>& arrays,
                                const std::vector<std::size_t>& first, const std::vector<std::size_t>& count) {
-  // Every part's buffer first (its device's context, its size, its flags): a part of another
-  // group or context is refused before any device runs anything.
-  for (std::size_t d = 0; d < arrays.size(); ++d)
-    for (const At& at : arrays[d])
-      check_range(group.runtime(d), {"DistributedBuffer part", at.buffer, at.offset, count[d], at.element_bytes, Access::read});
+  check_parts(group, arrays, count);
   typename D::Total total = call.start(group.runtime(0));
   std::vector<typename D::Part> parts(group.size());
-  on_every_device(group, [&](std::size_t d) { parts[d] = call.part(group.runtime(d), arrays[d], first[d], count[d]); });
+  on_every_device(
+      group, [&](std::size_t d) { parts[d] = call.part(group.runtime(d), arrays[d], first[d], count[d]); },
+      [&](std::size_t d) { return elements_of(first[d], count[d]); });
   for (auto& part : parts) call.merge(total, std::move(part));
+  return total;
+}
+
+// The chunks run_spread would cut resident data into: each run by the device that holds its
+// first element, and one that spans parts copied out of them (through the host) first, one
+// byte vector per array. Chunk c holds elements c * chunk .. min(n, (c + 1) * chunk) - 1.
+struct ResidentChunk {
+  std::size_t device = 0;
+  std::vector<std::vector<unsigned char>> copied;  // empty: the chunk lies in its device's part
+};
+std::vector<ResidentChunk> resident_chunks(DeviceGroup& group, const std::vector<std::vector<At>>& arrays,
+                                           const std::vector<std::size_t>& first, const std::vector<std::size_t>& count,
+                                           std::size_t n, std::size_t chunk);
+
+// The descriptor over resident data in run_spread's chunks, merged in chunk order: every
+// result that depends on how the data is chunked (a deterministic float sum rounded once per
+// chunk) has the bits the same data gives over host data. The devices run their chunks at once;
+// a chunk that spans two parts is first copied through the host onto the device that runs it.
+template <class D>
+typename D::Total run_resident_chunks(DeviceGroup& group, const D& call, const std::vector<std::vector<At>>& arrays,
+                                      const std::vector<std::size_t>& first, const std::vector<std::size_t>& count) {
+  check_parts(group, arrays, count);
+  typename D::Total total = call.start(group.runtime(0));
+  const std::size_t n = call.size();
+  if (n == 0) return total;
+  const std::size_t chunk = spread_chunk(group, call);
+  const std::vector<ResidentChunk> chunks = resident_chunks(group, arrays, first, count, n, chunk);
+  // A chunk's result joins the total once every earlier chunk's has: a later device's results
+  // are held until the earlier devices' chunks are done.
+  std::mutex order;
+  std::size_t next = 0;
+  std::map<std::size_t, typename D::Part> waiting;
+  std::vector<std::size_t> running(group.size());  // each device's chunk
+  std::atomic<bool> failed{false};                 // after a failure the other devices stop at their next chunk
+  const auto job = [&](std::size_t d) {
+    Runtime& rt = group.runtime(d);
+    for (std::size_t c = 0; c < chunks.size() && !failed; ++c) {
+      if (chunks[c].device != d) continue;
+      running[d] = c;
+      const std::size_t at_element = c * chunk, m = std::min(chunk, n - at_element);
+      std::vector<At> at = arrays[d];
+      std::vector<Mem> copies;
+      for (std::size_t k = 0; k < at.size(); ++k) {
+        if (chunks[c].copied.empty()) {
+          at[k].offset += (at_element - first[d]) * at[k].width;
+        } else {
+          const std::vector<unsigned char>& bytes = chunks[c].copied[k];
+          copies.push_back(make_buffer(rt, bytes.size(), CL_MEM_READ_ONLY, bytes.empty() ? nullptr : bytes.data()));
+          at[k].buffer = copies.back().get(), at[k].offset = 0;
+        }
+      }
+      typename D::Part part;
+      try {
+        if (c == testing::failing_group_chunk()) throw Error(CL_OUT_OF_RESOURCES, "testing: a chunk made to fail");
+        part = call.part(rt, at, at_element, m);
+      } catch (...) {
+        failed = true;
+        throw;
+      }
+      std::lock_guard<std::mutex> lock(order);
+      waiting.emplace(c, std::move(part));
+      for (auto it = waiting.begin(); it != waiting.end() && it->first == next; it = waiting.erase(it), ++next)
+        call.merge(total, std::move(it->second));
+    }
+  };
+  on_every_device(group, job, [&](std::size_t d) {
+    const std::size_t c = running[d];
+    return "chunk " + std::to_string(c) + " (" + elements_of(c * chunk, std::min(chunk, n - c * chunk)) + ")";
+  });
   return total;
 }
 

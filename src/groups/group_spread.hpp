@@ -22,10 +22,12 @@
 
 namespace clatomics::detail {
 
-// One host array of a spread: element i's bytes at data + i * element_bytes.
+// One host array of a spread: element i's bytes at data + i * element_bytes, width values of
+// element_bytes / width bytes each (scatter's rows; 1 for every other array).
 struct HostArray {
   const void* data;
   std::size_t element_bytes;
+  std::size_t width = 1;
 };
 
 // A stream's staging memory, kept by the group: a device buffer, and pinned host memory of the

@@ -1,0 +1,8 @@
+// MUST NOT COMPILE: "scatter_reduce over a DeviceGroup: out's elements must be of the values' type, and float for half_t"
+// Resident data too: the group joins its parts on the host in float, so a 16-bit output is one device's call only.
+#include <clatomics/clatomics.hpp>
+#include <clatomics/device_group.hpp>
+void f(clatomics::DeviceGroup& group, std::vector<clatomics::half_t>& out, const clatomics::DistributedBuffer<cl_uint>& indices,
+       const clatomics::DistributedBuffer<clatomics::half_t>& values) {
+  clatomics::scatter_reduce(group, out, indices, values, clatomics::ScatterOp::sum);
+}
