@@ -89,4 +89,24 @@ std::vector<V> scatter_values(std::size_t n, clatomics::ScatterOp op) {
   return v;
 }
 
+// One case of the group scatter tests: values for op, an out with values of its own (1 or 2 for
+// products), and the host's exact result of the call with include_self.
+template <class V>
+struct ScatterCase {
+  std::vector<V> values, out, expected;
+  std::uint64_t out_of_range = 0;
+  clatomics::ScatterOptions options;
+};
+template <class V, class I>
+ScatterCase<V> scatter_case(const std::vector<I>& indices, std::size_t bins, std::size_t width, clatomics::ScatterOp op,
+                            bool include_self) {
+  ScatterCase<V> c;
+  c.values = scatter_values<V>(indices.size() * width, op);
+  c.out.resize(bins * width);
+  for (std::size_t j = 0; j < c.out.size(); ++j) c.out[j] = V(op == clatomics::ScatterOp::prod ? 1 + j % 2 : j % 7);
+  c.expected = scatter_reference(c.out, indices, c.values, op, include_self, width, c.out_of_range);
+  c.options.include_self = include_self;
+  return c;
+}
+
 }  // namespace group_test

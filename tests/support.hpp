@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -131,6 +132,18 @@ inline std::size_t even_slot(float x, const std::vector<float>& edges) {
 }
 
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Memory a test hands to OpenCL with CL_MEM_USE_HOST_PTR: 64-byte aligned, so base + a has
+// exactly the alignment a asks for.
+struct HostMemory {
+  explicit HostMemory(std::size_t bytes) : bytes_(std::make_unique<unsigned char[]>(bytes + 128)) {
+    base = bytes_.get() + (64 - reinterpret_cast<std::uintptr_t>(bytes_.get()) % 64) % 64;
+  }
+  unsigned char* base;
+
+ private:
+  std::unique_ptr<unsigned char[]> bytes_;
+};
 
 // Sets an environment variable for one scope (nullptr: unsets it), restoring what was there.
 class ScopedEnv {

@@ -102,7 +102,6 @@ namespace {
 
 using clatomics::ScatterOp;
 using group_test::mixed_floats;
-using group_test::scatter_reference;
 using group_test::scatter_values;
 using group_test::SmallChunks;
 
@@ -126,16 +125,10 @@ void check_resident_scatter(std::size_t width) {
     for (const bool include_self : {true, false}) {
       CAPTURE(int(op));
       CAPTURE(include_self);
-      const std::vector<V> values = scatter_values<V>(n * width, op);
-      std::vector<V> out(bins * width);
-      for (std::size_t j = 0; j < out.size(); ++j) out[j] = V(op == ScatterOp::prod ? 1 + j % 2 : j % 7);
-      std::uint64_t out_of_range = 0;
-      const std::vector<V> expected = scatter_reference(out, indices, values, op, include_self, width, out_of_range);
-      clatomics::ScatterOptions options;
-      options.include_self = include_self;
-      const auto r = clatomics::scatter_reduce<V, I>(group, out, resident_indices, clatomics::distribute(group, values, width), op, options, width);
-      CHECK(r.out_of_range == out_of_range);
-      CHECK(out == expected);
+      auto c = group_test::scatter_case<V>(indices, bins, width, op, include_self);
+      const auto r = clatomics::scatter_reduce<V, I>(group, c.out, resident_indices, clatomics::distribute(group, c.values, width), op, c.options, width);
+      CHECK(r.out_of_range == c.out_of_range);
+      CHECK(c.out == c.expected);
     }
 }
 

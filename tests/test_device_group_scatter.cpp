@@ -78,17 +78,11 @@ void check_group_scatter(std::size_t width) {
     for (const bool include_self : {true, false}) {
       CAPTURE(int(op));
       CAPTURE(include_self);
-      const std::vector<V> values = scatter_values<V>(n * width, op);
-      std::vector<V> out(bins * width);
-      for (std::size_t j = 0; j < out.size(); ++j) out[j] = V(op == ScatterOp::prod ? 1 + j % 2 : j % 7);
-      std::uint64_t out_of_range = 0;
-      const std::vector<V> expected = scatter_reference(out, indices, values, op, include_self, width, out_of_range);
-      clatomics::ScatterOptions options;
-      options.include_self = include_self;
+      auto c = group_test::scatter_case<V>(indices, bins, width, op, include_self);
       const SmallChunks chunks(64 << 10);  // a dozen chunks or more
-      const clatomics::ScatterResult r = clatomics::scatter_reduce<V, cl_uint>(group_of_all(), out, indices, values, op, options, width);
-      CHECK(r.out_of_range == out_of_range);
-      CHECK(out == expected);
+      const clatomics::ScatterResult r = clatomics::scatter_reduce<V, cl_uint>(group_of_all(), c.out, indices, c.values, op, c.options, width);
+      CHECK(r.out_of_range == c.out_of_range);
+      CHECK(c.out == c.expected);
     }
 }
 

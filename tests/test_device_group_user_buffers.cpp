@@ -71,18 +71,6 @@ const Data& data() {
   return d;
 }
 
-// Host memory the test hands to OpenCL with CL_MEM_USE_HOST_PTR: 64-byte aligned, so base + a has
-// exactly the alignment a asks for.
-struct HostMemory {
-  explicit HostMemory(std::size_t bytes) : bytes_(new unsigned char[bytes + 128]) {
-    base = bytes_.get() + (64 - reinterpret_cast<std::uintptr_t>(bytes_.get()) % 64) % 64;
-  }
-  unsigned char* base;
-
- private:
-  std::unique_ptr<unsigned char[]> bytes_;
-};
-
 // One device's piece of an array: its bytes.
 struct Piece {
   const void* from;
@@ -186,9 +174,9 @@ void check_doubles(DeviceGroup& group, bool own, const MakeParts& make) {
 }
 
 // The parts over the user's host memory, device d's at base + align(d).
-MakeParts host_parts(DeviceGroup& group, std::vector<std::unique_ptr<HostMemory>>& keep, const std::function<std::size_t(std::size_t)>& align) {
+MakeParts host_parts(DeviceGroup& group, std::vector<std::unique_ptr<test::HostMemory>>& keep, const std::function<std::size_t(std::size_t)>& align) {
   return each_device([&group, &keep, align](std::size_t d, const Piece& piece) {
-    keep.push_back(std::make_unique<HostMemory>(piece.bytes + 64));
+    keep.push_back(std::make_unique<test::HostMemory>(piece.bytes + 64));
     unsigned char* at = keep.back()->base + align(d);
     std::memcpy(at, piece.from, piece.bytes);
     return cl::Buffer(group.runtime(d).context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, std::max<std::size_t>(piece.bytes, 1), at);
@@ -212,7 +200,7 @@ TEST_CASE("resident parts over the user's host memory (CL_MEM_USE_HOST_PTR) at o
   const Data& e = data();
   for (const std::size_t shift : {std::size_t(4), std::size_t(12), std::size_t(28), std::size_t(60)}) {
     CAPTURE(shift);
-    std::vector<std::unique_ptr<HostMemory>> keep;
+    std::vector<std::unique_ptr<test::HostMemory>> keep;
     // Each device's part at another odd multiple of 4 bytes (doubles at the multiple of 8 below it).
     const auto align = [shift](std::size_t d) { return (shift + 16 * d) % 64; };
     check_all(group, shift == 28, host_parts(group, keep, align));
@@ -225,7 +213,7 @@ TEST_CASE("resident parts over the user's host memory (CL_MEM_USE_HOST_PTR) at o
 TEST_CASE("resident parts whose host memory is not aligned to their elements are refused before any device runs") {
   DeviceGroup& group = group_of_all();
   const Data& e = data();
-  std::vector<std::unique_ptr<HostMemory>> keep;
+  std::vector<std::unique_ptr<test::HostMemory>> keep;
   const auto last = [&group](std::size_t d) { return d + 1 == group.size(); };
   // The last device's part 4 bytes past an 8-byte boundary (doubles), or 2 past a 4-byte one.
   const MakeParts eights = host_parts(group, keep, [&](std::size_t d) { return last(d) ? std::size_t(4) : std::size_t(0); });
@@ -278,11 +266,11 @@ TEST_CASE("resident parts that are sub-buffers of a larger buffer per device: ev
   });
   for (const bool own : {false, true}) check_all(group, own, subs), check_doubles(group, own, subs);
   // Sub-buffers of the user's host memory: the alignment rule holds through them.
-  std::vector<std::unique_ptr<HostMemory>> keep;
+  std::vector<std::unique_ptr<test::HostMemory>> keep;
   const MakeParts host_subs = each_device([&](std::size_t d, const Piece& piece) {
     const clatomics::Runtime& rt = group.runtime(d);
     const std::size_t align = base_align(rt);
-    keep.push_back(std::make_unique<HostMemory>(align + piece.bytes + 64));
+    keep.push_back(std::make_unique<test::HostMemory>(align + piece.bytes + 64));
     std::memcpy(keep.back()->base + 4 + align, piece.from, piece.bytes);  // the parent's memory starts 4 bytes past a 64-byte boundary
     parents.emplace_back(rt.context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, align + piece.bytes + 4, keep.back()->base + 4);
     const cl_buffer_region region{align, std::max<std::size_t>(piece.bytes, 1)};

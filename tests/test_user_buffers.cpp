@@ -42,21 +42,9 @@ std::vector<float> exact_floats(std::size_t count, unsigned seed) {
   return v;
 }
 
-// Memory the test hands to OpenCL with CL_MEM_USE_HOST_PTR: 64-byte aligned, so base + a has
-// exactly the alignment a asks for.
-struct HostMemory {
-  explicit HostMemory(std::size_t bytes) : bytes_(new unsigned char[bytes + 128]) {
-    base = bytes_.get() + (64 - reinterpret_cast<std::uintptr_t>(bytes_.get()) % 64) % 64;
-  }
-  unsigned char* base;
-
- private:
-  std::unique_ptr<unsigned char[]> bytes_;
-};
-
 // A buffer over host memory at base + align holding values (copied there first).
 template <class T>
-cl::Buffer host_buffer(const clatomics::Runtime& rt, HostMemory& memory, std::size_t align, const std::vector<T>& values,
+cl::Buffer host_buffer(const clatomics::Runtime& rt, test::HostMemory& memory, std::size_t align, const std::vector<T>& values,
                        cl_mem_flags flags = CL_MEM_READ_WRITE) {
   std::memcpy(memory.base + align, values.data(), values.size() * sizeof(T));
   return cl::Buffer(rt.context(), flags | CL_MEM_USE_HOST_PTR, values.size() * sizeof(T), memory.base + align);
@@ -123,7 +111,7 @@ TEST_CASE("every algorithm is exact on host memory at every 4-byte alignment (CL
   // Operands alternate between align and 60 - align (8-byte ones at the multiple of 8 below).
   const auto at = [&](std::size_t align) {
     return [&rt, align](std::size_t k, const alg::Operand& o, const alg::Bytes& bytes, Keep& keep) {
-      auto memory = std::make_shared<HostMemory>(bytes.size() + 64);
+      auto memory = std::make_shared<test::HostMemory>(bytes.size() + 64);
       keep.push_back(memory);
       const std::size_t where = k % 2 && align % 4 == 0 ? 60 - align : align;
       return alg::Range{host_buffer(rt, *memory, where - where % o.element_bytes, bytes), 0, bytes.size() / o.element_bytes};
@@ -145,7 +133,7 @@ TEST_CASE("every algorithm is exact on host memory at every 4-byte alignment (CL
 TEST_CASE("a range whose host memory is not aligned to its elements is refused, directly and through a sub-buffer") {
   auto& rt = test::runtime();
   const std::size_t align = rt.device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;  // bytes
-  HostMemory memory(8 * n + 64);
+  test::HostMemory memory(8 * n + 64);
   for (const alg::Algorithm& a : alg::registry()) {
     if (!a.runs_on(rt)) continue;
     const alg::Contents contents = a.contents({64, 16}, 3);
@@ -198,7 +186,7 @@ TEST_CASE("sub-buffers whose parent's handle the user released: every algorithm,
   }
   SUBCASE("the user's host memory (CL_MEM_USE_HOST_PTR)") {
     check_all(rt, [&](std::size_t, const alg::Operand& o, const alg::Bytes& bytes, Keep& keep) {
-      auto memory = std::make_shared<HostMemory>(align + bytes.size());
+      auto memory = std::make_shared<test::HostMemory>(align + bytes.size());
       keep.push_back(memory);
       return alg::Range{sub_buffer(host_buffer(rt, *memory, 0, after(align, bytes)), align, bytes.size()), 0, bytes.size() / o.element_bytes};
     }, 7);
@@ -206,7 +194,7 @@ TEST_CASE("sub-buffers whose parent's handle the user released: every algorithm,
     // sub-buffer too, before anything is enqueued, where the implementation reports a
     // sub-buffer's host memory; where it misreports it (Intel's), a released parent leaves it
     // unknown, and the call runs with the exact sum.
-    HostMemory md(align + 64 + 4);
+    test::HostMemory md(align + 64 + 4);
     std::vector<double> d(align / 8 + 8, 1.0);
     const cl::Buffer sd = sub_buffer(host_buffer(rt, md, 4, d), align, 64);
     if (!rt.supports_double()) return;
@@ -338,7 +326,7 @@ TEST_CASE("a sub-buffer of host memory lies at its parent's memory + origin, wha
   std::vector<float> kept;
   for (const float v : values)
     if (v > 2.5f) kept.push_back(v);
-  HostMemory in_memory(align + values.size() * 4 + 4), out_memory(align + values.size() * 4 + 4);
+  test::HostMemory in_memory(align + values.size() * 4 + 4), out_memory(align + values.size() * 4 + 4);
   std::vector<float> padded(align / 4 + values.size() + 1, 0.0f);
   std::copy(values.begin(), values.end(), padded.begin() + std::ptrdiff_t(align / 4));
   const cl::Buffer in_parent = host_buffer(rt, in_memory, 0, padded);
@@ -368,7 +356,7 @@ TEST_CASE("an output sharing memory with another operand is refused; disjoint pa
   const auto sub = [&](std::size_t first, std::size_t count) { return sub_buffer(parent, first * 4, count * 4); };
   const cl::Buffer head = sub(0, m), overlapping = sub(align, m);
   const std::vector<float> before = test::to_host<float>(rt, parent, data.size());
-  HostMemory memory(m * 4 + 64);
+  test::HostMemory memory(m * 4 + 64);
   const cl::Buffer user_a = host_buffer(rt, memory, 0, std::vector<float>(m, 1.0f));
   const cl::Buffer user_b(rt.context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, (m - 8) * 4, memory.base + 32);
   // Memory two operands share, each at element 0 of its buffer.
@@ -477,7 +465,7 @@ TEST_CASE("deterministic reduce: the same bits at any offset, alignment and chun
     CHECK(test::bits(clatomics::reduce(rt, clatomics::view<float>(test::to_device(rt, padded), offset, count), ReduceOp::sum, deterministic)) ==
           test::bits(tree));
   }
-  HostMemory memory(count * 4 + 64);
+  test::HostMemory memory(count * 4 + 64);
   for (std::size_t align = 4; align <= 60; align += 28) {
     CAPTURE(align);
     CHECK(test::bits(clatomics::reduce(rt, clatomics::view<float>(host_buffer(rt, memory, align, values), 0, count), ReduceOp::sum, deterministic)) ==
@@ -552,7 +540,7 @@ void check_two_parts(clatomics::Runtime& rt, const Where& where, const std::vect
 TEST_CASE("reduce_partial and merge_reduce are exact on host memory at every 4-byte misalignment (CL_MEM_USE_HOST_PTR)") {
   auto& rt = test::runtime();
   const auto a = exact_floats(partial_n, 30);
-  HostMemory memory(partial_n * 4 + 64);
+  test::HostMemory memory(partial_n * 4 + 64);
   for (std::size_t align = 4; align <= 60; align += 4) {
     CAPTURE(align);
     const cl::Buffer buffer = host_buffer(rt, memory, align, a);
