@@ -345,3 +345,38 @@ TEST_CASE("algorithms: a buffer from another context is refused by name before a
   for (const Poisoned& p : other) CHECK(p.untouched());
   CHECK(foreign.untouched(cl::CommandQueue(foreign_context, rt.device())));
 }
+
+TEST_CASE("a view longer than the call needs is still checked against its buffer as a whole") {
+  auto& rt = test::runtime();
+  const std::size_t n = 100;
+  const cl::Buffer in = test::to_device(rt, std::vector<float>(n, 1.0f));
+  const cl::Buffer keys = test::to_device(rt, std::vector<cl_uint>(n, 7u));
+  const std::vector<float> before(n, -3.0f);
+  const std::vector<cl_uint> keys_before(n, 9u);
+  const cl::Buffer out = test::to_device(rt, before);
+  const cl::Buffer unique = test::to_device(rt, keys_before);
+  // Views of n + 1 elements over buffers of n: the calls use n, the views promise one more.
+  const auto past = [](const cl::Buffer& b) { return clatomics::view<float>(b, 0, n + 1); };
+  const auto past_keys = [](const cl::Buffer& b) { return clatomics::view<cl_uint>(b, 0, n + 1); };
+  clatomics::ProfileScope enqueued;
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] {
+          clatomics::compact(rt, clatomics::view<float>(in), past(out), clatomics::where::x > 0.0f);
+        }),
+        "compact: out: offset + count = 101 elements of 4 bytes lie beyond the buffer's 400 bytes"));
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] {
+          clatomics::reduce_by_key(rt, clatomics::view<cl_uint>(keys), clatomics::view<float>(in), past_keys(unique),
+                                   clatomics::view<float>(out), clatomics::ScatterOp::sum);
+        }),
+        "reduce_by_key: unique_keys: offset + count = 101 elements"));
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] {
+          clatomics::reduce_by_key(rt, clatomics::view<cl_uint>(keys), clatomics::view<float>(in), clatomics::view<cl_uint>(unique),
+                                   past(out), clatomics::ScatterOp::sum);
+        }),
+        "reduce_by_key: reductions: offset + count = 101 elements"));
+  CHECK(enqueued.commands() == 0);
+  CHECK(test::to_host<float>(rt, out, n) == before);
+  CHECK(test::to_host<cl_uint>(rt, unique, n) == keys_before);
+  // Views of exactly what the calls need, and longer ones inside their buffers, run.
+  const cl::Buffer roomy = test::to_device(rt, std::vector<float>(2 * n, 0.0f));
+  CHECK(clatomics::compact(rt, clatomics::view<float>(in), clatomics::view<float>(roomy, 0, 2 * n), clatomics::where::x > 0.0f) == n);
+}

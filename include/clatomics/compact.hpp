@@ -61,12 +61,16 @@ template <class T>
 std::size_t compact(Runtime& rt, const View<T>& in, const View<T>& out, const Predicate& predicate, CompactOptions options = {}) {
   detail::require_compact_type<T>();
   detail::require_view_holds("compact: out", out, in.count());
+  detail::require_view_in_buffer("compact: in", in);  // in first, as the call checks its arguments
+  detail::require_view_in_buffer("compact: out", out);
   return detail::compact_buffers<T>(rt, in.handle(), in.offset(), in.count(), out.handle(), out.offset(), predicate, options);
 }
 template <class T>
 std::size_t compact(Runtime& rt, const View<T>& in, const View<T>& out, const std::string& expression, CompactOptions options = {}) {
   detail::require_compact_type<T>();
   detail::require_view_holds("compact: out", out, in.count());
+  detail::require_view_in_buffer("compact: in", in);  // in first, as the call checks its arguments
+  detail::require_view_in_buffer("compact: out", out);
   return detail::compact_buffers<T>(rt, in.handle(), in.offset(), in.count(), out.handle(), out.offset(), expression, options);
 }
 

@@ -411,6 +411,11 @@ KeysCall keys_call(const View<K>& keys, const View<V>& values, const View<K>& un
   require_same_count("reduce_by_key: keys and values", keys, values);
   require_view_holds("reduce_by_key: unique_keys", unique_keys, keys.count());
   require_view_holds("reduce_by_key: reductions", reductions, keys.count());
+  // Every view's whole range, in the order the call checks its arguments.
+  require_view_in_buffer("reduce_by_key: keys", keys);
+  require_view_in_buffer("reduce_by_key: values", values);
+  require_view_in_buffer("reduce_by_key: unique_keys", unique_keys);
+  require_view_in_buffer("reduce_by_key: reductions", reductions);
   KeysCall call;
   call.type = scatter_type_of<V>();
   call.out16 = scatter_out16<O, V>();  // O: V, or float for 16-bit values

@@ -77,6 +77,14 @@ View<T> view(const cl::Buffer& buffer) {
 }
 
 namespace detail {
+// std::invalid_argument when elements [offset, offset + count) overflow size_t or lie beyond the
+// buffer (a null buffer is left to the call's own checks, which name it).
+void require_range_in_buffer(const char* what, cl_mem buffer, std::size_t offset, std::size_t count, std::size_t element_size);
+// The view's whole range: a call that uses fewer of its elements still checks the view it was given.
+template <class T>
+void require_view_in_buffer(const char* what, const View<T>& v) {
+  require_range_in_buffer(what, v.handle(), v.offset(), v.count(), sizeof(T));
+}
 // std::invalid_argument unless the view holds at least n elements.
 template <class T>
 void require_view_holds(const char* what, const View<T>& v, std::size_t n) {

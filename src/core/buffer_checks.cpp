@@ -95,6 +95,18 @@ Place place_of(const BufferRange& r) {
 
 }  // namespace
 
+void require_range_in_buffer(const char* what, cl_mem buffer, std::size_t offset, std::size_t count, std::size_t element_size) {
+  if (!buffer) return;
+  constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
+  if (count > max - offset) refuse(what, "offset + count overflows size_t");
+  const std::size_t end = offset + count;
+  if (end > max / element_size) refuse(what, "(offset + count) * element size overflows size_t");
+  const std::size_t size = mem_value<std::size_t>(buffer, CL_MEM_SIZE);
+  if (end * element_size > size)
+    refuse(what, "offset + count = " + std::to_string(end) + " elements of " + std::to_string(element_size) +
+                     " bytes lie beyond the buffer's " + std::to_string(size) + " bytes");
+}
+
 void check_range(const Runtime& rt, const BufferRange& r) {
   if (!r.buffer) refuse(r.what, "null buffer");
   const auto type = mem_value<cl_mem_object_type>(r.buffer, CL_MEM_TYPE);
@@ -107,14 +119,7 @@ void check_range(const Runtime& rt, const BufferRange& r) {
     refuse(r.what, "the buffer is CL_MEM_WRITE_ONLY, and this is an input the device reads");
   if (r.access == Access::write && (flags & CL_MEM_READ_ONLY))
     refuse(r.what, "the buffer is CL_MEM_READ_ONLY, and this is an output the device writes");
-  constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
-  if (r.count > max - r.offset) refuse(r.what, "offset + count overflows size_t");
-  const std::size_t end = r.offset + r.count;
-  if (end > max / r.element_size) refuse(r.what, "(offset + count) * element size overflows size_t");
-  const std::size_t size = mem_value<std::size_t>(r.buffer, CL_MEM_SIZE);
-  if (end * r.element_size > size)
-    refuse(r.what, "offset + count = " + std::to_string(end) + " elements of " + std::to_string(r.element_size) +
-                       " bytes lie beyond the buffer's " + std::to_string(size) + " bytes");
+  require_range_in_buffer(r.what, r.buffer, r.offset, r.count, r.element_size);
   // The device reads host memory it was given as it is (PoCL does): elements must sit at
   // addresses that are multiples of their size, or loads fault or tear.
   const Place place = place_of(r);
