@@ -21,21 +21,6 @@ namespace {
 constexpr char magic[8] = {'C', 'L', 'A', 'T', 'B', 'I', 'N', '1'};
 std::atomic<std::size_t> loads{0};
 
-// Everything that decides what a build makes: the implementation and its version, the device,
-// the options and the source.
-std::string key_of(cl_device_id device, const std::string& source, const std::string& options) {
-  const auto platform = info<cl_platform_id>(clGetDeviceInfo, device, CL_DEVICE_PLATFORM, "clGetDeviceInfo");
-  std::ostringstream key;
-  key << platform_text(platform, CL_PLATFORM_NAME) << '\n'
-      << platform_text(platform, CL_PLATFORM_VERSION) << '\n'
-      << device_text(device, CL_DEVICE_NAME) << '\n'
-      << device_text(device, CL_DEVICE_VERSION) << '\n'
-      << device_text(device, CL_DRIVER_VERSION) << '\n'
-      << options << '\n'
-      << source;
-  return key.str();
-}
-
 // The entry's file name: a hash of the key (FNV-1a). Two keys of one name only share a file, as
 // the key inside it decides whether it is used.
 std::filesystem::path entry_path(const std::string& dir, const std::string& key) {
@@ -71,14 +56,25 @@ std::string read_entry(const std::filesystem::path& file, const std::string& key
 
 }  // namespace
 
+std::string binary_key(cl_device_id device, const std::string& source, const std::string& options) {
+  const auto platform = info<cl_platform_id>(clGetDeviceInfo, device, CL_DEVICE_PLATFORM, "clGetDeviceInfo");
+  std::ostringstream key;
+  key << platform_text(platform, CL_PLATFORM_NAME) << '\n'
+      << platform_text(platform, CL_PLATFORM_VERSION) << '\n'
+      << device_text(device, CL_DEVICE_NAME) << '\n'
+      << device_text(device, CL_DEVICE_VERSION) << '\n'
+      << device_text(device, CL_DRIVER_VERSION) << '\n'
+      << options << '\n'
+      << source;
+  return key.str();
+}
+
 std::string binary_cache_dir() {
   const char* dir = std::getenv("CLATOMICS_CACHE_DIR");
   return dir ? dir : "";
 }
 
-Program load_binary(const std::string& dir, cl_context context, cl_device_id device, const std::string& source,
-                    const std::string& options) {
-  const std::string key = key_of(device, source, options);
+Program load_binary(const std::string& dir, const std::string& key, cl_context context, cl_device_id device, const std::string& options) {
   const std::string binary = read_entry(entry_path(dir, key), key);
   if (binary.empty()) return {};
   const auto* bytes = reinterpret_cast<const unsigned char*>(binary.data());
@@ -91,15 +87,13 @@ Program load_binary(const std::string& dir, cl_context context, cl_device_id dev
   return program;
 }
 
-void store_binary(const std::string& dir, cl_program program, cl_device_id device, const std::string& source,
-                  const std::string& options) {
+void store_binary(const std::string& dir, const std::string& key, cl_program program) {
   try {
     const auto sizes = info_array<std::size_t>(clGetProgramInfo, program, CL_PROGRAM_BINARY_SIZES, "clGetProgramInfo");
     if (sizes.size() != 1 || sizes[0] == 0) return;  // built for this one device only
     std::string binary(sizes[0], '\0');
     unsigned char* bytes = reinterpret_cast<unsigned char*>(binary.data());
     check(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bytes, &bytes, nullptr), "clGetProgramInfo");
-    const std::string key = key_of(device, source, options);
     std::string entry(magic, sizeof magic);
     put_size(entry, key.size());
     entry += key;

@@ -20,14 +20,16 @@ namespace clatomics::detail {
 // CLATOMICS_CACHE_DIR, or empty when it is unset or empty.
 std::string binary_cache_dir();
 
-// The program of (source, options) on device built from its binary in dir, or a null Program when
-// dir holds none for that key or it does not build.
-Program load_binary(const std::string& dir, cl_context context, cl_device_id device, const std::string& source,
-                    const std::string& options);
+// An entry's key: everything that decides what a build makes (the implementation and its
+// version, the device, the options and the source).
+std::string binary_key(cl_device_id device, const std::string& source, const std::string& options);
 
-// Keeps program's binary for device in dir (created when missing). Failures to write are ignored:
-// the cache only saves time.
-void store_binary(const std::string& dir, cl_program program, cl_device_id device, const std::string& source,
-                  const std::string& options);
+// The program of key on device built from its binary in dir with options, or a null Program when
+// dir holds none for that key or it does not build.
+Program load_binary(const std::string& dir, const std::string& key, cl_context context, cl_device_id device, const std::string& options);
+
+// Keeps program's binary (built for one device) in dir under key (dir created when missing).
+// Failures to write are ignored: the cache only saves time.
+void store_binary(const std::string& dir, const std::string& key, cl_program program);
 
 }  // namespace clatomics::detail

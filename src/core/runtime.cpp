@@ -18,8 +18,9 @@ cl_program build_program_handle(cl_context context, cl_device_id device, const s
   // Programs built for their arguments' names stay out of the disk cache: an implementation may
   // keep no argument info in a binary.
   const std::string cache_dir = options.find("-cl-kernel-arg-info") == std::string::npos ? detail::binary_cache_dir() : "";
+  const std::string cache_key = cache_dir.empty() ? "" : detail::binary_key(device, source, options);
   if (!cache_dir.empty())
-    if (detail::Program cached = detail::load_binary(cache_dir, context, device, source, options)) return cached.release();
+    if (detail::Program cached = detail::load_binary(cache_dir, cache_key, context, device, options)) return cached.release();
   const char* text = source.c_str();
   const std::size_t length = source.size();
   cl_int status = CL_SUCCESS;
@@ -39,7 +40,7 @@ cl_program build_program_handle(cl_context context, cl_device_id device, const s
     }
     throw Error(status, "clBuildProgram", log.empty() ? "(empty build log)" : log, options.empty() ? "(none)" : options);
   }
-  if (!cache_dir.empty()) detail::store_binary(cache_dir, program.get(), device, source, options);
+  if (!cache_dir.empty()) detail::store_binary(cache_dir, cache_key, program.get());
   return program.release();
 }
 
