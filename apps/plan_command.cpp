@@ -46,7 +46,6 @@ ScatterOptions scatter_options(const PlanArgs& a) {
 // scatter_reduce of n values at indices spread evenly over the bins (the plan samples them).
 template <class V>
 Plan plan_scatter(Runtime& rt, const PlanArgs& a) {
-  if (a.bins == 0 || a.n == 0) throw UsageError("plan", "scatter_reduce needs --n and --bins above 0");
   std::vector<cl_uint> indices(a.n);
   for (std::size_t i = 0; i < a.n; ++i) indices[i] = cl_uint((i * 2654435761u) % a.bins);
   const cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, a.bins * sizeof(V));
@@ -58,7 +57,6 @@ Plan plan_scatter(Runtime& rt, const PlanArgs& a) {
 // segment_reduce of n values in `bins` segments of equal length (to one value).
 template <class V>
 Plan plan_segments(Runtime& rt, const PlanArgs& a) {
-  if (a.bins == 0 || a.n == 0) throw UsageError("plan", "segment_reduce needs --n and --bins above 0");
   if (a.n > CL_UINT_MAX) throw UsageError("plan", "segment_reduce takes --n up to 4294967295 (its offsets are cl_uint)");
   std::vector<cl_uint> offsets(a.bins + 1);
   for (std::size_t s = 0; s <= a.bins; ++s) offsets[s] = cl_uint(s * a.n / a.bins);
@@ -71,7 +69,6 @@ Plan plan_segments(Runtime& rt, const PlanArgs& a) {
 // reduce_by_key of n sorted keys in `bins` runs of equal length (to one key; n runs when n < bins).
 template <class V>
 Plan plan_by_key(Runtime& rt, const PlanArgs& a) {
-  if (a.bins == 0 || a.n == 0) throw UsageError("plan", "reduce_by_key needs --n and --bins above 0");
   std::vector<cl_uint> keys(a.n);
   for (std::size_t i = 0; i < a.n; ++i) keys[i] = cl_uint(i * a.bins / a.n);
   const cl::Buffer key_buffer(rt.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.n * sizeof(cl_uint), keys.data());
@@ -84,6 +81,18 @@ Plan plan_by_key(Runtime& rt, const PlanArgs& a) {
 
 [[noreturn]] void no_type(const std::string& algorithm, const std::string& types) {
   throw UsageError("plan", algorithm + " takes --type " + types);
+}
+
+// The scatter family (scatter_reduce, segment_reduce, reduce_by_key): bins and values to plan,
+// and one of its value types, given to plan as a value of that type.
+template <class PlanOf>
+Plan scatter_family(const std::string& algorithm, const PlanArgs& a, PlanOf plan) {
+  if (a.bins == 0 || a.n == 0) throw UsageError("plan", algorithm + " needs --n and --bins above 0");
+  if (a.type == "float") return plan(float{});
+  if (a.type == "double") return plan(double{});
+  if (a.type == "int") return plan(cl_int{});
+  if (a.type == "uint") return plan(cl_uint{});
+  no_type(algorithm, "float, double, int or uint");
 }
 
 // One entry per algorithm: the plan of the call the arguments describe.
@@ -124,27 +133,15 @@ const std::map<std::string, Planner>& planners() {
        }},
       {"scatter_reduce",
        [](Runtime& rt, const PlanArgs& a) {
-         if (a.type == "float") return plan_scatter<float>(rt, a);
-         if (a.type == "double") return plan_scatter<double>(rt, a);
-         if (a.type == "int") return plan_scatter<cl_int>(rt, a);
-         if (a.type == "uint") return plan_scatter<cl_uint>(rt, a);
-         no_type("scatter_reduce", "float, double, int or uint");
+         return scatter_family("scatter_reduce", a, [&](auto v) { return plan_scatter<decltype(v)>(rt, a); });
        }},
       {"segment_reduce",
        [](Runtime& rt, const PlanArgs& a) {
-         if (a.type == "float") return plan_segments<float>(rt, a);
-         if (a.type == "double") return plan_segments<double>(rt, a);
-         if (a.type == "int") return plan_segments<cl_int>(rt, a);
-         if (a.type == "uint") return plan_segments<cl_uint>(rt, a);
-         no_type("segment_reduce", "float, double, int or uint");
+         return scatter_family("segment_reduce", a, [&](auto v) { return plan_segments<decltype(v)>(rt, a); });
        }},
       {"reduce_by_key",
        [](Runtime& rt, const PlanArgs& a) {
-         if (a.type == "float") return plan_by_key<float>(rt, a);
-         if (a.type == "double") return plan_by_key<double>(rt, a);
-         if (a.type == "int") return plan_by_key<cl_int>(rt, a);
-         if (a.type == "uint") return plan_by_key<cl_uint>(rt, a);
-         no_type("reduce_by_key", "float, double, int or uint");
+         return scatter_family("reduce_by_key", a, [&](auto v) { return plan_by_key<decltype(v)>(rt, a); });
        }},
       {"compact",
        [](Runtime& rt, const PlanArgs& a) {
