@@ -120,6 +120,19 @@ TEST_CASE("CLATOMICS_CACHE_DIR keeps built programs on disk, each used only for 
   CHECK(run_writer(rt, seven) == 7);
   CHECK(run_writer(rt, eight) == 8);
   CHECK(clatomics::testing::binary_cache_loads() == loads + 1);
+
+  // Bounded: with room for about one entry, the least recently used go and the newest stays.
+  fs::remove_all(dir);
+  CHECK(run_writer(rt, seven) == 7);
+  const std::uintmax_t one = fs::file_size(entries().at(0));
+  clatomics::testing::set_binary_cache_limit(one + one / 2);
+  CHECK(run_writer(rt, eight) == 8);
+  CHECK(entries().size() == 1);
+  CHECK(run_writer(rt, eight) == 8);  // the one kept is the newest: loaded
+  CHECK(clatomics::testing::binary_cache_loads() == loads + 2);
+  CHECK(run_writer(rt, seven) == 7);  // the oldest went: built again
+  CHECK(clatomics::testing::binary_cache_loads() == loads + 2);
+  clatomics::testing::set_binary_cache_limit(0);
   fs::remove_all(dir);
 }
 

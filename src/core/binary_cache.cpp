@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -20,6 +21,34 @@ namespace {
 
 constexpr char magic[8] = {'C', 'L', 'A', 'T', 'B', 'I', 'N', '1'};
 std::atomic<std::size_t> loads{0};
+std::atomic<std::uint64_t> limit{std::uint64_t(1) << 30};  // bytes of entries a directory keeps
+
+// Keeps the directory's entries within the limit: the least recently used go first (a load
+// touches its entry), down to three quarters of it, the newest always kept. Entries another
+// process reads at that moment stay readable (it holds them open) or are built again.
+void trim(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  struct Entry {
+    fs::file_time_type used;
+    fs::path path;
+    std::uintmax_t bytes;
+  };
+  std::error_code error;
+  std::vector<Entry> entries;
+  std::uintmax_t total = 0;
+  for (const auto& e : fs::directory_iterator(dir, error)) {
+    if (e.path().extension() != ".bin") continue;
+    const std::uintmax_t bytes = e.file_size(error);
+    const fs::file_time_type used = error ? fs::file_time_type{} : e.last_write_time(error);
+    if (error) continue;
+    entries.push_back({used, e.path(), bytes});
+    total += bytes;
+  }
+  if (total <= limit) return;
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  for (std::size_t k = 0; k + 1 < entries.size() && total > limit / 4 * 3; ++k)
+    if (fs::remove(entries[k].path, error)) total -= entries[k].bytes;
+}
 
 // The entry's file name: a hash of the key (FNV-1a). Two keys of one name only share a file, as
 // the key inside it decides whether it is used.
@@ -83,6 +112,8 @@ Program load_binary(const std::string& dir, const std::string& key, cl_context c
   Program program = Program::adopt(clCreateProgramWithBinary(context, 1, &device, &size, &bytes, &binary_status, &status));
   if (status != CL_SUCCESS || binary_status != CL_SUCCESS) return {};
   if (clBuildProgram(program.get(), 1, &device, options.c_str(), nullptr, nullptr) != CL_SUCCESS) return {};
+  std::error_code error;
+  std::filesystem::last_write_time(entry_path(dir, key), std::filesystem::file_time_type::clock::now(), error);  // used now
   ++loads;
   return program;
 }
@@ -117,6 +148,7 @@ void store_binary(const std::string& dir, const std::string& key, cl_program pro
     }
     std::filesystem::rename(temporary, file, error);
     if (error) std::filesystem::remove(temporary, error);
+    trim(dir);
   } catch (const std::exception&) {
     // A binary that cannot be had or written only costs the next process a build.
   }
@@ -126,4 +158,5 @@ void store_binary(const std::string& dir, const std::string& key, cl_program pro
 
 namespace clatomics::testing {
 std::size_t binary_cache_loads() { return detail::loads.load(); }
+void set_binary_cache_limit(std::uint64_t bytes) { detail::limit = bytes ? bytes : std::uint64_t(1) << 30; }
 }  // namespace clatomics::testing

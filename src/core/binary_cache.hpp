@@ -8,7 +8,8 @@
 // and is used only when that key is equal, so an entry never stands for another program; one
 // that is short, unreadable or does not build is ignored and the source is built. Entries are
 // written to a temporary file and renamed into place, so processes that build the same program
-// at once never read a half-written one.
+// at once never read a half-written one. A directory keeps at most 1 GiB of entries: past it,
+// the least recently used go.
 #pragma once
 
 #include <string>

@@ -55,8 +55,10 @@ void set_compact_plan(const CompactPlan& plan);
 // name ("add_float_global", "minmax_double_local", ...) or "all": tests of the fallbacks.
 std::unique_ptr<Runtime> runtime_with_failing_checks(Options options, const std::vector<std::string>& checks);
 
-// How many programs this process has built from binaries in CLATOMICS_CACHE_DIR.
+// How many programs this process has built from binaries in CLATOMICS_CACHE_DIR, and the bytes
+// of entries that directory keeps (0 restores the default, 1 GiB).
 std::size_t binary_cache_loads();
+void set_binary_cache_limit(std::uint64_t bytes);
 
 // A slot of the native-path table (cl/kernels/native_paths.def).
 struct NativeSlot {
