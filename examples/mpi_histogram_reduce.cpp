@@ -1,6 +1,8 @@
 // mpi_histogram_reduce: many processes, each with its own device, each with a shard of the data;
 // MPI combines their partial results, and every rank checks them against one process over all
-// the data: the histogram counts equal, and the deterministic float sum equal bit for bit.
+// the data: the histogram counts equal, the deterministic float sum equal bit for bit, and a
+// scatter_reduce (np.add.at, index_add_) of the shards' (index, value) pairs into one output as
+// one process's: integer means exactly, float sums bit for bit as the shards merged in order.
 //   mpirun -np 2 ./mpi_histogram_reduce            (CTest: --oversubscribe, as root too)
 //   mpirun -np 2 ./mpi_histogram_reduce --mismatch (rank r asks for 100 + r bins: refused on
 //                                                   every rank before anything is reduced)
@@ -25,6 +27,9 @@ float value_at(std::size_t i) {
   return float(x % 1000003u) * 1e-3f - 500.0f;
 }
 
+// Where element i goes in the scatter: bin depends on i alone.
+cl_uint bin_at(std::size_t i) { return cl_uint((std::uint64_t(i) * 40503u) % 1009u); }
+
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 int run(int rank, int ranks, bool bins_differ, bool ranges_differ) {
@@ -43,17 +48,52 @@ int run(int rank, int ranks, bool bins_differ, bool ranges_differ) {
   const clatomics::ReducePartial<float> part =
       clatomics::reduce_partial<float>(rt, shard, clatomics::ReduceOp::sum, first, clatomics::ReduceOptions{true});
   const float sum = clatomics::mpi::allreduce(part, MPI_COMM_WORLD);  // the tree finished on every rank
+  std::vector<cl_uint> bins(shard.size());
+  std::vector<cl_int> counts(shard.size());
+  for (std::size_t i = first; i < end; ++i) bins[i - first] = bin_at(i), counts[i - first] = cl_int(shard[i - first]);
+  clatomics::ScatterOptions deterministic;
+  deterministic.deterministic = true;
+  auto means = clatomics::scatter_reduce_partial(rt, 1009, bins, counts, clatomics::ScatterOp::mean);
+  auto sums = clatomics::scatter_reduce_partial(rt, 1009, bins, shard, clatomics::ScatterOp::sum, deterministic);
+  clatomics::mpi::allreduce(means, MPI_COMM_WORLD);  // merged in rank order on every rank
+  clatomics::mpi::allreduce(sums, MPI_COMM_WORLD);
+  std::vector<cl_int> out_means(1009, 7);
+  std::vector<float> out_sums(1009, 0.5f);
+  clatomics::finish_scatter(out_means, means);  // out as one scatter_reduce over all the data leaves it
+  clatomics::finish_scatter(out_sums, sums);
   // --- end ---
 
   std::vector<float> all(n);
   for (std::size_t i = 0; i < n; ++i) all[i] = value_at(i);
   const clatomics::EvenHistogram one = clatomics::histogram_even(rt, all, {nbins, -500.0f, hi});
   const float one_sum = clatomics::reduce<float>(rt, all, clatomics::ReduceOp::sum, clatomics::ReduceOptions{true});
-  const bool ok = hist.counts == one.counts && hist.below == one.below && hist.above == one.above && hist.nan == one.nan &&
+  // One process: the integer mean over all the data, and the float sums of the same shards
+  // merged in rank order.
+  std::vector<cl_uint> all_bins(n);
+  std::vector<cl_int> all_counts(n);
+  for (std::size_t i = 0; i < n; ++i) all_bins[i] = bin_at(i), all_counts[i] = cl_int(all[i]);
+  std::vector<cl_int> one_means(1009, 7);
+  clatomics::scatter_reduce(rt, one_means, all_bins, all_counts, clatomics::ScatterOp::mean);
+  clatomics::ScatterPartial<float> one_sums_part;
+  for (int r = 0; r < ranks; ++r) {
+    const std::size_t a = std::min(n, tiles * r / ranks * tile), b = std::min(n, tiles * (r + 1) / ranks * tile);
+    auto p = clatomics::scatter_reduce_partial(rt, 1009, std::vector<cl_uint>(all_bins.begin() + a, all_bins.begin() + b),
+                                               std::vector<float>(all.begin() + a, all.begin() + b), clatomics::ScatterOp::sum,
+                                               deterministic);
+    if (r == 0) one_sums_part = p;
+    else clatomics::merge_into(one_sums_part, p);
+  }
+  std::vector<float> one_sums(1009, 0.5f);
+  clatomics::finish_scatter(one_sums, one_sums_part);
+  const bool scatter_ok = out_means == one_means && std::memcmp(out_sums.data(), one_sums.data(), one_sums.size() * sizeof(float)) == 0;
+  const bool ok = scatter_ok && hist.counts == one.counts && hist.below == one.below && hist.above == one.above && hist.nan == one.nan &&
                   same_bits(sum, one_sum);
   if (rank == 0)
     std::printf("ranks: %d, elements: %zu, device of rank 0: %s\nsum over the ranks %.9g, one process %.9g (%s bits)\n", ranks, n,
                 rt.device_info().caps.device_name.c_str(), double(sum), double(one_sum), same_bits(sum, one_sum) ? "same" : "different");
+  if (rank == 0)
+    std::printf("scatter over the ranks: integer means %s one process's, float sums %s bits as the shards merged in order\n",
+                out_means == one_means ? "equal" : "differ from", scatter_ok ? "the same" : "not the same");
   int all_ok = 0, mine = ok ? 1 : 0;
   MPI_Allreduce(&mine, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (rank == 0) std::cout << (all_ok ? "mpi_histogram_reduce: PASS\n" : "mpi_histogram_reduce: FAIL\n");

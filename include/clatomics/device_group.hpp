@@ -114,7 +114,7 @@ std::vector<T> compact(DeviceGroup& group, const std::vector<T>& in, const Predi
 // or double on the host; a 16-bit output, rounded once, is one device's call only).
 namespace detail {
 template <class V>
-using group_scatter_output_t = std::conditional_t<scatter_sixteen_bits<V>(), float, V>;
+using group_scatter_output_t = scatter_partial_t<V>;
 template <class V, class I>
 ScatterResult group_scatter_reduce(DeviceGroup& group, std::vector<group_scatter_output_t<V>>& out, const std::vector<I>& indices,
                                    const std::vector<V>& values, ScatterOp op, ScatterOptions options, std::size_t width);

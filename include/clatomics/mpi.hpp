@@ -12,6 +12,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -92,6 +93,53 @@ T allreduce(const ReducePartial<T>& mine, MPI_Comm comm) {
     parts[r].values.assign(values.begin() + offsets[r], values.begin() + offsets[r] + sizes[r]);
   }
   return merge_reduce<T>(std::move(parts));
+}
+
+// Elements of v sent, received or broadcast in pieces that fit MPI's int counts.
+template <class T>
+void send_all(std::vector<T>& v, int peer, int how, MPI_Comm comm) {  // how: 0 send, 1 receive, else broadcast from peer
+  constexpr std::size_t piece = std::size_t(1) << 30;
+  for (std::size_t at = 0; at < v.size(); at += piece) {
+    const int n = int(std::min(piece, v.size() - at));
+    if (how == 0) MPI_Send(v.data() + at, n, datatype<T>(), peer, 0, comm);
+    else if (how == 1) MPI_Recv(v.data() + at, n, datatype<T>(), peer, 0, comm, MPI_STATUS_IGNORE);
+    else MPI_Bcast(v.data() + at, n, datatype<T>(), peer, comm);
+  }
+}
+
+// A scatter_reduce's partial results (partial.hpp): every rank's merged in rank order, as
+// merge_into merges them (rank 0's values first; a rank passes the merge of the ranks before it
+// and its own to the next, and the last rank's is sent to all), so the result's bits depend on
+// the ranks' parts alone, never on the MPI implementation. Every rank then holds the whole
+// partial; finish_scatter applies it to out. Ranks whose ops, bins, widths, include_self or NaN
+// rules differ are refused on every rank before anything is merged.
+template <class O>
+void allreduce(ScatterPartial<O>& mine, MPI_Comm comm) {
+  require_same(std::uint64_t(mine.op), "scatter ops", comm);
+  require_same(std::uint64_t(mine.bins), "scatter bins", comm);
+  require_same(std::uint64_t(mine.width), "scatter widths", comm);
+  require_same(std::uint64_t(mine.options.include_self), "scatter include_self", comm);
+  require_same(std::uint64_t(mine.options.nan), "scatter NaN rules", comm);
+  require_same(std::uint64_t(mine.counts.size()), "scatter counts", comm);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  // What travels: the values, the counts, and {out_of_range, any, strategy}.
+  const auto pass = [&](ScatterPartial<O>& p, int peer, int how) {
+    std::vector<std::uint64_t> head = {p.result.out_of_range, p.any ? 1u : 0u, std::uint64_t(p.result.strategy)};
+    send_all(head, peer, how, comm);
+    send_all(p.values, peer, how, comm);
+    send_all(p.counts, peer, how, comm);
+    p.result.out_of_range = head[0], p.any = head[1] != 0, p.result.strategy = ScatterStrategy(head[2]);
+  };
+  if (rank > 0) {
+    ScatterPartial<O> before = mine;  // its shape; the ranks before this one fill it
+    pass(before, rank - 1, 1);
+    merge_into(before, mine);
+    mine = std::move(before);
+  }
+  if (rank + 1 < ranks) pass(mine, rank + 1, 0);
+  pass(mine, ranks - 1, 2);
 }
 
 }  // namespace clatomics::mpi

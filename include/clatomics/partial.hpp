@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include <CL/opencl.hpp>
@@ -12,6 +13,7 @@
 #include "clatomics/histogram.hpp"
 #include "clatomics/reduce.hpp"
 #include "clatomics/runtime.hpp"
+#include "clatomics/scatter.hpp"
 
 namespace clatomics {
 
@@ -61,6 +63,51 @@ void merge_into(std::vector<std::uint64_t>& into, const std::vector<std::uint64_
 void merge_into(KeyHistogram& into, const KeyHistogram& from);
 void merge_into(EvenHistogram& into, const EvenHistogram& from);
 
+// scatter_reduce over a part of its (indices, values): what the part gives each bin of an output
+// of `bins` rows of `width`, before out's own values enter. Parts merge (merge_into) into what
+// the whole data gives, which finish_scatter() then applies to out, exactly as one
+// scatter_reduce(out, ...) over all the data treats out (include_self, mean, a bin no value
+// reaches keeping its value). O: the values' type, float for half_t and bfloat16_t values (the
+// parts are joined in float or double on the host, as a DeviceGroup joins its chunks).
+// Integers, min and max merge exactly as one device computes them; float sums and means add the
+// parts in double and round once per bin when finished (a deterministic part's sums are its own
+// exact sums rounded once: the bits depend on the data and its split into parts, never on the
+// run or the device).
+template <class V>
+using scatter_partial_t = std::conditional_t<detail::scatter_sixteen_bits<V>(), float, V>;
+template <class O>
+struct ScatterPartial {
+  using Acc = std::conditional_t<std::is_floating_point_v<O>, double, O>;  // float sums and means add in double
+  ScatterOp op = ScatterOp::sum;
+  ScatterOptions options;  // the call's: include_self and nan decide how parts merge and finish
+  std::size_t bins = 0, width = 1;
+  ScatterResult result;  // out_of_range added over the parts; strategy: the first part's with values
+  bool any = false;      // some part held values
+  std::vector<Acc> values;            // bins * width, each at the op's identity until a value reaches it
+  std::vector<std::uint64_t> counts;  // how many values reached each bin, for mean and include_self = false; else empty
+};
+
+// The partial scatter_reduce of one part: indices and values as scatter_reduce takes them (views
+// of device buffers, or host vectors with width values an index), into bins rows of width.
+// Refuses (std::invalid_argument, before anything is enqueued) what scatter_reduce refuses; an
+// index >= bins is counted in result.out_of_range or, with OutOfRange::refuse, refused.
+template <class V, class I>
+ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial(Runtime& rt, std::size_t bins, const View<I>& indices, const View<V>& values,
+                                                            ScatterOp op, ScatterOptions options = {}, std::size_t width = 1);
+template <class V, class I>
+ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial(Runtime& rt, std::size_t bins, const std::vector<I>& indices,
+                                                            const std::vector<V>& values, ScatterOp op, ScatterOptions options = {},
+                                                            std::size_t width = 1);
+// from's values come after into's (the order float sums are added in). Refused
+// (std::invalid_argument, into unchanged) unless both have the same op, bins, width, include_self
+// and NaN rule.
+template <class O>
+void merge_into(ScatterPartial<O>& into, const ScatterPartial<O>& from);
+// Applies the merged parts to out (bins * width elements, else std::invalid_argument and out
+// untouched): out as one scatter_reduce over all the parts' data leaves it.
+template <class O>
+ScatterResult finish_scatter(std::vector<O>& out, const ScatterPartial<O>& merged);
+
 #define CLATOMICS_PARTIAL_EXTERN(T)                                                                                            \
   extern template ReducePartial<T> reduce_partial<T>(Runtime&, const View<T>&, ReduceOp, std::uint64_t, ReduceOptions);        \
   extern template ReducePartial<T> reduce_partial<T>(Runtime&, const std::vector<T>&, ReduceOp, std::uint64_t, ReduceOptions);  \
@@ -72,5 +119,36 @@ CLATOMICS_PARTIAL_EXTERN(cl_uint)
 CLATOMICS_PARTIAL_EXTERN(cl_long)
 CLATOMICS_PARTIAL_EXTERN(cl_ulong)
 #undef CLATOMICS_PARTIAL_EXTERN
+
+#define CLATOMICS_SCATTER_PARTIAL_EXTERN(V)                                                                                       \
+  extern template ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial<V, cl_uint>(Runtime&, std::size_t, const View<cl_uint>&,   \
+                                                                                         const View<V>&, ScatterOp, ScatterOptions,     \
+                                                                                         std::size_t);                                  \
+  extern template ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial<V, cl_ulong>(Runtime&, std::size_t, const View<cl_ulong>&, \
+                                                                                          const View<V>&, ScatterOp, ScatterOptions,    \
+                                                                                          std::size_t);                                 \
+  extern template ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial<V, cl_uint>(                                              \
+      Runtime&, std::size_t, const std::vector<cl_uint>&, const std::vector<V>&, ScatterOp, ScatterOptions, std::size_t);              \
+  extern template ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial<V, cl_ulong>(                                             \
+      Runtime&, std::size_t, const std::vector<cl_ulong>&, const std::vector<V>&, ScatterOp, ScatterOptions, std::size_t);
+CLATOMICS_SCATTER_PARTIAL_EXTERN(float)
+CLATOMICS_SCATTER_PARTIAL_EXTERN(double)
+CLATOMICS_SCATTER_PARTIAL_EXTERN(cl_int)
+CLATOMICS_SCATTER_PARTIAL_EXTERN(cl_uint)
+CLATOMICS_SCATTER_PARTIAL_EXTERN(cl_long)
+CLATOMICS_SCATTER_PARTIAL_EXTERN(cl_ulong)
+CLATOMICS_SCATTER_PARTIAL_EXTERN(half_t)
+CLATOMICS_SCATTER_PARTIAL_EXTERN(bfloat16_t)
+#undef CLATOMICS_SCATTER_PARTIAL_EXTERN
+#define CLATOMICS_SCATTER_MERGE_EXTERN(O)                                                 \
+  extern template void merge_into<O>(ScatterPartial<O>&, const ScatterPartial<O>&); \
+  extern template ScatterResult finish_scatter<O>(std::vector<O>&, const ScatterPartial<O>&);
+CLATOMICS_SCATTER_MERGE_EXTERN(float)
+CLATOMICS_SCATTER_MERGE_EXTERN(double)
+CLATOMICS_SCATTER_MERGE_EXTERN(cl_int)
+CLATOMICS_SCATTER_MERGE_EXTERN(cl_uint)
+CLATOMICS_SCATTER_MERGE_EXTERN(cl_long)
+CLATOMICS_SCATTER_MERGE_EXTERN(cl_ulong)
+#undef CLATOMICS_SCATTER_MERGE_EXTERN
 
 }  // namespace clatomics
