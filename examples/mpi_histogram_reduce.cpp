@@ -61,6 +61,13 @@ int run(int rank, int ranks, bool bins_differ, bool ranges_differ) {
   std::vector<float> out_sums(1009, 0.5f);
   clatomics::finish_scatter(out_means, means);  // out as one scatter_reduce over all the data leaves it
   clatomics::finish_scatter(out_sums, sums);
+  clatomics::EvenHistogram2D hist2d = clatomics::histogram2d_even(rt, shard, shard, clatomics::EvenBins<float>{30, -500.0f, 500.0f},
+                                                                  clatomics::EvenBins<float>{20, 0.0f, 400.0f});
+  clatomics::mpi::allreduce(hist2d, MPI_COMM_WORLD);
+  clatomics::CompactOptions stable;
+  stable.stable = true;
+  const std::vector<float> kept = clatomics::mpi::concatenate(clatomics::compact(rt, shard, clatomics::where::x > 490.0f, stable), MPI_COMM_WORLD);
+  const float dot = clatomics::mpi::sum(clatomics::dot(rt, shard, shard), MPI_COMM_WORLD);  // the ranks' dots added in rank order
   // --- end ---
 
   std::vector<float> all(n);
@@ -85,7 +92,18 @@ int run(int rank, int ranks, bool bins_differ, bool ranges_differ) {
   }
   std::vector<float> one_sums(1009, 0.5f);
   clatomics::finish_scatter(one_sums, one_sums_part);
-  const bool scatter_ok = out_means == one_means && std::memcmp(out_sums.data(), one_sums.data(), one_sums.size() * sizeof(float)) == 0;
+  const clatomics::EvenHistogram2D one2d = clatomics::histogram2d_even(rt, all, all, clatomics::EvenBins<float>{30, -500.0f, 500.0f},
+                                                                       clatomics::EvenBins<float>{20, 0.0f, 400.0f});
+  const std::vector<float> one_kept = clatomics::compact(rt, all, clatomics::where::x > 490.0f, stable);
+  float one_dot = 0;
+  for (int r = 0; r < ranks; ++r) {
+    const std::size_t a = std::min(n, tiles * r / ranks * tile), b = std::min(n, tiles * (r + 1) / ranks * tile);
+    const std::vector<float> part(all.begin() + a, all.begin() + b);
+    one_dot = r == 0 ? clatomics::dot(rt, part, part) : one_dot + clatomics::dot(rt, part, part);
+  }
+  const bool others_ok = hist2d.counts == one2d.counts && hist2d.outside == one2d.outside && hist2d.x.below == one2d.x.below &&
+                         hist2d.y.above == one2d.y.above && kept == one_kept && !kept.empty() && same_bits(dot, one_dot);
+  const bool scatter_ok = others_ok && out_means == one_means && std::memcmp(out_sums.data(), one_sums.data(), one_sums.size() * sizeof(float)) == 0;
   const bool ok = scatter_ok && hist.counts == one.counts && hist.below == one.below && hist.above == one.above && hist.nan == one.nan &&
                   same_bits(sum, one_sum);
   if (rank == 0)

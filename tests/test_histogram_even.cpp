@@ -641,3 +641,38 @@ TEST_CASE("the bins take the positions' type: double values with float-looking b
   CHECK(d.counts == h.counts);
   CHECK(d.sums == h.sums);
 }
+
+TEST_CASE("2-D histograms of parts merge into the histogram of the whole; other shapes are refused, into unchanged") {
+  auto& rt = test::runtime();
+  std::vector<float> x(3001), y(3001), w(3001);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    x[i] = float(int(test::mix(std::uint32_t(i)) % 140) - 20) * 0.01f;  // [-0.2, 1.2): some below, some above
+    y[i] = float(int(test::mix(std::uint32_t(i) + 7u) % 130) - 10) * 0.01f;
+    w[i] = float(i % 5);  // small integers: the sums are exact in any order
+  }
+  x[17] = std::nanf("");
+  const clatomics::EvenBins<float> bx{7, 0.0f, 1.0f}, by{5, 0.0f, 1.0f};
+  const clatomics::EvenHistogram2D whole = clatomics::histogram2d_even(rt, x, y, bx, by, {w});
+  const auto part = [&](std::size_t a, std::size_t b) {
+    return clatomics::histogram2d_even(rt, std::vector<float>(x.begin() + a, x.begin() + b), std::vector<float>(y.begin() + a, y.begin() + b),
+                                       bx, by, {std::vector<float>(w.begin() + a, w.begin() + b)});
+  };
+  clatomics::EvenHistogram2D merged = part(0, 1000);
+  clatomics::merge_into(merged, part(1000, 1000));
+  clatomics::merge_into(merged, part(1000, 3001));
+  CHECK(merged.counts == whole.counts);
+  CHECK(merged.sums == whole.sums);
+  CHECK(merged.outside == whole.outside);
+  CHECK(merged.x.below == whole.x.below);
+  CHECK(merged.x.above == whole.x.above);
+  CHECK(merged.x.nan == whole.x.nan);
+  CHECK(merged.x.nan == 1);
+  CHECK(merged.y.below == whole.y.below);
+  CHECK(merged.y.above == whole.y.above);
+  const clatomics::EvenHistogram2D before = merged;
+  CHECK_THROWS_AS(clatomics::merge_into(merged, clatomics::histogram2d_even(rt, x, y, bx, clatomics::EvenBins<float>{6, 0.0f, 1.0f}, {w})),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(clatomics::merge_into(merged, clatomics::histogram2d_even(rt, x, y, bx, by)), std::invalid_argument);
+  CHECK(merged.counts == before.counts);
+  CHECK(merged.outside == before.outside);
+}

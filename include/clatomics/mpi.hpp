@@ -70,6 +70,25 @@ inline void allreduce(EvenHistogram& h, MPI_Comm comm) {
   for (auto& channel : h.sums) MPI_Allreduce(MPI_IN_PLACE, channel.data(), int(channel.size()), MPI_DOUBLE, MPI_SUM, comm);
 }
 
+// A key histogram: counts and the out-of-range tally added over the ranks.
+inline void allreduce(KeyHistogram& h, MPI_Comm comm) {
+  allreduce(h.counts, comm);
+  MPI_Allreduce(MPI_IN_PLACE, &h.out_of_range, 1, MPI_UINT64_T, MPI_SUM, comm);
+}
+
+// A 2-D even histogram: counts and tallies exactly, weight sums in double (the bins' ranges are
+// the caller's to keep alike: the result does not hold them).
+inline void allreduce(EvenHistogram2D& h, MPI_Comm comm) {
+  require_same(std::uint64_t(h.nx), "2-D histogram x bins", comm);
+  require_same(std::uint64_t(h.ny), "2-D histogram y bins", comm);
+  require_same(std::uint64_t(h.sums.size()), "weight channels", comm);
+  allreduce(h.counts, comm);
+  std::uint64_t tallies[7] = {h.x.below, h.x.above, h.x.nan, h.y.below, h.y.above, h.y.nan, h.outside};
+  MPI_Allreduce(MPI_IN_PLACE, tallies, 7, MPI_UINT64_T, MPI_SUM, comm);
+  h.x = {tallies[0], tallies[1], tallies[2]}, h.y = {tallies[3], tallies[4], tallies[5]}, h.outside = tallies[6];
+  for (auto& channel : h.sums) MPI_Allreduce(MPI_IN_PLACE, channel.data(), int(channel.size()), MPI_DOUBLE, MPI_SUM, comm);
+}
+
 // A reduction: every rank's part gathered (a few values per rank, or one per tile), then merged
 // by merge_reduce on every rank.
 template <class T>
@@ -105,6 +124,34 @@ void send_all(std::vector<T>& v, int peer, int how, MPI_Comm comm) {  // how: 0 
     else if (how == 1) MPI_Recv(v.data() + at, n, datatype<T>(), peer, 0, comm, MPI_STATUS_IGNORE);
     else MPI_Bcast(v.data() + at, n, datatype<T>(), peer, comm);
   }
+}
+
+// Every rank's elements joined in rank order (compact()'s kept elements of each rank's part),
+// the same on every rank.
+template <class T>
+std::vector<T> concatenate(const std::vector<T>& mine, MPI_Comm comm) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  std::vector<T> all;
+  for (int r = 0; r < ranks; ++r) {
+    std::uint64_t n = mine.size();
+    MPI_Bcast(&n, 1, MPI_UINT64_T, r, comm);
+    std::vector<T> part = r == rank ? mine : std::vector<T>(n);
+    send_all(part, r, 2, comm);
+    all.insert(all.end(), part.begin(), part.end());
+  }
+  return all;
+}
+
+// Every rank's value added in rank order (dot() of each rank's part): the same bits on every
+// rank, whatever the MPI implementation.
+template <class T>
+T sum(T mine, MPI_Comm comm) {
+  std::vector<T> all = concatenate(std::vector<T>{mine}, comm);
+  T total = all.front();
+  for (std::size_t r = 1; r < all.size(); ++r) total += all[r];
+  return total;
 }
 
 // A scatter_reduce's partial results (partial.hpp): every rank's merged in rank order, as

@@ -136,6 +136,21 @@ void merge_into(EvenHistogram& into, const EvenHistogram& from) {
     for (std::size_t b = 0; b < into.sums[c].size(); ++b) into.sums[c][b] += from.sums[c][b];
 }
 
+void merge_into(EvenHistogram2D& into, const EvenHistogram2D& from) {
+  if (into.nx != from.nx || into.ny != from.ny)
+    refuse("merge_into", "2-D histograms of " + std::to_string(into.nx) + " x " + std::to_string(into.ny) + " and " + std::to_string(from.nx) +
+                             " x " + std::to_string(from.ny) + " bins");
+  if (into.sums.size() != from.sums.size()) refuse("merge_into", "2-D histograms with different weight channels");
+  merge_into(into.counts, from.counts);
+  for (AxisTallies* t : {&into.x, &into.y}) {
+    const AxisTallies& f = t == &into.x ? from.x : from.y;
+    t->below += f.below, t->above += f.above, t->nan += f.nan;
+  }
+  into.outside += from.outside;
+  for (std::size_t c = 0; c < into.sums.size(); ++c)
+    for (std::size_t b = 0; b < into.sums[c].size(); ++b) into.sums[c][b] += from.sums[c][b];
+}
+
 #define CLATOMICS_PARTIAL_INSTANTIATE(T)                                                                                          \
   template ReducePartial<T> reduce_partial<T>(Runtime&, const View<T>&, ReduceOp, std::uint64_t, ReduceOptions);               \
   template ReducePartial<T> reduce_partial<T>(Runtime&, const std::vector<T>&, ReduceOp, std::uint64_t, ReduceOptions);        \
