@@ -1,22 +1,35 @@
-// The registry of the library's algorithms for the cross-cutting suites (algorithm_cases.hpp).
-// A new algorithm: write its entry (algorithm_entries.hpp declares them; one of the
-// algorithm_*.cpp files beside this one defines it) and list it below.
+// The registry of the library's algorithms for the cross-cutting suites (algorithm_cases.hpp);
+// its entries, one file each, are under tests/algorithms/.
 #include "algorithm_cases.hpp"
 
+#include <algorithm>
 #include <limits>
-
-#include "algorithm_entries.hpp"
+#include <stdexcept>
 
 namespace test::algorithms {
+namespace {
+
+// Filled by the entries' static initialisers, so it is made on first use, whichever runs first.
+std::vector<Algorithm (*)()>& makers() {
+  static std::vector<Algorithm (*)()> all;
+  return all;
+}
+
+}  // namespace
+
+bool register_algorithm(Algorithm (*make)()) {
+  makers().push_back(make);
+  return true;
+}
 
 const std::vector<Algorithm>& registry() {
   static const std::vector<Algorithm> all = [] {
-    std::vector<Algorithm> list = {
-        reduce_entry(),           reduce_partial_entry(),   dot_entry(),
-        compact_entry(),          histogram_entry(),        histogram_keys_entry(),
-        histogram_even_entry(),   histogram2d_even_entry(), scatter_reduce_entry(),
-        scatter_reduce_arg_entry(), segment_reduce_entry(), reduce_by_key_entry(),
-    };
+    std::vector<Algorithm> list;
+    for (const auto make : makers()) list.push_back(make());
+    std::sort(list.begin(), list.end(), [](const Algorithm& a, const Algorithm& b) { return a.name < b.name; });
+    const auto twin = std::adjacent_find(list.begin(), list.end(), [](const Algorithm& a, const Algorithm& b) { return a.name == b.name; });
+    if (twin != list.end())
+      throw std::logic_error("the tests' registry of algorithms: two entries are named \"" + twin->name + "\" (tests/algorithms/)");
     for (Algorithm& a : list)
       a.random_call = [own = a.random_call, calls = a.calls, refusals = a.refusals](std::mt19937_64& g) {
         if (!refusals.empty() && g() % 10 == 0) return refusals[g() % refusals.size()];

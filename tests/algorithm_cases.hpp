@@ -1,8 +1,7 @@
 // The library's algorithms as the cross-cutting suites see them (user buffers, bad input, the
 // API model, kernel arguments): one entry per algorithm, so that a new algorithm is covered by
-// every such suite once it has its entry: a function declared in algorithm_entries.hpp, defined
-// beside its kin in algorithm_reductions.cpp, algorithm_histograms.cpp or algorithm_scatters.cpp,
-// and listed in registry() (algorithm_cases.cpp).
+// every such suite once it has its entry: one file, tests/algorithms/<name>.cpp, that makes the
+// entry and registers it (CLATOMICS_REGISTER_ALGORITHM); tests/CMakeLists.txt picks the file up.
 //
 // An entry describes its device operands (every view it takes, in the order the library checks
 // them, with the name its refusals give), makes their contents for a call of a given shape, and
@@ -103,8 +102,19 @@ struct Algorithm {
   Shape shape_with(std::size_t k, std::size_t count, Shape defaults) const;
 };
 
-// Every algorithm of the library, one entry each.
+// Every algorithm of the library, one entry each, in the order of their names: the suites go over
+// them (and the API model draws from them) in the same order whatever order the files' static
+// initialisers ran in. Two entries of one name: std::logic_error, naming it.
 const std::vector<Algorithm>& registry();
+
+// Adds an entry to registry(), which makes it at its first call; the value is only there so that
+// CLATOMICS_REGISTER_ALGORITHM can call it from a static initialiser.
+bool register_algorithm(Algorithm (*make)());
+// In an entry's file, at namespace scope: make (a function of that file) gives its entry. The
+// file must be linked as an object file (a static library's member that nothing refers to is
+// dropped, its registrar with it): tests/CMakeLists.txt does that for the suites that ask.
+#define CLATOMICS_REGISTER_ALGORITHM(make) \
+  [[maybe_unused]] static const bool clatomics_registered_##make = ::test::algorithms::register_algorithm(make)
 
 // The length of a call that reads about n 4-byte words of data: more elements where the data
 // are narrower (bytes: 4 n).

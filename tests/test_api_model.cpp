@@ -114,6 +114,15 @@ class Generator {
 
 }  // namespace
 
+// Each file of tests/algorithms registers its entry from a static initialiser, which a link that
+// drops the file (a static library's member nothing refers to) drops silently: every suite would
+// then pass over fewer algorithms. CLATOMICS_TEST_ALGORITHM_NAMES: the files' names, sorted.
+TEST_CASE("the registry holds the entry of every file of tests/algorithms") {
+  std::string names;
+  for (const alg::Algorithm& a : alg::registry()) names += (names.empty() ? "" : " ") + a.name;
+  CHECK(names == CLATOMICS_TEST_ALGORITHM_NAMES);
+}
+
 TEST_CASE("generated calls: the model's exact result, or refused before anything runs") {
   auto& rt = test::runtime();
   std::optional<clatomics::Runtime> ooo;

@@ -1,30 +1,17 @@
-// The registry's entries (algorithm_cases.hpp), one function each, and what they share.
+// What the registry's entries (tests/algorithms/<name>.cpp) share, whatever their kin.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <utility>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithm_cases.hpp"
 
 namespace test::algorithms {
-
-Algorithm reduce_entry();
-Algorithm reduce_partial_entry();
-Algorithm dot_entry();
-Algorithm compact_entry();
-Algorithm histogram_entry();
-Algorithm histogram_keys_entry();
-Algorithm histogram_even_entry();
-Algorithm histogram2d_even_entry();
-Algorithm scatter_reduce_entry();
-Algorithm scatter_reduce_arg_entry();
-Algorithm segment_reduce_entry();
-Algorithm reduce_by_key_entry();
 
 // Integers in [lo, hi] as floats: every sum, dot and weighted bin of them is exact in any order.
 inline std::vector<float> small_floats(std::size_t n, std::mt19937& gen, int lo, int hi) {
@@ -35,6 +22,12 @@ inline std::vector<float> small_floats(std::size_t n, std::mt19937& gen, int lo,
 inline std::vector<cl_uint> below(std::size_t n, std::mt19937& gen, std::size_t bound) {
   std::vector<cl_uint> v(n);
   for (auto& e : v) e = bound ? cl_uint(gen() % bound) : 0u;
+  return v;
+}
+// reach_kernels' data: small integers, negative and positive, as floats.
+inline std::vector<float> ramp(std::size_t n) {
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = float(i % 97) - 40.0f;
   return v;
 }
 // An output's contents before a call: a pattern no result has.
