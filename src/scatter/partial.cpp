@@ -113,11 +113,11 @@ std::vector<std::uint64_t> count_values(Runtime& rt, std::size_t bins, bool sort
 }
 
 // The checks of one device's scatter_reduce with these types, op and options: refused as that
-// call refuses them, nothing run (an output of one row, or none, and no values).
+// call refuses them, nothing enqueued (an empty output and no values).
 template <class V, class I>
-void check_call(Runtime& rt, std::size_t bins, std::size_t width, ScatterOp op, const ScatterOptions& options) {
-  std::vector<scatter_partial_t<V>> probe(bins ? width : 0);
-  (void)scatter_reduce<V, I>(rt, probe, std::vector<I>{}, std::vector<V>{}, op, options, width);
+void check_call(Runtime& rt, std::size_t width, ScatterOp op, const ScatterOptions& options) {
+  std::vector<scatter_partial_t<V>> none;
+  (void)scatter_reduce<V, I>(rt, none, std::vector<I>{}, std::vector<V>{}, op, options, width);
 }
 
 // No bins: every index is out of range, counted or refused as one device does (rows of width 0
@@ -174,12 +174,13 @@ template <class V, class I>
 ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial(Runtime& rt, std::size_t bins, const View<I>& indices, const View<V>& values,
                                                             ScatterOp op, ScatterOptions options, std::size_t width) {
   const char* what = "scatter_reduce_partial";
-  check_call<V, I>(rt, bins, width, op, options);
-  detail::require_view_in_buffer("scatter_reduce_partial: indices", indices);
-  detail::require_view_in_buffer("scatter_reduce_partial: values", values);
-  if (width ? values.count() != indices.count() * width : values.count() != 0)
+  check_call<V, I>(rt, width, op, options);
+  if (width ? values.count() / width != indices.count() || values.count() % width : values.count() != 0)
     refuse(what, "values holds " + std::to_string(values.count()) + " elements for " + std::to_string(indices.count()) +
                      " indices in rows of width " + std::to_string(width) + "; it must hold one row an index");
+  // Then each view's whole range, in the order of the arguments (as every call checks them).
+  detail::require_view_in_buffer("scatter_reduce_partial: indices", indices);
+  detail::require_view_in_buffer("scatter_reduce_partial: values", values);
   detail::check_range(rt, {"scatter_reduce_partial: indices", indices.handle(), indices.offset(), indices.count(), sizeof(I), detail::Access::read});
   detail::check_range(rt, {"scatter_reduce_partial: values", values.handle(), values.offset(), values.count(), sizeof(V), detail::Access::read});
   if (bins == 0) return without_bins<scatter_partial_t<V>>(what, width, op, options, indices.count());
@@ -192,7 +193,7 @@ ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial(Runtime& rt, std::si
                                                             const std::vector<V>& values, ScatterOp op, ScatterOptions options,
                                                             std::size_t width) {
   const char* what = "scatter_reduce_partial";
-  check_call<V, I>(rt, bins, width, op, options);
+  check_call<V, I>(rt, width, op, options);
   const detail::HostRows rows = detail::host_rows(what, width, false, bins * width, indices.size(), values.size());
   if (bins == 0) return without_bins<scatter_partial_t<V>>(what, width, op, options, rows.count);
   if (width == 0 || indices.empty()) return detail::empty_partial<scatter_partial_t<V>>(bins, width, op, options);
