@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -202,6 +203,15 @@ bool skip_without_double() {
   if (!std::is_same_v<T, double> || runtime().supports_double()) return false;
   MESSAGE("double not supported on this device: skipped");
   return true;
+}
+
+// Small integers from -spread to spread as floats: sums, dots and weighted bins of them are exact
+// in any order.
+inline std::vector<float> small_floats(std::size_t n, unsigned seed, int spread) {
+  std::mt19937 gen(seed);
+  std::vector<float> v(n);
+  for (auto& e : v) e = float(int(gen() % unsigned(2 * spread + 1)) - spread);
+  return v;
 }
 
 // A fixed hash: "random" but reproducible operands and layouts.

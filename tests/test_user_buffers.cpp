@@ -34,14 +34,6 @@ constexpr std::size_t bins = 300;  // the rows of the scatter and segment output
 const float lo = -8.0f, hi = 8.0f;
 constexpr std::size_t nbins = 37;
 
-// Small integers as floats: sums, dots and weighted bins are exact in any order.
-std::vector<float> exact_floats(std::size_t count, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::vector<float> v(count);
-  for (auto& e : v) e = float(int(gen() % 17) - 8);
-  return v;
-}
-
 // A buffer over host memory at base + align holding values (copied there first).
 template <class T>
 cl::Buffer host_buffer(const clatomics::Runtime& rt, test::HostMemory& memory, std::size_t align, const std::vector<T>& values,
@@ -224,7 +216,7 @@ TEST_CASE("every algorithm is exact on an out-of-order queue without profiling, 
       return alg::Range{buffer, 0, bytes.size() / o.element_bytes};
     }, 10 + round);
     // Host data streams in several chunks on that queue too.
-    const auto a = exact_floats(n, 10 + round), b = exact_floats(n, 20 + round);
+    const auto a = test::small_floats(n, 10 + round, 8), b = test::small_floats(n, 20 + round, 8);
     const Expected e = expected(a, b);
     clatomics::testing::set_stream_limits({std::size_t(16) << 10, 0});
     CHECK(clatomics::reduce(ooo, a, ReduceOp::sum, {true}) == e.sum);
@@ -322,7 +314,7 @@ TEST_CASE("a sub-buffer of host memory lies at its parent's memory + origin, wha
   // as it is, compact's output looked like its input's memory and was refused.
   auto& rt = test::runtime();
   const std::size_t align = rt.device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;  // bytes
-  const std::vector<float> values = exact_floats(1024, 5);
+  const std::vector<float> values = test::small_floats(1024, 5, 8);
   std::vector<float> kept;
   for (const float v : values)
     if (v > 2.5f) kept.push_back(v);
@@ -539,7 +531,7 @@ void check_two_parts(clatomics::Runtime& rt, const Where& where, const std::vect
 
 TEST_CASE("reduce_partial and merge_reduce are exact on host memory at every 4-byte misalignment (CL_MEM_USE_HOST_PTR)") {
   auto& rt = test::runtime();
-  const auto a = exact_floats(partial_n, 30);
+  const auto a = test::small_floats(partial_n, 30, 8);
   test::HostMemory memory(partial_n * 4 + 64);
   for (std::size_t align = 4; align <= 60; align += 4) {
     CAPTURE(align);
@@ -552,7 +544,7 @@ TEST_CASE("reduce_partial and merge_reduce are exact on host memory at every 4-b
 TEST_CASE("reduce_partial and merge_reduce are exact on sub-buffers of a larger buffer, each part in its own") {
   auto& rt = test::runtime();
   const std::size_t align = rt.device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;  // bits -> bytes
-  const auto a = exact_floats(partial_n, 31);
+  const auto a = test::small_floats(partial_n, 31, 8);
   for (const std::size_t lead : {std::size_t(0), std::size_t(5)}) {
     CAPTURE(lead);
     // The parent: align bytes and lead elements of 1000 (which a wrong offset would add), the
@@ -595,8 +587,8 @@ TEST_CASE("reduce_partial on an out-of-order queue sees the caller's non-blockin
     for (const bool deterministic : {false, true}) {
       // The whole buffer is written anew before each part's call: the head must read head_data,
       // the tail tail_data.
-      const auto head_data = exact_floats(partial_n, 40 + 4 * round + 2 * deterministic);
-      const auto tail_data = exact_floats(partial_n, 41 + 4 * round + 2 * deterministic);
+      const auto head_data = test::small_floats(partial_n, 40 + 4 * round + 2 * deterministic, 8);
+      const auto tail_data = test::small_floats(partial_n, 41 + 4 * round + 2 * deterministic, 8);
       std::vector<float> whole(head_data.begin(), head_data.begin() + std::ptrdiff_t(cut_of(deterministic)));
       whole.insert(whole.end(), tail_data.begin() + std::ptrdiff_t(cut_of(deterministic)), tail_data.end());
       test::CallerWrites writes(rt.context(), queue);

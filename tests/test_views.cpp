@@ -19,14 +19,6 @@ using clatomics::View;
 using clatomics::where::x;
 using IA = std::invalid_argument;
 
-// Small integers as floats: every sum below is exact in any order.
-std::vector<float> small_floats(std::size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::vector<float> v(n);
-  for (auto& e : v) e = float(int(gen() % 9) - 4);
-  return v;
-}
-
 // values padded with `lead` poison elements before and 5 after: views start at lead.
 template <class T>
 cl::Buffer padded(clatomics::Runtime& rt, const std::vector<T>& values, std::size_t lead, T poison) {
@@ -70,7 +62,7 @@ TEST_CASE("views: the whole buffer, a part, and what does not fit") {
 TEST_CASE("every algorithm's view form equals its host-vector form") {
   auto& rt = test::runtime();
   constexpr std::size_t n = 5003, lead = 3;
-  const auto a = small_floats(n, 1), b = small_floats(n, 2);
+  const auto a = test::small_floats(n, 1, 4), b = test::small_floats(n, 2, 4);
   const cl::Buffer da = padded(rt, a, lead, 99.0f), db = padded(rt, b, lead, -99.0f);
   const View<float> va = view<float>(da, lead, n), vb = view<float>(db, lead, n);
   using clatomics::ReduceOp;

@@ -91,20 +91,17 @@ std::vector<T> compact(Runtime& rt, const std::vector<T>& in, const std::string&
 // running it (the predicate's kernel is built).
 template <class T>
 Plan plan_compact(Runtime& rt, std::size_t count, const Predicate& predicate, CompactOptions options = {});
-extern template Plan plan_compact<float>(Runtime&, std::size_t, const Predicate&, CompactOptions);
-extern template Plan plan_compact<cl_int>(Runtime&, std::size_t, const Predicate&, CompactOptions);
-extern template Plan plan_compact<cl_uint>(Runtime&, std::size_t, const Predicate&, CompactOptions);
-
+// Every element type with each form of predicate, for the library's explicit instantiations.
+#define CLATOMICS_FOR_COMPACT_TYPES(X) \
+  X(float, Predicate) X(cl_int, Predicate) X(cl_uint, Predicate) X(float, std::string) X(cl_int, std::string) X(cl_uint, std::string)
 #define CLATOMICS_COMPACT_EXTERN(T, P)                                                                                \
   extern template std::size_t detail::compact_buffers<T>(Runtime&, cl_mem, std::size_t, std::size_t, cl_mem, std::size_t, \
                                                          const P&, CompactOptions);                                   \
   extern template std::vector<T> detail::compact_vector<T>(Runtime&, const std::vector<T>&, const P&, CompactOptions);
-CLATOMICS_COMPACT_EXTERN(float, Predicate)
-CLATOMICS_COMPACT_EXTERN(cl_int, Predicate)
-CLATOMICS_COMPACT_EXTERN(cl_uint, Predicate)
-CLATOMICS_COMPACT_EXTERN(float, std::string)
-CLATOMICS_COMPACT_EXTERN(cl_int, std::string)
-CLATOMICS_COMPACT_EXTERN(cl_uint, std::string)
+CLATOMICS_FOR_COMPACT_TYPES(CLATOMICS_COMPACT_EXTERN)
+extern template Plan plan_compact<float>(Runtime&, std::size_t, const Predicate&, CompactOptions);
+extern template Plan plan_compact<cl_int>(Runtime&, std::size_t, const Predicate&, CompactOptions);
+extern template Plan plan_compact<cl_uint>(Runtime&, std::size_t, const Predicate&, CompactOptions);
 #undef CLATOMICS_COMPACT_EXTERN
 
 }  // namespace clatomics

@@ -183,12 +183,8 @@ ScatterResult scatter_buffers(Runtime& rt, const ScatterCall& call);
 // buffers and sizes.
 inline ScatterCall scatter_call(ScatterType type, bool out16, bool index64, ScatterOp op, const ScatterOptions& options, bool segments) {
   ScatterCall call;
-  call.type = type;
-  call.out16 = out16;
-  call.index64 = index64;
-  call.segments = segments;
-  call.op = op;
-  call.options = options;
+  call.type = type, call.out16 = out16, call.index64 = index64;
+  call.segments = segments, call.op = op, call.options = options;
   return call;
 }
 // The same from the entry point's element types.

@@ -299,14 +299,9 @@ std::vector<T> detail::compact_vector(Runtime& rt, const std::vector<T>& in, con
   template std::size_t detail::compact_buffers<T>(Runtime&, cl_mem, std::size_t, std::size_t, cl_mem, std::size_t, const P&, \
                                                   CompactOptions);                                                          \
   template std::vector<T> detail::compact_vector<T>(Runtime&, const std::vector<T>&, const P&, CompactOptions);
+CLATOMICS_FOR_COMPACT_TYPES(CLATOMICS_COMPACT_INSTANTIATE)
 template Plan plan_compact<float>(Runtime&, std::size_t, const Predicate&, CompactOptions);
 template Plan plan_compact<cl_int>(Runtime&, std::size_t, const Predicate&, CompactOptions);
 template Plan plan_compact<cl_uint>(Runtime&, std::size_t, const Predicate&, CompactOptions);
-CLATOMICS_COMPACT_INSTANTIATE(float, Predicate)
-CLATOMICS_COMPACT_INSTANTIATE(cl_int, Predicate)
-CLATOMICS_COMPACT_INSTANTIATE(cl_uint, Predicate)
-CLATOMICS_COMPACT_INSTANTIATE(float, std::string)
-CLATOMICS_COMPACT_INSTANTIATE(cl_int, std::string)
-CLATOMICS_COMPACT_INSTANTIATE(cl_uint, std::string)
 
 }  // namespace clatomics
