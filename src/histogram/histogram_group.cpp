@@ -1,5 +1,5 @@
 // The histograms over a device group: each chunk or resident part counted on its device, the
-// counts (and weight sums) added on the host (merge_into).
+// counts and tallies (and weight sums, in double) added on the host (merge_into).
 #include "clatomics/device_group.hpp"
 #include "groups/engine.hpp"
 #include "histogram/numpy_bins.hpp"
@@ -122,6 +122,36 @@ struct EvenOnGroup {
   std::size_t device_bytes() const { return 0; }
 };
 
+// x, then y, then one array per weight channel.
+template <class T>
+struct Even2dOnGroup {
+  using Part = EvenHistogram2D;
+  using Total = EvenHistogram2D;
+  const std::vector<T>* x;  // host data; null for resident data
+  const std::vector<T>* y;
+  std::size_t count;  // the points
+  Channels channels;
+  EvenBins<T> xbins, ybins;
+  HistogramOptions options;
+
+  Total start(Runtime& rt) const {
+    // The lengths first, as the one-device call checks them; then the same call without points
+    // checks the bins, the channels and the options.
+    if (y && y->size() != count)
+      detail::refuse("histogram2d_even", "y has " + std::to_string(y->size()) + " elements, x has " + std::to_string(count));
+    channels.require_length("histogram2d_even", count);
+    return histogram2d_even(rt, std::vector<T>{}, std::vector<T>{}, xbins, ybins, channels.none(), options);
+  }
+  Part part(Runtime& rt, const std::vector<detail::At>& at, std::uint64_t, std::size_t n) const {
+    return detail::even_histogram2d_buffer<T>(rt, {at[0].buffer, at[0].offset}, {at[1].buffer, at[1].offset}, n, xbins, ybins,
+                                              channels.ranges(at, 2), options);
+  }
+  void merge(Total& total, Part&& part) const { merge_into(total, part); }
+  std::vector<detail::HostArray> host() const { return channels.host_arrays({detail::host_array(*x), detail::host_array(*y)}); }
+  std::size_t size() const { return count; }
+  std::size_t device_bytes() const { return 0; }
+};
+
 }  // namespace
 
 std::vector<std::uint64_t> histogram(DeviceGroup& group, const std::vector<std::uint8_t>& bytes, HistogramOptions options) {
@@ -158,11 +188,35 @@ EvenHistogram histogram_even(DeviceGroup& group, const DistributedBuffer<T>& val
   return detail::run_resident(group, call, arrays, values.first, values.count);
 }
 
+template <class T>
+EvenHistogram2D detail::group_histogram2d_even(DeviceGroup& group, const std::vector<T>& x, const std::vector<T>& y,
+                                               const EvenBins<T>& xbins, const EvenBins<T>& ybins, const std::vector<HostFloats>& weights,
+                                               HistogramOptions options) {
+  return detail::run_spread(group, Even2dOnGroup<T>{&x, &y, x.size(), host_channels(weights), xbins, ybins, options});
+}
+
+template <class T>
+EvenHistogram2D histogram2d_even(DeviceGroup& group, const DistributedBuffer<T>& x, const DistributedBuffer<T>& y, const EvenBins<T>& xbins,
+                                 const EvenBins<T>& ybins, const std::vector<DistributedBuffer<float>>& weights, HistogramOptions options) {
+  detail::check_layout(group, x);
+  detail::check_layout(group, y);
+  detail::check_same_layout("histogram2d_even: x and y", x, y);
+  std::vector<std::vector<detail::At>> arrays = detail::resident_arrays(x, y);
+  const Channels channels = resident_channels(group, "histogram2d_even", x, weights, arrays);
+  const Even2dOnGroup<T> call{nullptr, nullptr, x.size, channels, xbins, ybins, options};
+  return detail::run_resident(group, call, arrays, x.first, x.count);
+}
+
 #define CLATOMICS_GROUP_EVEN_HISTOGRAMS(T)                                                                                                 \
   template EvenHistogram detail::group_histogram_even<T>(DeviceGroup&, const std::vector<T>&, const EvenBins<T>&,                        \
                                                          const std::vector<HostFloats>&, HistogramOptions);                             \
   template EvenHistogram histogram_even<T>(DeviceGroup&, const DistributedBuffer<T>&, const EvenBins<T>&,                                \
-                                           const std::vector<DistributedBuffer<float>>&, HistogramOptions);
+                                           const std::vector<DistributedBuffer<float>>&, HistogramOptions);                             \
+  template EvenHistogram2D detail::group_histogram2d_even<T>(DeviceGroup&, const std::vector<T>&, const std::vector<T>&,               \
+                                                             const EvenBins<T>&, const EvenBins<T>&, const std::vector<HostFloats>&,    \
+                                                             HistogramOptions);                                                         \
+  template EvenHistogram2D histogram2d_even<T>(DeviceGroup&, const DistributedBuffer<T>&, const DistributedBuffer<T>&, const EvenBins<T>&, \
+                                               const EvenBins<T>&, const std::vector<DistributedBuffer<float>>&, HistogramOptions);
 CLATOMICS_GROUP_EVEN_HISTOGRAMS(float)
 CLATOMICS_GROUP_EVEN_HISTOGRAMS(double)
 #undef CLATOMICS_GROUP_EVEN_HISTOGRAMS
