@@ -365,6 +365,55 @@ TEST_CASE("dot, key histograms, weighted even histograms and compaction over the
                        "weights[1] has 3 elements, values has " + std::to_string(a.size())));
 }
 
+TEST_CASE("2-D even histograms over the group's host data equal one device's and the host's, in one chunk or many") {
+  DeviceGroup& group = group_of_all();
+  auto& rt = test::runtime();
+  const Points2d p(200003);
+  const clatomics::EvenHistogram2D expect = p.expect(2);
+  REQUIRE(expect.x.below > 0);
+  REQUIRE(expect.y.nan > 0);
+  REQUIRE(expect.outside < p.x.size());
+  const clatomics::EvenHistogram2D one = clatomics::histogram2d_even(rt, p.x, p.y, p.xbins, p.ybins, {p.w, p.w2});
+  CHECK(same_histogram2d(one, expect));
+  for (const std::size_t chunk_bytes : {std::size_t(0), std::size_t(1) << 16}) {  // one chunk; 13 chunks of 16384 points
+    CAPTURE(chunk_bytes);
+    SmallChunks small(chunk_bytes);
+    CHECK(same_histogram2d(clatomics::histogram2d_even(group, p.x, p.y, p.xbins, p.ybins, {p.w, p.w2}), expect));
+    const clatomics::EvenHistogram2D counted = clatomics::histogram2d_even(group, p.x, p.y, {16, 0.0f, 16.0f}, {10, 0.0f, 10.0f});
+    CHECK(counted.sums.empty());
+    CHECK(counted.counts == expect.counts);
+    CHECK(counted.outside == expect.outside);
+    if (rt.supports_double()) {
+      const std::vector<double> x(p.x.begin(), p.x.end()), y(p.y.begin(), p.y.end());
+      const clatomics::EvenBins<double> xbins{16, 0.0, 16.0}, ybins{10, 0.0, 10.0};
+      const clatomics::EvenHistogram2D d = clatomics::histogram2d_even(group, x, y, xbins, ybins, {p.w, p.w2});
+      CHECK(same_histogram2d(d, expect));
+      CHECK(same_histogram2d(d, clatomics::histogram2d_even(rt, x, y, xbins, ybins, {p.w, p.w2})));
+    }
+  }
+  // No points: every bin 0, one sum per bin and channel.
+  const std::vector<float> none;
+  const clatomics::EvenHistogram2D empty = clatomics::histogram2d_even(group, none, none, p.xbins, p.ybins, {none});
+  CHECK(empty.counts == std::vector<std::uint64_t>(160, 0));
+  CHECK(empty.sums == std::vector<std::vector<double>>{std::vector<double>(160, 0.0)});
+  CHECK(empty.outside == 0);
+  // Refused as the one-device call refuses them.
+  const auto refusal = [](auto&& call) { return test::message_of<std::invalid_argument>(call); };
+  CHECK(test::contains(refusal([&] { (void)clatomics::histogram2d_even(group, p.x, std::vector<float>(3), p.xbins, p.ybins); }),
+                       "histogram2d_even: y has 3 elements, x has 200003"));
+  CHECK(test::contains(refusal([&] { (void)clatomics::histogram2d_even(group, p.x, p.y, p.xbins, p.ybins, {p.w, std::vector<float>(3)}); }),
+                       "histogram2d_even: weights[1] has 3 elements, values has 200003"));
+  CHECK(test::contains(refusal([&] { (void)clatomics::histogram2d_even(group, p.x, p.y, {0, 0.0f, 1.0f}, p.ybins); }), "xbins.nbins is 0"));
+  CHECK(test::contains(refusal([&] { (void)clatomics::histogram2d_even(group, p.x, p.y, p.xbins, {4, 2.0f, 1.0f}); }), "histogram2d_even: ybins"));
+  // A chunk that fails is reported as every group call reports it.
+  SmallChunks small(std::size_t(1) << 16);
+  clatomics::testing::set_failing_group_chunk(3);
+  const std::string failed = test::message_of<clatomics::Error>([&] { (void)clatomics::histogram2d_even(group, p.x, p.y, p.xbins, p.ybins, {p.w}); });
+  clatomics::testing::set_failing_group_chunk(SIZE_MAX);
+  CHECK(test::contains(failed, "chunk 3 (elements 49152 .. 65535)"));
+  CHECK(test::contains(failed, "device "));
+}
+
 TEST_CASE("group host data through pinned staging memory: the same results as from pageable memory") {
   DeviceGroup& group = group_of_all();
   const std::size_t n = 300007;

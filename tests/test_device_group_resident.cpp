@@ -1,11 +1,11 @@
-// Every algorithm over data resident on a device group (DistributedBuffer): dot, compact, the key
-// and even histograms give what one device gives over the same data (exactly: integer counts,
-// kept elements in order; dot's float sum as the parts' sums added in order), scatter_reduce the
-// host's exact result (every op, rows, out of range) and, deterministic, the host-data group
-// form's bits; arrays of one call laid out differently are refused before anything runs, out
-// untouched. reduce and the byte histogram over resident data are tested with the other group
-// forms (test_device_group). CTest runs it with POCL_DEVICES="pthread pthread": two PoCL devices
-// on this machine.
+// Every algorithm over data resident on a device group (DistributedBuffer): dot, compact, the
+// key, even and 2-D even histograms give what one device gives over the same data (exactly:
+// integer counts, kept elements in order; dot's float sum as the parts' sums added in order),
+// scatter_reduce the host's exact result (every op, rows, out of range) and, deterministic, the
+// host-data group form's bits; arrays of one call laid out differently are refused before
+// anything runs, out untouched. reduce and the byte histogram over resident data are tested with
+// the other group forms (test_device_group). CTest runs it with POCL_DEVICES="pthread pthread":
+// two PoCL devices on this machine.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -95,6 +95,48 @@ TEST_CASE("key and even histograms over resident parts equal one device's, weigh
                            [&] { (void)clatomics::histogram_even(group, clatomics::distribute(group, x), bins, {short_weights}); }),
                        "weights[0] has 1000 elements"));
   CHECK(test::contains(test::message_of<std::invalid_argument>([&] { (void)clatomics::histogram_keys(group, clatomics::DistributedBuffer<cl_uint>{}, 10); }),
+                       "empty DistributedBuffer"));
+}
+
+TEST_CASE("2-D even histograms over resident parts equal one device's and the host's; x, y and weights laid out alike or refused") {
+  DeviceGroup& group = group_of_all();
+  auto& rt = test::runtime();
+  const group_test::Points2d p(250007);  // on two devices, parts of 131072 and 118935 points
+  const clatomics::EvenHistogram2D expect = p.expect(2);
+  const auto x = clatomics::distribute(group, p.x), y = clatomics::distribute(group, p.y);
+  const auto w = clatomics::distribute(group, p.w), w2 = clatomics::distribute(group, p.w2);
+  const clatomics::EvenHistogram2D got = clatomics::histogram2d_even(group, x, y, p.xbins, p.ybins, {w, w2});
+  CHECK(group_test::same_histogram2d(got, expect));
+  CHECK(group_test::same_histogram2d(got, clatomics::histogram2d_even(rt, p.x, p.y, p.xbins, p.ybins, {p.w, p.w2})));
+  const clatomics::EvenHistogram2D counted = clatomics::histogram2d_even(group, x, y, {16, 0.0f, 16.0f}, {10, 0.0f, 10.0f});
+  CHECK(counted.counts == expect.counts);
+  CHECK(counted.outside == expect.outside);
+  CHECK(counted.sums.empty());
+  if (rt.supports_double()) {
+    const std::vector<double> xd(p.x.begin(), p.x.end()), yd(p.y.begin(), p.y.end());
+    const clatomics::EvenBins<double> xbins{16, 0.0, 16.0}, ybins{10, 0.0, 10.0};
+    CHECK(group_test::same_histogram2d(
+        clatomics::histogram2d_even(group, clatomics::distribute(group, xd), clatomics::distribute(group, yd), xbins, ybins, {w, w2}), expect));
+  }
+  // Fewer points than a part holds (the later parts empty), and none.
+  const group_test::Points2d few(5);
+  CHECK(group_test::same_histogram2d(clatomics::histogram2d_even(group, clatomics::distribute(group, few.x), clatomics::distribute(group, few.y),
+                                                                 few.xbins, few.ybins, {clatomics::distribute(group, few.w)}),
+                                     few.expect(1)));
+  const auto none = clatomics::distribute(group, std::vector<float>{});
+  const clatomics::EvenHistogram2D empty = clatomics::histogram2d_even(group, none, none, p.xbins, p.ybins, {none});
+  CHECK(empty.counts == std::vector<std::uint64_t>(160, 0));
+  CHECK(empty.sums == std::vector<std::vector<double>>{std::vector<double>(160, 0.0)});
+  // Refused before anything runs: y or a weight channel laid out otherwise than x, and the
+  // one-device call's own refusals.
+  const auto refusal = [](auto&& call) { return test::message_of<std::invalid_argument>(call); };
+  const auto shorter = clatomics::distribute(group, std::vector<float>(p.y.begin(), p.y.begin() + 1000));
+  CHECK(test::contains(refusal([&] { (void)clatomics::histogram2d_even(group, x, shorter, p.xbins, p.ybins); }),
+                       "histogram2d_even: x and y: the DistributedBuffers are not laid out alike"));
+  CHECK(test::contains(refusal([&] { (void)clatomics::histogram2d_even(group, x, y, p.xbins, p.ybins, {w, shorter}); }),
+                       "histogram2d_even: weights[1] has 1000 elements, values has 250007"));
+  CHECK(test::contains(refusal([&] { (void)clatomics::histogram2d_even(group, x, y, p.xbins, {0, 0.0f, 1.0f}); }), "ybins.nbins is 0"));
+  CHECK(test::contains(refusal([&] { (void)clatomics::histogram2d_even(group, x, clatomics::DistributedBuffer<float>{}, p.xbins, p.ybins); }),
                        "empty DistributedBuffer"));
 }
 

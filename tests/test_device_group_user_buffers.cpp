@@ -1,5 +1,5 @@
-// Every algorithm over resident data (reduce, histogram, histogram_keys, histogram_even, dot,
-// compact, scatter_reduce) meets DistributedBuffers whose parts the user made: buffers over the
+// Every algorithm over resident data (reduce, histogram, histogram_keys, histogram_even,
+// histogram2d_even, dot, compact, scatter_reduce) meets DistributedBuffers whose parts the user made: buffers over the
 // user's host memory (CL_MEM_USE_HOST_PTR) at odd 4-byte alignments, sub-buffers of a larger
 // buffer per device, sub-buffers of one buffer for all the parts in a context the devices share,
 // and buffers the host may not read; in distribute()'s layout and in a split of the user's own
@@ -135,6 +135,9 @@ void check_all(DeviceGroup& group, bool own, const MakeParts& make) {
   CHECK(even.counts == one.counts);
   REQUIRE(even.sums.size() == 1);
   CHECK(even.sums[0] == one.sums[0]);  // small integers: exact
+  const clatomics::EvenHistogram2D one2d = clatomics::histogram2d_even(test::runtime(), e.a, e.b, bins, {4, -2.0f, 2.0f}, {e.b});
+  CHECK(group_test::same_histogram2d(clatomics::histogram2d_even(group, a, b, bins, {4, -2.0f, 2.0f}, {b}), one2d));
+  CHECK(one2d.outside > 0);
   const auto rows = user_parts(group, e.rows, 2, own, make);
   clatomics::ScatterOptions fresh;
   fresh.include_self = false;
@@ -171,6 +174,7 @@ void check_doubles(DeviceGroup& group, bool own, const MakeParts& make) {
   CHECK(clatomics::dot(group, d, d) == squares);
   const clatomics::EvenBins<double> bins{nbins, lo, hi};
   CHECK(clatomics::histogram_even(group, d, bins).counts == clatomics::histogram_even(test::runtime(), e.d, bins).counts);
+  CHECK(clatomics::histogram2d_even(group, d, d, bins, bins).counts == clatomics::histogram2d_even(test::runtime(), e.d, e.d, bins, bins).counts);
 }
 
 // The parts over the user's host memory, device d's at base + align(d).
@@ -227,6 +231,7 @@ TEST_CASE("resident parts whose host memory is not aligned to their elements are
   CHECK(refused_by_parts([&] { (void)clatomics::compact(group, a, x > 1.0f); }, four));
   CHECK(refused_by_parts([&] { (void)clatomics::histogram_keys(group, keys, key_bins); }, four));
   CHECK(refused_by_parts([&] { (void)clatomics::histogram_even(group, b, {nbins, lo, hi}, {a}); }, four));
+  CHECK(refused_by_parts([&] { (void)clatomics::histogram2d_even(group, b, a, {nbins, lo, hi}, {nbins, lo, hi}); }, four));
   std::vector<float> out(key_bins * 2, 5.0f);
   const auto good_keys = user_parts(group, e.keys, 1, false, host_parts(group, keep, [](std::size_t) { return 0; }));
   CHECK(refused_by_parts([&] { (void)clatomics::scatter_reduce<float, cl_uint>(group, out, good_keys, rows, ScatterOp::sum, {}, 2); }, four));
@@ -247,6 +252,9 @@ TEST_CASE("resident parts whose host memory is not aligned to their elements are
     CHECK(refused_by_parts([&] { (void)clatomics::reduce(group, d, ReduceOp::sum, {true}); }, eight));
     CHECK(refused_by_parts([&] { (void)clatomics::dot(group, d, d); }, eight));
     CHECK(refused_by_parts([&] { (void)clatomics::histogram_even(group, d, clatomics::EvenBins<double>{nbins, lo, hi}); }, eight));
+    CHECK(refused_by_parts([&] { (void)clatomics::histogram2d_even(group, d, d, clatomics::EvenBins<double>{nbins, lo, hi},
+                                                                   clatomics::EvenBins<double>{nbins, lo, hi}); },
+                           eight));
   }
 }
 

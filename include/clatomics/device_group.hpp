@@ -90,6 +90,22 @@ EvenHistogram histogram_even(DeviceGroup& group, const std::vector<V>& values, c
     return {};
   }
 }
+namespace detail {
+template <class T>
+EvenHistogram2D group_histogram2d_even(DeviceGroup& group, const std::vector<T>& x, const std::vector<T>& y, const EvenBins<T>& xbins,
+                                       const EvenBins<T>& ybins, const std::vector<HostFloats>& weights, HistogramOptions options);
+}
+// Points (x[i], y[i]), bins and weights as histogram2d_even(Runtime&, ...) takes them, each
+// chunk's sums merged in double.
+template <class V, class T = V>
+EvenHistogram2D histogram2d_even(DeviceGroup& group, const std::vector<V>& x, const std::vector<V>& y, const EvenBins<T>& xbins,
+                                 const EvenBins<T>& ybins, const std::vector<HostFloats>& weights = {}, HistogramOptions options = {}) {
+  if constexpr (detail::even_types<V, T>()) {
+    return detail::group_histogram2d_even<V>(group, x, y, xbins, ybins, weights, options);
+  } else {
+    return {};
+  }
+}
 KeyHistogram histogram_keys(DeviceGroup& group, const std::vector<cl_uint>& keys, std::size_t nbins, HistogramOptions options = {});
 // float or double: the chunks' dot products added on the host in chunk order.
 template <class T>
@@ -167,6 +183,11 @@ KeyHistogram histogram_keys(DeviceGroup& group, const DistributedBuffer<cl_uint>
 template <class T>
 EvenHistogram histogram_even(DeviceGroup& group, const DistributedBuffer<T>& values, const EvenBins<T>& bins,
                              const std::vector<DistributedBuffer<float>>& weights = {}, HistogramOptions options = {});
+// The same for points: x, y and the weight channels laid out alike.
+template <class T>
+EvenHistogram2D histogram2d_even(DeviceGroup& group, const DistributedBuffer<T>& x, const DistributedBuffer<T>& y, const EvenBins<T>& xbins,
+                                 const EvenBins<T>& ybins, const std::vector<DistributedBuffer<float>>& weights = {},
+                                 HistogramOptions options = {});
 template <class T>
 T dot(DeviceGroup& group, const DistributedBuffer<T>& a, const DistributedBuffer<T>& b);
 template <class T>
@@ -225,6 +246,12 @@ extern template EvenHistogram histogram_even<float>(DeviceGroup&, const Distribu
                                                     const std::vector<DistributedBuffer<float>>&, HistogramOptions);
 extern template EvenHistogram histogram_even<double>(DeviceGroup&, const DistributedBuffer<double>&, const EvenBins<double>&,
                                                      const std::vector<DistributedBuffer<float>>&, HistogramOptions);
+extern template EvenHistogram2D histogram2d_even<float>(DeviceGroup&, const DistributedBuffer<float>&, const DistributedBuffer<float>&,
+                                                        const EvenBins<float>&, const EvenBins<float>&,
+                                                        const std::vector<DistributedBuffer<float>>&, HistogramOptions);
+extern template EvenHistogram2D histogram2d_even<double>(DeviceGroup&, const DistributedBuffer<double>&, const DistributedBuffer<double>&,
+                                                         const EvenBins<double>&, const EvenBins<double>&,
+                                                         const std::vector<DistributedBuffer<float>>&, HistogramOptions);
 #define CLATOMICS_GROUP_SCATTER_EXTERN(V)                                                                                   \
   extern template ScatterResult detail::group_scatter_reduce<V, cl_uint>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
                                                                          const std::vector<cl_uint>&, const std::vector<V>&, ScatterOp,  \

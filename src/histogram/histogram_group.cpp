@@ -1,7 +1,8 @@
 // The histograms over a device group: each chunk or resident part counted on its device, the
-// counts (and weight sums) added on the host (merge_into).
+// counts and tallies (and weight sums, in double) added on the host (merge_into).
 #include "clatomics/device_group.hpp"
 #include "groups/engine.hpp"
+#include "histogram/numpy_bins.hpp"
 
 namespace clatomics {
 namespace {
@@ -40,10 +41,57 @@ struct KeysOnGroup {
   std::size_t device_bytes() const { return 0; }
 };
 
-void require_weight_length(std::size_t channel, std::size_t weights, std::size_t values) {
-  if (weights != values)
-    throw std::invalid_argument("clatomics: histogram_even: weights[" + std::to_string(channel) + "] has " + std::to_string(weights) +
-                                " elements, values has " + std::to_string(values) + "; they must be of the same length");
+// An even histogram's weight channels: host data's (read in place), or only their lengths
+// (resident data: their parts join the positions' arrays).
+struct Channels {
+  const std::vector<HostFloats>* host = nullptr;  // host data's; null for resident data
+  std::vector<std::size_t> counts;                // each channel's elements
+
+  // Each channel as long as the positions, refused as the one-device call refuses it.
+  void require_length(const std::string& what, std::size_t values) const {
+    for (std::size_t c = 0; c < counts.size(); ++c)
+      if (counts[c] != values)
+        detail::refuse(what, "weights[" + std::to_string(c) + "] has " + std::to_string(counts[c]) + " elements, values has " +
+                                 std::to_string(values) + "; they must be of the same length");
+  }
+  // As many empty channels, for the call without data that start() makes.
+  std::vector<HostFloats> none() const {
+    static const std::vector<float> empty;
+    return std::vector<HostFloats>(counts.size(), empty);
+  }
+  // A part's channels: its arrays from at[from] on.
+  std::vector<detail::WeightRange> ranges(const std::vector<detail::At>& at, std::size_t from) const {
+    std::vector<detail::WeightRange> weights;
+    for (std::size_t c = 0; c < counts.size(); ++c) weights.push_back({at[from + c].buffer, at[from + c].offset});
+    return weights;
+  }
+  // Host data's arrays: the positions', then each channel's.
+  std::vector<detail::HostArray> host_arrays(std::vector<detail::HostArray> arrays) const {
+    for (const HostFloats& w : *host) arrays.push_back({w.data(), sizeof(float)});
+    return arrays;
+  }
+};
+
+Channels host_channels(const std::vector<HostFloats>& weights) {
+  Channels channels{&weights, {}};
+  for (const HostFloats& w : weights) channels.counts.push_back(w.size());
+  return channels;
+}
+
+// Resident weight channels, each laid out as the positions (refused otherwise), their parts
+// appended to arrays.
+template <class T>
+Channels resident_channels(DeviceGroup& group, const std::string& what, const DistributedBuffer<T>& values,
+                           const std::vector<DistributedBuffer<float>>& weights, std::vector<std::vector<detail::At>>& arrays) {
+  Channels channels;
+  for (const auto& w : weights) {
+    detail::check_layout(group, w);
+    channels.counts.push_back(w.size);
+    channels.require_length(what, values.size);
+    detail::check_same_layout((what + ": values and weights").c_str(), values, w);
+    for (std::size_t d = 0; d < arrays.size(); ++d) arrays[d].push_back({w.parts[d](), 0, sizeof(float)});
+  }
+  return channels;
 }
 
 // Positions, then one array per weight channel.
@@ -51,33 +99,55 @@ template <class T>
 struct EvenOnGroup {
   using Part = EvenHistogram;
   using Total = EvenHistogram;
-  const std::vector<T>* values;                 // host data, with host weights; null for resident data
-  const std::vector<HostFloats>* host_weights;  // host data's channels
-  std::size_t count;                            // the positions
-  std::vector<std::size_t> channel_counts;      // each weight channel's elements
+  const std::vector<T>* values;  // host data; null for resident data
+  std::size_t count;             // the positions
+  Channels channels;
   EvenBins<T> bins;
   HistogramOptions options;
 
   Total start(Runtime& rt) const {
     // The same call without values checks the bins, the channels and the options, and starts
     // the totals with as many weight channels.
-    const std::vector<float> none;
-    Total total = histogram_even(rt, std::vector<T>{}, bins, std::vector<HostFloats>(channel_counts.size(), none), options);
-    for (std::size_t c = 0; c < channel_counts.size(); ++c) require_weight_length(c, channel_counts[c], count);
+    Total total = histogram_even(rt, std::vector<T>{}, bins, channels.none(), options);
+    channels.require_length("histogram_even", count);
     return total;
   }
   Part part(Runtime& rt, const std::vector<detail::At>& at, std::uint64_t, std::size_t n) const {
-    std::vector<detail::WeightRange> weights;
-    for (std::size_t c = 0; c < channel_counts.size(); ++c) weights.push_back({at[1 + c].buffer, at[1 + c].offset});
     const T range[2] = {bins.lo, bins.hi};
-    return detail::even_histogram_buffer<T>(rt, {at[0].buffer, at[0].offset}, n, bins.nbins, range, weights, options);
+    return detail::even_histogram_buffer<T>(rt, {at[0].buffer, at[0].offset}, n, bins.nbins, range, channels.ranges(at, 1), options);
   }
   void merge(Total& total, Part&& part) const { merge_into(total, part); }
-  std::vector<detail::HostArray> host() const {
-    std::vector<detail::HostArray> arrays{detail::host_array(*values)};
-    for (const HostFloats& w : *host_weights) arrays.push_back({w.data(), sizeof(float)});
-    return arrays;
+  std::vector<detail::HostArray> host() const { return channels.host_arrays({detail::host_array(*values)}); }
+  std::size_t size() const { return count; }
+  std::size_t device_bytes() const { return 0; }
+};
+
+// x, then y, then one array per weight channel.
+template <class T>
+struct Even2dOnGroup {
+  using Part = EvenHistogram2D;
+  using Total = EvenHistogram2D;
+  const std::vector<T>* x;  // host data; null for resident data
+  const std::vector<T>* y;
+  std::size_t count;  // the points
+  Channels channels;
+  EvenBins<T> xbins, ybins;
+  HistogramOptions options;
+
+  Total start(Runtime& rt) const {
+    // The lengths first, as the one-device call checks them; then the same call without points
+    // checks the bins, the channels and the options.
+    if (y && y->size() != count)
+      detail::refuse("histogram2d_even", "y has " + std::to_string(y->size()) + " elements, x has " + std::to_string(count));
+    channels.require_length("histogram2d_even", count);
+    return histogram2d_even(rt, std::vector<T>{}, std::vector<T>{}, xbins, ybins, channels.none(), options);
   }
+  Part part(Runtime& rt, const std::vector<detail::At>& at, std::uint64_t, std::size_t n) const {
+    return detail::even_histogram2d_buffer<T>(rt, {at[0].buffer, at[0].offset}, {at[1].buffer, at[1].offset}, n, xbins, ybins,
+                                              channels.ranges(at, 2), options);
+  }
+  void merge(Total& total, Part&& part) const { merge_into(total, part); }
+  std::vector<detail::HostArray> host() const { return channels.host_arrays({detail::host_array(*x), detail::host_array(*y)}); }
   std::size_t size() const { return count; }
   std::size_t device_bytes() const { return 0; }
 };
@@ -105,35 +175,50 @@ KeyHistogram histogram_keys(DeviceGroup& group, const DistributedBuffer<cl_uint>
 template <class T>
 EvenHistogram detail::group_histogram_even(DeviceGroup& group, const std::vector<T>& values, const EvenBins<T>& bins,
                                            const std::vector<HostFloats>& weights, HistogramOptions options) {
-  std::vector<std::size_t> counts;
-  for (const HostFloats& w : weights) counts.push_back(w.size());
-  return detail::run_spread(group, EvenOnGroup<T>{&values, &weights, values.size(), counts, bins, options});
+  return detail::run_spread(group, EvenOnGroup<T>{&values, values.size(), host_channels(weights), bins, options});
 }
 
 template <class T>
 EvenHistogram histogram_even(DeviceGroup& group, const DistributedBuffer<T>& values, const EvenBins<T>& bins,
                              const std::vector<DistributedBuffer<float>>& weights, HistogramOptions options) {
   detail::check_layout(group, values);
-  std::vector<std::size_t> counts;
   std::vector<std::vector<detail::At>> arrays = detail::resident_arrays(values);
-  for (const auto& w : weights) {
-    detail::check_layout(group, w);
-    require_weight_length(counts.size(), w.size, values.size);
-    counts.push_back(w.size);
-    detail::check_same_layout("histogram_even: values and weights", values, w);
-    for (std::size_t d = 0; d < arrays.size(); ++d) arrays[d].push_back({w.parts[d](), 0, sizeof(float)});
-  }
-  const EvenOnGroup<T> call{nullptr, nullptr, values.size, counts, bins, options};
+  const Channels channels = resident_channels(group, "histogram_even", values, weights, arrays);
+  const EvenOnGroup<T> call{nullptr, values.size, channels, bins, options};
   return detail::run_resident(group, call, arrays, values.first, values.count);
 }
 
-template EvenHistogram detail::group_histogram_even<float>(DeviceGroup&, const std::vector<float>&, const EvenBins<float>&,
-                                                           const std::vector<HostFloats>&, HistogramOptions);
-template EvenHistogram detail::group_histogram_even<double>(DeviceGroup&, const std::vector<double>&, const EvenBins<double>&,
-                                                            const std::vector<HostFloats>&, HistogramOptions);
-template EvenHistogram histogram_even<float>(DeviceGroup&, const DistributedBuffer<float>&, const EvenBins<float>&,
-                                             const std::vector<DistributedBuffer<float>>&, HistogramOptions);
-template EvenHistogram histogram_even<double>(DeviceGroup&, const DistributedBuffer<double>&, const EvenBins<double>&,
-                                              const std::vector<DistributedBuffer<float>>&, HistogramOptions);
+template <class T>
+EvenHistogram2D detail::group_histogram2d_even(DeviceGroup& group, const std::vector<T>& x, const std::vector<T>& y,
+                                               const EvenBins<T>& xbins, const EvenBins<T>& ybins, const std::vector<HostFloats>& weights,
+                                               HistogramOptions options) {
+  return detail::run_spread(group, Even2dOnGroup<T>{&x, &y, x.size(), host_channels(weights), xbins, ybins, options});
+}
+
+template <class T>
+EvenHistogram2D histogram2d_even(DeviceGroup& group, const DistributedBuffer<T>& x, const DistributedBuffer<T>& y, const EvenBins<T>& xbins,
+                                 const EvenBins<T>& ybins, const std::vector<DistributedBuffer<float>>& weights, HistogramOptions options) {
+  detail::check_layout(group, x);
+  detail::check_layout(group, y);
+  detail::check_same_layout("histogram2d_even: x and y", x, y);
+  std::vector<std::vector<detail::At>> arrays = detail::resident_arrays(x, y);
+  const Channels channels = resident_channels(group, "histogram2d_even", x, weights, arrays);
+  const Even2dOnGroup<T> call{nullptr, nullptr, x.size, channels, xbins, ybins, options};
+  return detail::run_resident(group, call, arrays, x.first, x.count);
+}
+
+#define CLATOMICS_GROUP_EVEN_HISTOGRAMS(T)                                                                                                 \
+  template EvenHistogram detail::group_histogram_even<T>(DeviceGroup&, const std::vector<T>&, const EvenBins<T>&,                        \
+                                                         const std::vector<HostFloats>&, HistogramOptions);                             \
+  template EvenHistogram histogram_even<T>(DeviceGroup&, const DistributedBuffer<T>&, const EvenBins<T>&,                                \
+                                           const std::vector<DistributedBuffer<float>>&, HistogramOptions);                             \
+  template EvenHistogram2D detail::group_histogram2d_even<T>(DeviceGroup&, const std::vector<T>&, const std::vector<T>&,               \
+                                                             const EvenBins<T>&, const EvenBins<T>&, const std::vector<HostFloats>&,    \
+                                                             HistogramOptions);                                                         \
+  template EvenHistogram2D histogram2d_even<T>(DeviceGroup&, const DistributedBuffer<T>&, const DistributedBuffer<T>&, const EvenBins<T>&, \
+                                               const EvenBins<T>&, const std::vector<DistributedBuffer<float>>&, HistogramOptions);
+CLATOMICS_GROUP_EVEN_HISTOGRAMS(float)
+CLATOMICS_GROUP_EVEN_HISTOGRAMS(double)
+#undef CLATOMICS_GROUP_EVEN_HISTOGRAMS
 
 }  // namespace clatomics
