@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace test::algorithms {
 namespace {
@@ -16,6 +17,14 @@ std::vector<Algorithm (*)()>& makers() {
 }
 
 }  // namespace
+
+Algorithm algorithm_of(const std::string& name, std::vector<Operand> operands) {
+  Algorithm a;
+  a.name = name;
+  for (Operand& o : operands) o.name = name + ": " + o.name;
+  a.operands = std::move(operands);
+  return a;
+}
 
 bool register_algorithm(Algorithm (*make)()) {
   makers().push_back(make);

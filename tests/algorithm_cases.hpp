@@ -102,6 +102,9 @@ struct Algorithm {
   Shape shape_with(std::size_t k, std::size_t count, Shape defaults) const;
 };
 
+// The entry of this name, its operands named as the refusals name them ("dot: b" from "b").
+Algorithm algorithm_of(const std::string& name, std::vector<Operand> operands);
+
 // Every algorithm of the library, one entry each, in the order of their names: the suites go over
 // them (and the API model draws from them) in the same order whatever order the files' static
 // initialisers ran in. Two entries of one name: std::logic_error, naming it.

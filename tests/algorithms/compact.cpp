@@ -47,9 +47,7 @@ Call compact_call(float threshold, bool stable, bool string_form) {
 }
 
 Algorithm compact_entry() {
-  Algorithm a;
-  a.name = "compact";
-  a.operands = {{"compact: in", Role::input, 4, Extent::length}, {"compact: out", Role::output, 4, Extent::length}};
+  Algorithm a = algorithm_of("compact", {{"in", Role::input, 4, Extent::length}, {"out", Role::output, 4, Extent::length}});
   a.contents = [](const Shape& s, unsigned seed) {
     std::mt19937 gen(seed);
     return Contents{bytes_of(small_floats(s.length, gen, -8, 8)), poison(4 * s.length)};

@@ -7,9 +7,7 @@ namespace {
 using clatomics::Runtime;
 
 Algorithm dot_entry() {
-  Algorithm a;
-  a.name = "dot";
-  a.operands = {{"dot: a", Role::input, 4, Extent::length}, {"dot: b", Role::input, 4, Extent::length}};
+  Algorithm a = algorithm_of("dot", {{"a", Role::input, 4, Extent::length}, {"b", Role::input, 4, Extent::length}});
   a.contents = [](const Shape& s, unsigned seed) { return floats(s, seed, 2); };
   Call c;
   c.what = "float";

@@ -9,9 +9,7 @@ using clatomics::HistogramStrategy;
 using clatomics::Runtime;
 
 Algorithm histogram_entry() {
-  Algorithm a;
-  a.name = "histogram";
-  a.operands = {{"histogram: bytes", Role::input, 1, Extent::length}};
+  Algorithm a = algorithm_of("histogram", {{"bytes", Role::input, 1, Extent::length}});
   a.contents = [](const Shape& s, unsigned seed) {
     std::mt19937 gen(seed);
     Bytes b(s.length);

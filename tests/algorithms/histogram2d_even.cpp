@@ -69,11 +69,8 @@ Call even2d_call(bool weighted) {
 }
 
 Algorithm histogram2d_even_entry() {
-  Algorithm a;
-  a.name = "histogram2d_even";
-  a.operands = {{"histogram2d_even: x", Role::input, 4, Extent::length},
-                {"histogram2d_even: y", Role::input, 4, Extent::length},
-                {"histogram2d_even: weights", Role::input, 4, Extent::length}};
+  Algorithm a = algorithm_of("histogram2d_even", {{"x", Role::input, 4, Extent::length}, {"y", Role::input, 4, Extent::length},
+                                                  {"weights", Role::input, 4, Extent::length}});
   a.contents = [](const Shape& s, unsigned seed) {
     std::mt19937 gen(seed);
     const auto x = small_floats(s.length, gen, -9, 9), y = small_floats(s.length, gen, -5, 5);

@@ -86,9 +86,7 @@ Call even_call(std::size_t nbins, float lo, float hi, bool given, std::size_t ch
 
 Algorithm histogram_even_entry() {
   using clatomics::WeightAccumulation;
-  Algorithm a;
-  a.name = "histogram_even";
-  a.operands = {{"histogram_even: values", Role::input, 4, Extent::length}, {"histogram_even: weights", Role::input, 4, Extent::length}};
+  Algorithm a = algorithm_of("histogram_even", {{"values", Role::input, 4, Extent::length}, {"weights", Role::input, 4, Extent::length}});
   a.contents = [](const Shape& s, unsigned seed) {
     std::mt19937 gen(seed);
     const auto values = small_floats(s.length, gen, -9, 9);  // some beyond [-8, 8]

@@ -25,9 +25,7 @@ Call keys_call(std::size_t nbins) {
 }
 
 Algorithm histogram_keys_entry() {
-  Algorithm a;
-  a.name = "histogram_keys";
-  a.operands = {{"histogram_keys: keys", Role::input, 4, Extent::length}};
+  Algorithm a = algorithm_of("histogram_keys", {{"keys", Role::input, 4, Extent::length}});
   a.contents = [](const Shape& s, unsigned seed) {
     std::mt19937 gen(seed);
     return Contents{bytes_of(below(s.length, gen, 330))};  // some beyond the bins

@@ -30,9 +30,7 @@ void reduces(Runtime& rt) {
 }
 
 Algorithm reduce_entry() {
-  Algorithm a;
-  a.name = "reduce";
-  a.operands = {{"reduce: buffer", Role::input, 4, Extent::length}};
+  Algorithm a = algorithm_of("reduce", {{"buffer", Role::input, 4, Extent::length}});
   a.contents = [](const Shape& s, unsigned seed) { return floats(s, seed, 1); };
   a.calls = {reduce_call(ReduceOp::sum, false), reduce_call(ReduceOp::sum, true), reduce_call(ReduceOp::min, false),
              reduce_call(ReduceOp::max, false)};

@@ -30,12 +30,9 @@ Call by_key_call(ScatterOp op) {
 }
 
 Algorithm reduce_by_key_entry() {
-  Algorithm a;
-  a.name = "reduce_by_key";
-  a.operands = {{"reduce_by_key: keys", Role::input, 4, Extent::length},
-                {"reduce_by_key: values", Role::input, 4, Extent::length},
-                {"reduce_by_key: unique_keys", Role::output, 4, Extent::length},
-                {"reduce_by_key: reductions", Role::inout, 4, Extent::length}};
+  Algorithm a = algorithm_of("reduce_by_key", {{"keys", Role::input, 4, Extent::length}, {"values", Role::input, 4, Extent::length},
+                                               {"unique_keys", Role::output, 4, Extent::length},
+                                               {"reductions", Role::inout, 4, Extent::length}});
   a.available = int64_atomics;
   a.contents = [](const Shape& s, unsigned seed) {
     std::mt19937 gen(seed);

@@ -37,9 +37,7 @@ Call partial_call(bool deterministic) {
 }
 
 Algorithm reduce_partial_entry() {
-  Algorithm a;
-  a.name = "reduce_partial";
-  a.operands = {{"reduce_partial: buffer", Role::input, 4, Extent::length}};
+  Algorithm a = algorithm_of("reduce_partial", {{"buffer", Role::input, 4, Extent::length}});
   a.contents = [](const Shape& s, unsigned seed) { return floats(s, seed, 1); };
   a.calls = {partial_call(false), partial_call(true)};
   a.refusals = {refusal("op outside ReduceOp", "reduce_partial: op (42) is not a ReduceOp", [](Runtime& rt, const Ranges& r) {

@@ -56,11 +56,8 @@ void scatters(Runtime& rt) {
 }
 
 Algorithm scatter_reduce_entry() {
-  Algorithm a;
-  a.name = "scatter_reduce";
-  a.operands = {{"scatter_reduce: out", Role::inout, 4, Extent::bins},
-                {"scatter_reduce: indices", Role::input, 4, Extent::length},
-                {"scatter_reduce: values", Role::input, 4, Extent::length}};
+  Algorithm a = algorithm_of("scatter_reduce", {{"out", Role::inout, 4, Extent::bins}, {"indices", Role::input, 4, Extent::length},
+                                                {"values", Role::input, 4, Extent::length}});
   a.contents = [](const Shape& s, unsigned seed) { return scatter_contents(s, seed, false); };
   a.calls = {scatter_call(ScatterOp::sum, true), scatter_call(ScatterOp::sum, false), scatter_call(ScatterOp::max, true),
              scatter_call(ScatterOp::min, false)};

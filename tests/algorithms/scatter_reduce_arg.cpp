@@ -21,12 +21,8 @@ Call arg_call(ScatterOp op) {
 }
 
 Algorithm scatter_reduce_arg_entry() {
-  Algorithm a;
-  a.name = "scatter_reduce_arg";
-  a.operands = {{"scatter_reduce_arg: out", Role::inout, 4, Extent::bins},
-                {"scatter_reduce_arg: indices", Role::input, 4, Extent::length},
-                {"scatter_reduce_arg: values", Role::input, 4, Extent::length},
-                {"scatter_reduce_arg: arg", Role::inout, 8, Extent::bins}};
+  Algorithm a = algorithm_of("scatter_reduce_arg", {{"out", Role::inout, 4, Extent::bins}, {"indices", Role::input, 4, Extent::length},
+                                                    {"values", Role::input, 4, Extent::length}, {"arg", Role::inout, 8, Extent::bins}});
   a.available = int64_atomics;
   a.contents = [](const Shape& s, unsigned seed) { return scatter_contents(s, seed, true); };
   a.calls = {arg_call(ScatterOp::max), arg_call(ScatterOp::min)};

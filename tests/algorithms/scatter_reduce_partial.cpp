@@ -34,10 +34,8 @@ Call partial_call(ScatterOp op, bool include_self) {
 }
 
 Algorithm scatter_reduce_partial_entry() {
-  Algorithm a;
-  a.name = "scatter_reduce_partial";
-  a.operands = {{"scatter_reduce_partial: indices", Role::input, 4, Extent::length},
-                {"scatter_reduce_partial: values", Role::input, 4, Extent::length}};
+  Algorithm a = algorithm_of("scatter_reduce_partial", {{"indices", Role::input, 4, Extent::length},
+                                                        {"values", Role::input, 4, Extent::length}});
   a.contents = [](const Shape& s, unsigned seed) {
     std::mt19937 gen(seed);
     const auto indices = below(s.length, gen, partial_bins + 5);  // some out of range: counted

@@ -25,11 +25,8 @@ Call segment_call(ScatterOp op, bool include_self) {
 }
 
 Algorithm segment_reduce_entry() {
-  Algorithm a;
-  a.name = "segment_reduce";
-  a.operands = {{"segment_reduce: out", Role::inout, 4, Extent::bins},
-                {"segment_reduce: offsets", Role::input, 4, Extent::bins_plus_one},
-                {"segment_reduce: values", Role::input, 4, Extent::length}};
+  Algorithm a = algorithm_of("segment_reduce", {{"out", Role::inout, 4, Extent::bins}, {"offsets", Role::input, 4, Extent::bins_plus_one},
+                                                {"values", Role::input, 4, Extent::length}});
   a.contents = [](const Shape& s, unsigned seed) {
     std::mt19937 gen(seed);
     const auto out = small_floats(s.bins, gen, -8, 8);
