@@ -1,5 +1,5 @@
 // Every algorithm over resident data (reduce, histogram, histogram_keys, histogram_even,
-// histogram2d_even, dot, compact, scatter_reduce) meets DistributedBuffers whose parts the user made: buffers over the
+// histogram2d_even, dot, compact, scatter_reduce, segment_reduce, reduce_by_key) meets DistributedBuffers whose parts the user made: buffers over the
 // user's host memory (CL_MEM_USE_HOST_PTR) at odd 4-byte alignments, sub-buffers of a larger
 // buffer per device, sub-buffers of one buffer for all the parts in a context the devices share,
 // and buffers the host may not read; in distribute()'s layout and in a split of the user's own
@@ -42,14 +42,15 @@ std::vector<float> exact_floats(std::size_t count, unsigned salt) {
 struct Data {
   std::vector<float> a = exact_floats(n, 1), b = exact_floats(n, 2), rows = exact_floats(2 * n, 3);
   std::vector<float> mixed = group_test::mixed_floats(n);  // sums that round differently by order
-  std::vector<cl_uint> keys;
+  std::vector<cl_uint> keys, offsets;  // offsets: segments of 0 .. 12 rows of `rows`
   std::vector<std::uint8_t> bytes;
   std::vector<double> d;
   float sum = 0, min = 1e9f, max = -1e9f, dot = 0;
   std::vector<std::uint64_t> byte_counts = std::vector<std::uint64_t>(256), key_counts = std::vector<std::uint64_t>(key_bins);
   std::uint64_t keys_out = 0;
   std::vector<float> kept, scattered = std::vector<float>(key_bins * 2, 0.0f);
-  Data() : keys(n), bytes(n), d(a.begin(), a.end()) {
+  Data() : keys(n), offsets{0}, bytes(n), d(a.begin(), a.end()) {
+    while (offsets.back() < n) offsets.push_back(cl_uint(std::min<std::size_t>(n, offsets.back() + test::mix(cl_uint(offsets.size())) % 13)));
     for (std::size_t i = 0; i < n; ++i) {
       keys[i] = test::mix(std::uint32_t(i) + 7u) % (key_bins + 20);  // some out of range
       bytes[i] = std::uint8_t(test::mix(std::uint32_t(i) + 9u));
@@ -150,8 +151,18 @@ void check_all(DeviceGroup& group, bool own, const MakeParts& make) {
     CHECK(r.out_of_range == e.keys_out);
     CHECK(out == e.scattered);
   }
+  // segment_reduce (rows of 2, the offsets on the host) and reduce_by_key (runs of the keys as
+  // they come): one device's results over the host data.
+  for (const ScatterOp op : {ScatterOp::sum, ScatterOp::max}) {
+    CAPTURE(int(op));
+    std::vector<float> one(2 * (e.offsets.size() - 1), 0.5f), got = one;
+    clatomics::segment_reduce<float, cl_uint>(test::runtime(), one, e.offsets, e.rows, op, {}, 2);
+    clatomics::segment_reduce<float, cl_uint>(group, got, e.offsets, rows, op, {}, 2);
+    CHECK(got == one);
+    CHECK(clatomics::reduce_by_key<cl_uint, float>(group, keys, a, op) == clatomics::reduce_by_key<cl_uint, float>(test::runtime(), e.keys, e.a, op));
+  }
   // Deterministic sums of data that rounds by order: one device's bits for reduce, the host-data
-  // group form's for scatter_reduce, whatever the parts' layout.
+  // group form's for scatter_reduce, segment_reduce and reduce_by_key, whatever the parts' layout.
   if (!group.runtime(0).supports_double()) return;
   const auto mixed = user_parts(group, e.mixed, 1, own, make);
   CHECK(test::bits(clatomics::reduce(group, mixed, ReduceOp::sum, {true})) == test::bits(clatomics::reduce(test::runtime(), e.mixed, ReduceOp::sum, {true})));
@@ -161,6 +172,14 @@ void check_all(DeviceGroup& group, bool own, const MakeParts& make) {
   clatomics::scatter_reduce<float, cl_uint>(group, host, e.keys, e.mixed, ScatterOp::sum, det);
   clatomics::scatter_reduce<float, cl_uint>(group, resident, keys, mixed, ScatterOp::sum, det);
   CHECK(std::memcmp(host.data(), resident.data(), host.size() * sizeof(float)) == 0);
+  std::vector<float> segments_host(e.offsets.size() - 1, 0.5f), segments_resident = segments_host;
+  clatomics::segment_reduce<float, cl_uint>(group, segments_host, e.offsets, e.mixed, ScatterOp::mean, det);
+  clatomics::segment_reduce<float, cl_uint>(group, segments_resident, e.offsets, mixed, ScatterOp::mean, det);
+  CHECK(std::memcmp(segments_host.data(), segments_resident.data(), segments_host.size() * sizeof(float)) == 0);
+  const auto by_key_host = clatomics::reduce_by_key<cl_uint, float>(group, e.keys, e.mixed, ScatterOp::sum, det);
+  const auto by_key_resident = clatomics::reduce_by_key<cl_uint, float>(group, keys, mixed, ScatterOp::sum, det);
+  REQUIRE(by_key_resident.second.size() == by_key_host.second.size());
+  CHECK(std::memcmp(by_key_host.second.data(), by_key_resident.second.data(), by_key_host.second.size() * sizeof(float)) == 0);
 }
 
 // The same for doubles, on parts make() places at multiples of 8 bytes.
@@ -237,6 +256,10 @@ TEST_CASE("resident parts whose host memory is not aligned to their elements are
   CHECK(refused_by_parts([&] { (void)clatomics::scatter_reduce<float, cl_uint>(group, out, good_keys, rows, ScatterOp::sum, {}, 2); }, four));
   CHECK(refused_by_parts([&] { (void)clatomics::scatter_reduce<float, cl_uint>(group, out, keys, rows, ScatterOp::max, {}, 2); }, four));
   CHECK(out == std::vector<float>(key_bins * 2, 5.0f));
+  std::vector<float> segments(2 * (e.offsets.size() - 1), 5.0f);
+  CHECK(refused_by_parts([&] { (void)clatomics::segment_reduce<float, cl_uint>(group, segments, e.offsets, rows, ScatterOp::sum, {}, 2); }, four));
+  CHECK(segments == std::vector<float>(2 * (e.offsets.size() - 1), 5.0f));
+  CHECK(refused_by_parts([&] { (void)clatomics::reduce_by_key<cl_uint, float>(group, good_keys, a, ScatterOp::sum); }, four));
   const std::vector<cl_ulong> wide_keys(e.keys.begin(), e.keys.end());
   CHECK(refused_by_parts(
       [&] {

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <CL/opencl.hpp>
@@ -131,6 +132,13 @@ std::vector<T> compact(DeviceGroup& group, const std::vector<T>& in, const Predi
 namespace detail {
 template <class V>
 using group_scatter_output_t = scatter_partial_t<V>;
+// The scatter family's group forms write outputs of group_scatter_output_t<V> only.
+template <class O, class V>
+constexpr void check_group_scatter_output() {
+  static_assert(std::is_same_v<O, group_scatter_output_t<V>>,
+                "clatomics: scatter_reduce, segment_reduce or reduce_by_key over a DeviceGroup: out's elements must be of the values' "
+                "type, and float for half_t and bfloat16_t values (16-bit outputs rounded once are offered by the one-device calls only)");
+}
 template <class V, class I>
 ScatterResult group_scatter_reduce(DeviceGroup& group, std::vector<group_scatter_output_t<V>>& out, const std::vector<I>& indices,
                                    const std::vector<V>& values, ScatterOp op, ScatterOptions options, std::size_t width);
@@ -138,10 +146,65 @@ ScatterResult group_scatter_reduce(DeviceGroup& group, std::vector<group_scatter
 template <class V, class I, class O>
 ScatterResult scatter_reduce(DeviceGroup& group, std::vector<O>& out, const std::vector<I>& indices, const std::vector<V>& values,
                              ScatterOp op, ScatterOptions options = {}, std::size_t width = 1) {
-  static_assert(std::is_same_v<O, detail::group_scatter_output_t<V>>,
-                "clatomics: scatter_reduce over a DeviceGroup: out's elements must be of the values' type, and float for half_t and "
-                "bfloat16_t values (16-bit outputs rounded once are offered by the one-device calls only)");
+  detail::check_group_scatter_output<O, V>();
   return detail::group_scatter_reduce<V, I>(group, out, indices, values, op, options, width);
+}
+
+// segment_reduce over host data, as segment_reduce(Runtime&, std::vector...) (scatter.hpp): out
+// holds bins rows of width, offsets bins + 1 CSR offsets into the rows of values (or none when out
+// is empty). The rows are cut into chunks of whole segments: each chunk ends at the last segment
+// boundary within the chunk size the engine takes (fixed by the data, never by the number of
+// devices), so that only a segment longer than a chunk is cut. Each chunk is reduced on the device
+// that takes it (its values the contiguous slice, its offsets rebased), and the chunks' results are
+// concatenated on the host in order; the pieces of a cut segment join by the op (float sums and
+// means in double, rounded once; a mean divides the pieces' sum by the segment's length, plus one
+// with include_self), then out's own value with include_self. out is written once every chunk has
+// succeeded; offsets that decrease or pass the rows of values are refused on the host before
+// anything runs, with one device's message (std::invalid_argument, out untouched). Integers, min
+// and max are one device's results (options.nan included), and so is every segment that no chunk
+// cuts: deterministic float sums and means too, bit for bit, wherever ScatterOptions::deterministic
+// sums them exactly on the chunk's grid as on the whole call's (values within 2^73 (float) or 2^44
+// (double) of the chunk's largest, and out's own value, with include_self, no larger than its
+// binade). A cut segment may differ from one device's in the last place; its bits depend on the
+// data alone, never on the number of devices. Empty segments as on one device. ScatterResult:
+// out_of_range 0; strategy, the first chunk's. out: of the values' type, and float for half_t and
+// bfloat16_t values.
+namespace detail {
+template <class V, class I>
+ScatterResult group_segment_reduce(DeviceGroup& group, std::vector<group_scatter_output_t<V>>& out, const std::vector<I>& offsets,
+                                   const std::vector<V>& values, ScatterOp op, ScatterOptions options, std::size_t width);
+}  // namespace detail
+template <class V, class I, class O>
+ScatterResult segment_reduce(DeviceGroup& group, std::vector<O>& out, const std::vector<I>& offsets, const std::vector<V>& values,
+                             ScatterOp op, ScatterOptions options = {}, std::size_t width = 1) {
+  detail::check_group_scatter_output<O, V>();
+  return detail::group_segment_reduce<V, I>(group, out, offsets, values, op, options, width);
+}
+
+// reduce_by_key over host data, as reduce_by_key(Runtime&, std::vector...) (scatter.hpp): the
+// keys of the runs of equal consecutive keys and their reductions (of the values' type, and float
+// for half_t and bfloat16_t values). The keys and values are cut into the engine's chunks (fixed
+// by the data, never by the number of devices, every chunk a multiple of 64 elements), each
+// chunk's runs reduced on the device that takes it, and the runs concatenated on the host in
+// order, a chunk's last run joined to the next chunk's first where their keys are equal: by the
+// op (float sums and means in double, rounded once; a mean divides the pieces' sum by the run's
+// length). Integers, min and max are one device's results (options.nan included), and so is
+// every run that no chunk boundary cuts: deterministic float sums and means too, bit for bit,
+// wherever ScatterOptions::deterministic sums them exactly on the chunk's grid as on the whole
+// call's (values within 2^73 (float) or 2^44 (double) of the chunk's largest). A cut run may
+// differ from one device's in the last place; its bits depend on the data alone, never on the
+// number of devices. Refused as on one device (std::invalid_argument, before anything runs).
+namespace detail {
+template <class K, class V>
+std::pair<std::vector<K>, std::vector<group_scatter_output_t<V>>> group_reduce_by_key(DeviceGroup& group, const std::vector<K>& keys,
+                                                                                     const std::vector<V>& values, ScatterOp op,
+                                                                                     ScatterOptions options);
+}  // namespace detail
+template <class K, class V, class O = detail::group_scatter_output_t<V>>
+std::pair<std::vector<K>, std::vector<O>> reduce_by_key(DeviceGroup& group, const std::vector<K>& keys, const std::vector<V>& values,
+                                                        ScatterOp op, ScatterOptions options = {}) {
+  detail::check_group_scatter_output<O, V>();
+  return detail::group_reduce_by_key<K, V>(group, keys, values, op, options);
 }
 
 // Data resident on the group's devices: device d holds elements [first[d], first[d] + count[d])
@@ -212,10 +275,50 @@ template <class V, class I, class O, template <class> class Parts,
           std::enable_if_t<std::is_same_v<Parts<I>, DistributedBuffer<I>> && std::is_same_v<Parts<V>, DistributedBuffer<V>>, int> = 0>
 ScatterResult scatter_reduce(DeviceGroup& group, std::vector<O>& out, const Parts<I>& indices, const Parts<V>& values, ScatterOp op,
                              ScatterOptions options = {}, std::size_t width = 1) {
-  static_assert(std::is_same_v<O, detail::group_scatter_output_t<V>>,
-                "clatomics: scatter_reduce over a DeviceGroup: out's elements must be of the values' type, and float for half_t and "
-                "bfloat16_t values (16-bit outputs rounded once are offered by the one-device calls only)");
+  detail::check_group_scatter_output<O, V>();
   return detail::group_scatter_reduce<V, I>(group, out, indices, values, op, options, width);
+}
+
+// segment_reduce over resident values, the offsets on the host (they say which rows each
+// device's segments take, and are few next to the values): the host-data form's results,
+// refusals and contract. values holds rows of width, every part whole rows (as
+// distribute(group, values, width) lays them out; refused otherwise). Each device reduces the
+// segments of its part, a segment that crosses parts in pieces that join by the op as a cut
+// segment's do. Deterministic float sums and means run in the chunks of whole segments the
+// host-data form cuts the same data into, so that their bits are that form's: a chunk that spans
+// two devices' parts is first copied through the host onto the device holding its first row.
+namespace detail {
+template <class V, class I>
+ScatterResult group_segment_reduce(DeviceGroup& group, std::vector<group_scatter_output_t<V>>& out, const std::vector<I>& offsets,
+                                   const DistributedBuffer<V>& values, ScatterOp op, ScatterOptions options, std::size_t width);
+}  // namespace detail
+// Parts: DistributedBuffer, deduced, as scatter_reduce's resident form does.
+template <class V, class I, class O, template <class> class Parts,
+          std::enable_if_t<std::is_same_v<Parts<V>, DistributedBuffer<V>>, int> = 0>
+ScatterResult segment_reduce(DeviceGroup& group, std::vector<O>& out, const std::vector<I>& offsets, const Parts<V>& values, ScatterOp op,
+                             ScatterOptions options = {}, std::size_t width = 1) {
+  detail::check_group_scatter_output<O, V>();
+  return detail::group_segment_reduce<V, I>(group, out, offsets, values, op, options, width);
+}
+
+// reduce_by_key over resident keys and values, laid out alike (refused otherwise): the
+// host-data form's results, refusals and contract. Each device reduces the runs of its part, a
+// part's last run joined to the next part's first where their keys are equal. Deterministic float
+// sums and means run in the chunks the host-data form cuts the same data into, so that their bits
+// are that form's: a chunk that spans two devices' parts is first copied through the host onto
+// the device holding its first element.
+namespace detail {
+template <class K, class V>
+std::pair<std::vector<K>, std::vector<group_scatter_output_t<V>>> group_reduce_by_key(DeviceGroup& group, const DistributedBuffer<K>& keys,
+                                                                                     const DistributedBuffer<V>& values, ScatterOp op,
+                                                                                     ScatterOptions options);
+}  // namespace detail
+template <class K, class V, class O = detail::group_scatter_output_t<V>, template <class> class Parts,
+          std::enable_if_t<std::is_same_v<Parts<K>, DistributedBuffer<K>> && std::is_same_v<Parts<V>, DistributedBuffer<V>>, int> = 0>
+std::pair<std::vector<K>, std::vector<O>> reduce_by_key(DeviceGroup& group, const Parts<K>& keys, const Parts<V>& values, ScatterOp op,
+                                                        ScatterOptions options = {}) {
+  detail::check_group_scatter_output<O, V>();
+  return detail::group_reduce_by_key<K, V>(group, keys, values, op, options);
 }
 
 #define CLATOMICS_GROUP_EXTERN(T)                                                                     \
@@ -274,5 +377,27 @@ CLATOMICS_GROUP_SCATTER_EXTERN(cl_ulong)
 CLATOMICS_GROUP_SCATTER_EXTERN(half_t)
 CLATOMICS_GROUP_SCATTER_EXTERN(bfloat16_t)
 #undef CLATOMICS_GROUP_SCATTER_EXTERN
+#define CLATOMICS_GROUP_SEGMENTS_EXTERN(V, I)                                                                                           \
+  extern template ScatterResult detail::group_segment_reduce<V, I>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&,   \
+                                                                   const std::vector<I>&, const std::vector<V>&, ScatterOp,          \
+                                                                   ScatterOptions, std::size_t);                                       \
+  extern template ScatterResult detail::group_segment_reduce<V, I>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&,   \
+                                                                   const std::vector<I>&, const DistributedBuffer<V>&, ScatterOp,    \
+                                                                   ScatterOptions, std::size_t);                                       \
+  extern template std::pair<std::vector<I>, std::vector<detail::group_scatter_output_t<V>>> detail::group_reduce_by_key<I, V>(      \
+      DeviceGroup&, const std::vector<I>&, const std::vector<V>&, ScatterOp, ScatterOptions);                                        \
+  extern template std::pair<std::vector<I>, std::vector<detail::group_scatter_output_t<V>>> detail::group_reduce_by_key<I, V>(      \
+      DeviceGroup&, const DistributedBuffer<I>&, const DistributedBuffer<V>&, ScatterOp, ScatterOptions);
+#define CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES(V) CLATOMICS_GROUP_SEGMENTS_EXTERN(V, cl_uint) CLATOMICS_GROUP_SEGMENTS_EXTERN(V, cl_ulong)
+CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES(float)
+CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES(double)
+CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES(cl_int)
+CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES(cl_uint)
+CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES(cl_long)
+CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES(cl_ulong)
+CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES(half_t)
+CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES(bfloat16_t)
+#undef CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES
+#undef CLATOMICS_GROUP_SEGMENTS_EXTERN
 
 }  // namespace clatomics

@@ -231,7 +231,9 @@ struct KeysCall {
   ScatterOp op = ScatterOp::sum;
   ScatterOptions options;
 };
-std::size_t reduce_by_key_buffers(Runtime& rt, const KeysCall& call);
+// run_starts (when given): each run's first position and then count, runs + 1 of them (what a
+// device group needs to join the runs of its parts).
+std::size_t reduce_by_key_buffers(Runtime& rt, const KeysCall& call, std::vector<cl_ulong>* run_starts = nullptr);
 Plan reduce_by_key_plan(Runtime& rt, const KeysCall& call);
 std::size_t reduce_by_key_host(Runtime& rt, ScatterType type, bool out16, bool key64, const void* keys, const void* values, std::size_t count,
                                void* unique_keys, void* reductions, ScatterOp op, ScatterOptions options);

@@ -124,6 +124,19 @@ std::size_t staging_offset(const std::vector<HostArray>& arrays, std::size_t k, 
   return at;
 }
 
+std::vector<std::size_t> fixed_chunks(std::size_t n, std::size_t chunk) {
+  std::vector<std::size_t> bounds;
+  for (std::size_t at = 0; at < n; at += std::min(chunk, n - at)) bounds.push_back(at);
+  if (n) bounds.push_back(n);
+  return bounds;
+}
+
+std::size_t largest_chunk(const std::vector<std::size_t>& bounds) {
+  std::size_t largest = 0;
+  for (std::size_t c = 0; c + 1 < bounds.size(); ++c) largest = std::max(largest, bounds[c + 1] - bounds[c]);
+  return largest;
+}
+
 std::size_t group_chunk(DeviceGroup& group, std::size_t n, const std::vector<HostArray>& arrays, std::size_t multiple,
                         std::size_t device_bytes) {
   std::size_t largest = 1, staged = 0;
@@ -275,11 +288,11 @@ void detail::check_parts(DeviceGroup& group, const std::vector<std::vector<At>>&
 
 std::vector<detail::ResidentChunk> detail::resident_chunks(DeviceGroup& group, const std::vector<std::vector<At>>& arrays,
                                                            const std::vector<std::size_t>& first, const std::vector<std::size_t>& count,
-                                                           std::size_t n, std::size_t chunk) {
-  std::vector<ResidentChunk> chunks((n + chunk - 1) / chunk);
+                                                           const std::vector<std::size_t>& bounds) {
+  std::vector<ResidentChunk> chunks(bounds.empty() ? 0 : bounds.size() - 1);
   std::size_t d = 0;
   for (std::size_t c = 0; c < chunks.size(); ++c) {
-    const std::size_t begin = c * chunk, end = std::min(n, begin + chunk);
+    const std::size_t begin = bounds[c], end = bounds[c + 1];
     while (first[d] + count[d] <= begin) ++d;  // parts follow one another (check_layout): some part holds begin
     chunks[c].device = d;
     if (end <= first[d] + count[d]) continue;
@@ -294,7 +307,7 @@ std::vector<detail::ResidentChunk> detail::resident_chunks(DeviceGroup& group, c
     Runtime& rt = group.runtime(e);
     for (std::size_t c = 0; c < chunks.size(); ++c) {
       if (chunks[c].copied.empty()) continue;
-      const std::size_t begin = c * chunk, from = std::max(begin, first[e]), to = std::min({n, begin + chunk, part_end});
+      const std::size_t begin = bounds[c], from = std::max(begin, first[e]), to = std::min(bounds[c + 1], part_end);
       if (from >= to) continue;
       Commands commands(rt);
       for (std::size_t k = 0; k < arrays[e].size(); ++k) {

@@ -18,7 +18,13 @@
 //   std::size_t size() const;
 //   std::size_t device_bytes() const;      per element, the device buffers part() makes
 // and, optionally, static constexpr std::size_t multiple: chunks hold a multiple of it elements
-// (else reduce_tile, whole deterministic tiles).
+// (else reduce_tile, whole deterministic tiles); and, optionally,
+//   std::vector<std::size_t> chunk_bounds(std::size_t chunk) const;
+//                                    where its chunks start and end (chunk c: elements bounds[c]
+//                                    .. bounds[c + 1] - 1, in order, each of at most chunk
+//                                    elements, fixed by the data alone), where the call's
+//                                    results are better for chunks cut there than every chunk
+//                                    elements (else fixed_chunks(size(), chunk)).
 #pragma once
 
 #include <atomic>
@@ -30,6 +36,7 @@
 #include <mutex>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "clatomics/device_group.hpp"
@@ -65,11 +72,21 @@ struct chunk_multiple<D, std::void_t<decltype(D::multiple)>> {
   static constexpr std::size_t value = D::multiple;
 };
 
-// The chunk run_spread cuts the descriptor's data into (host() is asked only for its arrays'
-// element sizes, so resident data's descriptors may give null data).
+template <class D, class = void>
+struct has_chunk_bounds : std::false_type {};
 template <class D>
-std::size_t spread_chunk(DeviceGroup& group, const D& call) {
-  return group_chunk(group, call.size(), call.host(), chunk_multiple<D>::value, call.device_bytes());
+struct has_chunk_bounds<D, std::void_t<decltype(std::declval<const D&>().chunk_bounds(std::size_t(1)))>> : std::true_type {};
+
+// The chunks run_spread cuts the descriptor's data into, as bounds (host() is asked only for its
+// arrays' element sizes, so resident data's descriptors may give null data).
+template <class D>
+std::vector<std::size_t> spread_chunks(DeviceGroup& group, const D& call) {
+  const std::size_t chunk = group_chunk(group, call.size(), call.host(), chunk_multiple<D>::value, call.device_bytes());
+  if constexpr (has_chunk_bounds<D>::value) {
+    return call.chunk_bounds(chunk);
+  } else {
+    return fixed_chunks(call.size(), chunk);
+  }
 }
 
 // The descriptor's host data over the group, chunks of whole deterministic tiles (every tile's
@@ -77,17 +94,16 @@ std::size_t spread_chunk(DeviceGroup& group, const D& call) {
 template <class D>
 typename D::Total run_spread(DeviceGroup& group, const D& call) {
   typename D::Total total = call.start(group.runtime(0));
-  const std::size_t n = call.size();
-  if (n == 0) return total;
+  if (call.size() == 0) return total;
   const std::vector<HostArray> arrays = call.host();
-  const std::size_t chunk = spread_chunk(group, call);
+  const std::vector<std::size_t> bounds = spread_chunks(group, call);
   std::vector<At> at;  // each array's first value in a stream's staging buffer (64-byte aligned: a whole value)
   for (std::size_t k = 0; k < arrays.size(); ++k) {
     const std::size_t value_bytes = arrays[k].element_bytes / arrays[k].width;
-    at.push_back({nullptr, staging_offset(arrays, k, std::min(chunk, n)) / value_bytes, value_bytes, arrays[k].width});
+    at.push_back({nullptr, staging_offset(arrays, k, largest_chunk(bounds)) / value_bytes, value_bytes, arrays[k].width});
   }
   spread<typename D::Part>(
-      group, n, arrays, chunk,
+      group, arrays, bounds,
       [&](Runtime& rt, cl_mem staged, std::size_t first, std::size_t count) {
         std::vector<At> staged_at = at;
         for (At& a : staged_at) a.buffer = staged;
@@ -141,14 +157,14 @@ typename D::Total run_resident(DeviceGroup& group, const D& call, const std::vec
 
 // The chunks run_spread would cut resident data into: each run by the device that holds its
 // first element, and one that spans parts copied out of them (through the host) first, one
-// byte vector per array. Chunk c holds elements c * chunk .. min(n, (c + 1) * chunk) - 1.
+// byte vector per array. Chunk c holds elements bounds[c] .. bounds[c + 1] - 1.
 struct ResidentChunk {
   std::size_t device = 0;
   std::vector<std::vector<unsigned char>> copied;  // empty: the chunk lies in its device's part
 };
 std::vector<ResidentChunk> resident_chunks(DeviceGroup& group, const std::vector<std::vector<At>>& arrays,
                                            const std::vector<std::size_t>& first, const std::vector<std::size_t>& count,
-                                           std::size_t n, std::size_t chunk);
+                                           const std::vector<std::size_t>& bounds);
 
 // The descriptor over resident data in run_spread's chunks, merged in chunk order: every
 // result that depends on how the data is chunked (a deterministic float sum rounded once per
@@ -159,10 +175,9 @@ typename D::Total run_resident_chunks(DeviceGroup& group, const D& call, const s
                                       const std::vector<std::size_t>& first, const std::vector<std::size_t>& count) {
   check_parts(group, arrays, count);
   typename D::Total total = call.start(group.runtime(0));
-  const std::size_t n = call.size();
-  if (n == 0) return total;
-  const std::size_t chunk = spread_chunk(group, call);
-  const std::vector<ResidentChunk> chunks = resident_chunks(group, arrays, first, count, n, chunk);
+  if (call.size() == 0) return total;
+  const std::vector<std::size_t> bounds = spread_chunks(group, call);
+  const std::vector<ResidentChunk> chunks = resident_chunks(group, arrays, first, count, bounds);
   // A chunk's result joins the total once every earlier chunk's has: a later device's results
   // are held until the earlier devices' chunks are done.
   std::mutex order;
@@ -175,7 +190,7 @@ typename D::Total run_resident_chunks(DeviceGroup& group, const D& call, const s
     for (std::size_t c = 0; c < chunks.size() && !failed; ++c) {
       if (chunks[c].device != d) continue;
       running[d] = c;
-      const std::size_t at_element = c * chunk, m = std::min(chunk, n - at_element);
+      const std::size_t at_element = bounds[c], m = bounds[c + 1] - at_element;
       std::vector<At> at = arrays[d];
       std::vector<Mem> copies;
       for (std::size_t k = 0; k < at.size(); ++k) {
@@ -203,7 +218,7 @@ typename D::Total run_resident_chunks(DeviceGroup& group, const D& call, const s
   };
   on_every_device(group, job, [&](std::size_t d) {
     const std::size_t c = running[d];
-    return "chunk " + std::to_string(c) + " (" + elements_of(c * chunk, std::min(chunk, n - c * chunk)) + ")";
+    return "chunk " + std::to_string(c) + " (" + elements_of(bounds[c], bounds[c + 1] - bounds[c]) + ")";
   });
   return total;
 }

@@ -1,5 +1,5 @@
-// Host data over a device group (groups/device_group.cpp, groups/group_scatter.cpp): fixed
-// chunks taken by whichever device stream is free, each chunk's arrays copied into the stream's
+// Host data over a device group (groups/device_group.cpp, groups/group_scatter.cpp): chunks
+// fixed by the data, taken by whichever device stream is free, each chunk's arrays copied into the stream's
 // staging buffer, the chunks' results handed over in chunk order.
 #pragma once
 
@@ -62,17 +62,24 @@ bool stage_pinned(const Runtime& rt);
 // type: Error (its code kept), std::invalid_argument, else std::runtime_error.
 [[noreturn]] void rethrow_at(const std::exception_ptr& failure, const std::string& where);
 
-// The arrays' n elements in chunks of `chunk`: part(stream, staging buffer, first, count) gives
-// a chunk's result from the staging buffer (array k at staging_offset(arrays, k, ...)), and
-// consume(c, result) takes chunk c's result, in chunk order, one call at a time. A stream stays
-// at most two chunks per stream ahead of the oldest unconsumed one, so results held waiting for
-// their turn stay few. After a failure every stream stops at its next chunk; the call then
-// throws (rethrow_at) naming the device and the chunk.
+// Chunks of n elements every `chunk` elements from 0: chunk c holds elements bounds[c] ..
+// bounds[c + 1] - 1 (no chunks for no elements).
+std::vector<std::size_t> fixed_chunks(std::size_t n, std::size_t chunk);
+// The most elements a chunk of bounds holds: what a staging buffer takes of every array.
+std::size_t largest_chunk(const std::vector<std::size_t>& bounds);
+
+// The arrays' elements in the chunks of bounds (chunk c: elements bounds[c] .. bounds[c + 1] - 1):
+// part(stream, staging buffer, first, count) gives a chunk's result from the staging buffer
+// (array k at staging_offset(arrays, k, largest_chunk(bounds))), and consume(c, result) takes
+// chunk c's result, in chunk order, one call at a time. A stream stays at most two chunks per
+// stream ahead of the oldest unconsumed one, so results held waiting for their turn stay few.
+// After a failure every stream stops at its next chunk; the call then throws (rethrow_at) naming
+// the device and the chunk.
 template <class P>
-void spread(DeviceGroup& group, std::size_t n, const std::vector<HostArray>& arrays, std::size_t chunk,
+void spread(DeviceGroup& group, const std::vector<HostArray>& arrays, const std::vector<std::size_t>& bounds,
             const std::function<P(Runtime&, cl_mem, std::size_t, std::size_t)>& part,
             const std::function<void(std::size_t, P&&)>& consume) {
-  const std::size_t nchunks = (n + chunk - 1) / chunk, capacity = std::min(chunk, n);
+  const std::size_t nchunks = bounds.empty() ? 0 : bounds.size() - 1, capacity = largest_chunk(bounds);
   std::vector<Runtime*> streams;
   std::vector<std::size_t> device_of;
   for (std::size_t d = 0; d < group.size(); ++d) {
@@ -104,7 +111,7 @@ void spread(DeviceGroup& group, std::size_t n, const std::vector<HostArray>& arr
           consumed.wait(lock, [&] { return stop || c < done + window; });
           if (stop) return;
         }
-        const std::size_t first = c * chunk, count = std::min(chunk, n - first);
+        const std::size_t first = bounds[c], count = bounds[c + 1] - first;
         if (c == failing) throw Error(CL_OUT_OF_RESOURCES, "testing: a chunk made to fail");
         for (std::size_t k = 0; k < arrays.size(); ++k) {
           const std::size_t at = staging_offset(arrays, k, capacity), bytes = count * arrays[k].element_bytes;
@@ -123,9 +130,8 @@ void spread(DeviceGroup& group, std::size_t n, const std::vector<HostArray>& arr
       std::lock_guard<std::mutex> lock(order);
       if (!failure) {
         failure = std::current_exception();
-        const std::size_t first = c * chunk;
         where = "device " + std::to_string(device_of[s]) + " (" + device_name(rt) + "), chunk " + std::to_string(c) + " (elements " +
-                std::to_string(first) + " .. " + std::to_string(std::min(n, first + chunk) - 1) + ")";
+                std::to_string(bounds[c]) + " .. " + std::to_string(bounds[c + 1] - 1) + ")";
       }
       stop = true;
       consumed.notify_all();
@@ -141,8 +147,9 @@ void spread(DeviceGroup& group, std::size_t n, const std::vector<HostArray>& arr
 template <class P>
 std::vector<P> spread_all(DeviceGroup& group, std::size_t n, const std::vector<HostArray>& arrays, std::size_t chunk,
                           const std::function<P(Runtime&, cl_mem, std::size_t, std::size_t)>& part) {
-  std::vector<P> results((n + chunk - 1) / chunk);
-  spread<P>(group, n, arrays, chunk, part, [&](std::size_t c, P&& result) { results[c] = std::move(result); });
+  const std::vector<std::size_t> bounds = fixed_chunks(n, chunk);
+  std::vector<P> results(bounds.empty() ? 0 : bounds.size() - 1);
+  spread<P>(group, arrays, bounds, part, [&](std::size_t c, P&& result) { results[c] = std::move(result); });
   return results;
 }
 

@@ -2,19 +2,15 @@
 // copy of the output at the op's identity (with its values' counts where the op needs them),
 // parts merged on the host in element order, and the merged parts applied to out once.
 #include <algorithm>
-#include <cmath>
-#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "clatomics/partial.hpp"
 #include "core/buffer_checks.hpp"
 #include "core/launch.hpp"
 #include "core/testing.hpp"
-#include "reduce/reduce_parts.hpp"
 #include "scatter/partial.hpp"
 
 namespace clatomics {
@@ -22,63 +18,9 @@ namespace {
 
 [[noreturn]] void refuse(const char* what, const std::string& why) { throw std::invalid_argument(std::string("clatomics: ") + what + ": " + why); }
 
-ReduceOp reduce_op(ScatterOp op) {
-  switch (op) {
-    case ScatterOp::prod: return ReduceOp::prod;
-    case ScatterOp::min: return ReduceOp::min;
-    case ScatterOp::max: return ReduceOp::max;
-    default: return ReduceOp::sum;  // sum, and mean's sum
-  }
-}
-
-// What a partial's op and options make of it.
 template <class O>
-struct Rule {
-  ScatterOp op;
-  ScatterOptions options;
-  // Each bin's values counted (mean's divisor; include_self = false: which bins any value reached).
-  bool counted() const { return op == ScatterOp::mean || !options.include_self; }
-  // Float sums and means join in double.
-  bool wide() const { return std::is_floating_point_v<O> && (op == ScatterOp::sum || op == ScatterOp::mean); }
-  // Float min/max whose NaN propagates (ScatterOptions::nan).
-  bool propagates() const {
-    return std::is_floating_point_v<O> && (op == ScatterOp::min || op == ScatterOp::max) && options.nan == NanRule::propagate;
-  }
-  // The value a part's output copy starts from: a no-op under the op (float min/max: -inf/+inf
-  // where NaN propagates, else NaN, the missing value; float sums: -0, which keeps a -0 of out).
-  O identity() const {
-    if constexpr (std::is_floating_point_v<O>) {
-      if (propagates()) return op == ScatterOp::max ? -std::numeric_limits<O>::infinity() : std::numeric_limits<O>::infinity();
-      if (op == ScatterOp::min || op == ScatterOp::max) return std::numeric_limits<O>::quiet_NaN();
-      if (op == ScatterOp::sum || op == ScatterOp::mean) return O(-0.0);
-    }
-    return detail::reduce_identity<O>(reduce_op(op));
-  }
-  // Where NaN propagates any NaN wins (the host's quiet NaN, as the device writes it), else the
-  // op's order (-0 below +0).
-  O combine(O a, O b) const {
-    if (propagates() && (std::isnan(a) || std::isnan(b))) return std::numeric_limits<O>::quiet_NaN();
-    return detail::reduce_combine<O>(reduce_op(op), a, b);
-  }
-};
-
-template <class O>
-Rule<O> rule_of(const ScatterPartial<O>& p) {
+detail::ScatterRule<O> rule_of(const ScatterPartial<O>& p) {
   return {p.op, p.options};
-}
-
-// mean's quotient as the device takes it (kernels/scatter.cl): floats divide, unsigned integers
-// truncate, signed integers round toward minus infinity.
-template <class O>
-O mean_of(O sum, std::uint64_t count) {
-  if constexpr (std::is_floating_point_v<O>) {
-    return sum / O(count);
-  } else if constexpr (std::is_unsigned_v<O>) {
-    return O(std::uint64_t(sum) / count);
-  } else {
-    const std::int64_t s = std::int64_t(sum), c = std::int64_t(count), q = s / c;
-    return O(q - ((s % c != 0 && s < 0) ? 1 : 0));
-  }
 }
 
 // A scatter of ones into cl_uint counts, in pieces of at most 2^24 values (one ones buffer
@@ -137,8 +79,8 @@ template <class O>
 ScatterPartial<O> detail::empty_partial(std::size_t bins, std::size_t width, ScatterOp op, const ScatterOptions& options) {
   ScatterPartial<O> p;
   p.op = op, p.options = options, p.bins = bins, p.width = width;
-  const Rule<O> rule{op, options};
-  p.values.assign(bins * width, rule.wide() ? typename ScatterPartial<O>::Acc(-0.0) : typename ScatterPartial<O>::Acc(rule.identity()));
+  const detail::ScatterRule<O> rule{op, options};
+  p.values.assign(bins * width, rule.start());
   p.counts.assign(rule.counted() ? bins : 0, 0);
   p.result.strategy = options.strategy == ScatterStrategy::automatic ? ScatterStrategy::global_atomics : options.strategy;
   return p;
@@ -151,7 +93,7 @@ ScatterPartial<scatter_partial_t<V>> detail::scatter_part(Runtime& rt, std::size
   using O = scatter_partial_t<V>;
   ScatterPartial<O> p = empty_partial<O>(bins, width, op, options);
   if (count == 0 || bins * width == 0) return p;
-  const Rule<O> rule{op, options};
+  const detail::ScatterRule<O> rule{op, options};
   const std::size_t bytes = bins * width * sizeof(O);
   const O start_value = rule.identity();
   const Mem copy = make_buffer(rt, bytes);
@@ -223,10 +165,8 @@ void merge_into(ScatterPartial<O>& into, const ScatterPartial<O>& from) {
   into.result.out_of_range += from.result.out_of_range;
   if (!from.any) return;
   if (!into.any) into.result.strategy = from.result.strategy, into.any = true;
-  const Rule<O> rule = rule_of(into);
-  using Acc = typename ScatterPartial<O>::Acc;
-  for (std::size_t j = 0; j < into.values.size(); ++j)
-    into.values[j] = rule.wide() ? into.values[j] + from.values[j] : Acc(rule.combine(O(into.values[j]), O(from.values[j])));
+  const detail::ScatterRule<O> rule = rule_of(into);
+  for (std::size_t j = 0; j < into.values.size(); ++j) into.values[j] = rule.join(into.values[j], from.values[j]);
   for (std::size_t b = 0; b < into.counts.size(); ++b) into.counts[b] += from.counts[b];
 }
 
@@ -235,23 +175,14 @@ ScatterResult finish_scatter(std::vector<O>& out, const ScatterPartial<O>& merge
   if (out.size() != merged.bins * merged.width)
     refuse("finish_scatter", "out has " + std::to_string(out.size()) + " elements for " + std::to_string(merged.bins) + " bins of width " +
                                  std::to_string(merged.width));
-  const Rule<O> rule = rule_of(merged);
+  const detail::ScatterRule<O> rule = rule_of(merged);
   const bool include_self = merged.options.include_self;
-  const O start_value = rule.identity();
   for (std::size_t b = 0; b < merged.bins; ++b) {
     if (rule.counted() && merged.counts[b] == 0) continue;  // no values: the bin keeps its value
     for (std::size_t d = 0; d < merged.width; ++d) {
       const std::size_t j = b * merged.width + d;
-      // Nothing but the identity reached it: out op identity is out, its NaN's bits included
-      // (as on one device).
-      const O a = O(merged.values[j]);
-      if (rule.propagates() && include_self && std::memcmp(&a, &start_value, sizeof(O)) == 0) continue;
-      O r;
-      if (rule.wide())
-        r = O(include_self ? double(out[j]) + double(merged.values[j]) : double(merged.values[j]));
-      else
-        r = include_self ? rule.combine(out[j], a) : a;
-      if (merged.op == ScatterOp::mean) r = mean_of<O>(r, merged.counts[b] + (include_self ? 1 : 0));
+      O r = include_self ? rule.with_self(out[j], merged.values[j]) : O(merged.values[j]);
+      if (merged.op == ScatterOp::mean) r = rule.mean(r, merged.counts[b] + (include_self ? 1 : 0));
       out[j] = r;
     }
   }

@@ -27,6 +27,8 @@ class KeyRuns {
   // Every block writes its runs' first positions (the segments' offsets) and keys, and the block
   // of the last key the end. After count_runs().
   void write_heads();
+  // The runs' first positions and the end (runs + 1 of them), as write_heads() wrote them.
+  std::vector<cl_ulong> run_starts();
   // The runs' reduction: count_runs()'s segments of the values.
   const ScatterCall& reduction() const { return reduction_; }
   // The plan: the reduction's, with the runs' kernels among the tuning values. Counts the runs.
@@ -112,6 +114,12 @@ void KeyRuns::write_heads() {
   commands_.launch(heads_kernel_, grid_);  // seg[runs] = count too
 }
 
+std::vector<cl_ulong> KeyRuns::run_starts() {
+  std::vector<cl_ulong> starts(reduction_.bins + 1);
+  commands_.read(seg_.get(), 0, starts.size() * sizeof(cl_ulong), starts.data());
+  return starts;
+}
+
 Plan KeyRuns::plan() {
   if (call_.count == 0) return Scatter(rt_, reduction_, rbk_what).empty_plan().plan(rt_, rbk_what);  // nothing runs
   const std::size_t runs = count_runs();
@@ -131,11 +139,15 @@ Plan KeyRuns::plan() {
 
 }  // namespace
 
-std::size_t reduce_by_key_buffers(Runtime& rt, const KeysCall& call) {
+std::size_t reduce_by_key_buffers(Runtime& rt, const KeysCall& call, std::vector<cl_ulong>* run_starts) {
   KeyRuns key_runs(rt, call);
-  if (call.count == 0) return 0;
+  if (call.count == 0) {
+    if (run_starts) *run_starts = {0};
+    return 0;
+  }
   const std::size_t runs = key_runs.count_runs();
   key_runs.write_heads();
+  if (run_starts) *run_starts = key_runs.run_starts();
   Scatter scatter(rt, key_runs.reduction(), rbk_what);
   scatter.check();
   scatter.run();

@@ -1,4 +1,4 @@
-// MUST NOT COMPILE: "scatter_reduce over a DeviceGroup: out's elements must be of the values' type, and float for half_t"
+// MUST NOT COMPILE: "over a DeviceGroup: out's elements must be of the values' type, and float for half_t"
 // Resident data too: the group joins its parts on the host in float, so a 16-bit output is one device's call only.
 #include <clatomics/clatomics.hpp>
 #include <clatomics/device_group.hpp>

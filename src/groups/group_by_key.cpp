@@ -1,0 +1,160 @@
+// reduce_by_key over a device group: each chunk of host (keys, values), or each device's resident
+// part, reduced on its device by the one-device call's machinery, the runs concatenated on the
+// host in element order, a run that a chunk or part boundary cut joined again there.
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "clatomics/device_group.hpp"
+#include "clatomics/scatter.hpp"
+#include "core/launch.hpp"
+#include "groups/engine.hpp"
+#include "scatter/partial.hpp"
+
+namespace clatomics {
+namespace {
+
+// One chunk's or part's runs: their keys, their reductions and (for mean, whose sums join before
+// they are divided) their lengths. Empty for a resident part of no elements.
+template <class K, class O>
+struct Runs {
+  std::vector<K> keys;
+  std::vector<O> values;
+  std::vector<std::uint64_t> lengths;
+};
+
+// One call over host or resident data (groups/engine.hpp): keys, then values. Each chunk or part
+// gives its runs; a part's first run joins the run before it where their keys are equal (float
+// sums in double, the rest by the op itself); finish() gives the call's result.
+template <class K, class V>
+struct ByKeyOnGroup {
+  using O = detail::group_scatter_output_t<V>;  // float for 16-bit values: the one-device calls write it unrounded
+  using Rule = detail::ScatterRule<O>;
+  using Acc = typename Rule::Acc;
+  using Part = Runs<K, O>;
+  using Total = Runs<K, Acc>;
+  using Result = std::pair<std::vector<K>, std::vector<O>>;
+  // Chunks of whole 64-element blocks: the runs have no reduction tiles to keep whole.
+  static constexpr std::size_t multiple = 64;
+
+  const std::vector<K>* keys;  // host data; null for resident data
+  const std::vector<V>* values;
+  std::size_t n;
+  ScatterOp op;
+  ScatterOptions options;
+  Rule rule{op, options};
+
+  bool mean() const { return op == ScatterOp::mean; }
+
+  Total start(Runtime&) const { return {}; }
+
+  Part part(Runtime& rt, const std::vector<detail::At>& at, std::uint64_t, std::size_t count) const {
+    Part r;
+    if (count == 0) return r;
+    const detail::Mem unique = detail::make_buffer(rt, count * sizeof(K)), reductions = detail::make_buffer(rt, count * sizeof(O));
+    detail::KeysCall call;
+    call.type = detail::scatter_type_of<V>();
+    call.key64 = detail::scatter_index64<K>();
+    call.keys = at[0].buffer, call.keys_offset = at[0].offset;
+    call.values = at[1].buffer, call.values_offset = at[1].offset, call.count = count;
+    call.unique_keys = unique.get(), call.reductions = reductions.get();
+    call.op = mean() ? ScatterOp::sum : op;  // divided once the runs' pieces have joined
+    call.options = options;
+    std::vector<cl_ulong> starts;
+    const std::size_t runs = detail::reduce_by_key_buffers(rt, call, mean() ? &starts : nullptr);
+    r.keys.resize(runs);
+    r.values.resize(runs);
+    detail::Commands commands(rt);
+    commands.read(unique.get(), 0, runs * sizeof(K), r.keys.data());
+    commands.read(reductions.get(), 0, runs * sizeof(O), r.values.data());
+    for (std::size_t u = 0; u + 1 < starts.size(); ++u) r.lengths.push_back(starts[u + 1] - starts[u]);
+    return r;
+  }
+
+  void merge(Total& total, Part&& r) const {
+    std::size_t u = 0;
+    if (!r.keys.empty() && !total.keys.empty() && total.keys.back() == r.keys.front()) {  // one run, cut in two
+      total.values.back() = rule.join(total.values.back(), r.values.front());
+      if (mean()) total.lengths.back() += r.lengths.front();
+      u = 1;
+    }
+    for (; u < r.keys.size(); ++u) {
+      total.keys.push_back(r.keys[u]);
+      total.values.push_back(Acc(r.values[u]));
+      if (mean()) total.lengths.push_back(r.lengths[u]);
+    }
+  }
+
+  std::vector<detail::HostArray> host() const {
+    return {{keys ? keys->data() : nullptr, sizeof(K)}, {values ? values->data() : nullptr, sizeof(V)}};
+  }
+  std::size_t size() const { return n; }
+  // At most one run an element: its key, its reduction and offset, and the segment reduction's
+  // slot (16-byte fixed point when deterministic), count and flags.
+  std::size_t device_bytes() const { return sizeof(K) + sizeof(O) + sizeof(cl_ulong) + 28; }
+
+  Result finish(Total&& total) const {
+    Result result;
+    result.first = std::move(total.keys);
+    for (std::size_t u = 0; u < total.values.size(); ++u)
+      result.second.push_back(mean() ? Rule::mean(O(total.values[u]), total.lengths[u]) : O(total.values[u]));
+    return result;
+  }
+};
+
+// Every device refuses what it cannot run (op, type, options) on a call of one key, as it would
+// refuse the call itself.
+template <class K, class V>
+void probe_devices(DeviceGroup& group, ScatterOp op, const ScatterOptions& options) {
+  for (std::size_t d = 0; d < group.size(); ++d)
+    (void)reduce_by_key<K, V, detail::group_scatter_output_t<V>>(group.runtime(d), std::vector<K>{0}, std::vector<V>(1), op, options);
+}
+
+}  // namespace
+
+template <class K, class V>
+std::pair<std::vector<K>, std::vector<detail::group_scatter_output_t<V>>> detail::group_reduce_by_key(
+    DeviceGroup& group, const std::vector<K>& keys, const std::vector<V>& values, ScatterOp op, ScatterOptions options) {
+  if (keys.size() != values.size()) detail::scatter_size_mismatch("reduce_by_key", keys.size(), values.size());
+  // No keys: no runs, after the one-device call's checks.
+  if (keys.empty()) return reduce_by_key<K, V, group_scatter_output_t<V>>(group.runtime(0), keys, values, op, options);
+  probe_devices<K, V>(group, op, options);
+  const ByKeyOnGroup<K, V> call{&keys, &values, keys.size(), op, options};
+  return call.finish(detail::run_spread(group, call));
+}
+
+template <class K, class V>
+std::pair<std::vector<K>, std::vector<detail::group_scatter_output_t<V>>> detail::group_reduce_by_key(
+    DeviceGroup& group, const DistributedBuffer<K>& keys, const DistributedBuffer<V>& values, ScatterOp op, ScatterOptions options) {
+  detail::check_layout(group, keys);
+  detail::check_layout(group, values);
+  detail::check_same_layout("reduce_by_key: keys and values", keys, values);
+  const std::vector<std::vector<detail::At>> arrays = detail::resident_arrays(keys, values);
+  if (keys.size == 0) {
+    detail::check_parts(group, arrays, keys.count);
+    return reduce_by_key<K, V, group_scatter_output_t<V>>(group.runtime(0), std::vector<K>{}, std::vector<V>{}, op, options);
+  }
+  probe_devices<K, V>(group, op, options);
+  const ByKeyOnGroup<K, V> call{nullptr, nullptr, keys.size, op, options};
+  // Where the bits depend on the chunks, the host-data form's chunks.
+  const bool chunked = options.deterministic && call.rule.wide();
+  return call.finish(chunked ? detail::run_resident_chunks(group, call, arrays, keys.first, keys.count)
+                             : detail::run_resident(group, call, arrays, keys.first, keys.count));
+}
+
+#define CLATOMICS_GROUP_BY_KEY(K, V)                                                                                                 \
+  template std::pair<std::vector<K>, std::vector<detail::group_scatter_output_t<V>>> detail::group_reduce_by_key<K, V>(             \
+      DeviceGroup&, const std::vector<K>&, const std::vector<V>&, ScatterOp, ScatterOptions);                                      \
+  template std::pair<std::vector<K>, std::vector<detail::group_scatter_output_t<V>>> detail::group_reduce_by_key<K, V>(             \
+      DeviceGroup&, const DistributedBuffer<K>&, const DistributedBuffer<V>&, ScatterOp, ScatterOptions);
+#define CLATOMICS_GROUP_BY_KEY_TYPES(V) CLATOMICS_GROUP_BY_KEY(cl_uint, V) CLATOMICS_GROUP_BY_KEY(cl_ulong, V)
+CLATOMICS_GROUP_BY_KEY_TYPES(float)
+CLATOMICS_GROUP_BY_KEY_TYPES(double)
+CLATOMICS_GROUP_BY_KEY_TYPES(cl_int)
+CLATOMICS_GROUP_BY_KEY_TYPES(cl_uint)
+CLATOMICS_GROUP_BY_KEY_TYPES(cl_long)
+CLATOMICS_GROUP_BY_KEY_TYPES(cl_ulong)
+CLATOMICS_GROUP_BY_KEY_TYPES(half_t)
+CLATOMICS_GROUP_BY_KEY_TYPES(bfloat16_t)
+
+}  // namespace clatomics
