@@ -22,6 +22,7 @@
 
 #include "clatomics/clatomics.hpp"
 #include "core/testing.hpp"
+#include "float_bits.hpp"
 
 namespace test {
 
@@ -60,21 +61,6 @@ std::vector<T> to_host(const clatomics::Runtime& rt, const cl::Buffer& buffer, s
   std::vector<T> host(n);
   if (n) rt.queue().enqueueReadBuffer(buffer, CL_TRUE, 0, n * sizeof(T), host.data());
   return host;
-}
-
-template <class T>
-auto bits(T value) {
-  using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-  U u;
-  std::memcpy(&u, &value, sizeof u);
-  return u;
-}
-
-template <class T>
-T from_bits(std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t> u) {
-  T value;
-  std::memcpy(&value, &u, sizeof value);
-  return value;
 }
 
 // Sets a kernel's arguments 0, 1, ... to args; returns the next index, for arguments that only

@@ -195,14 +195,9 @@ ScatterCall scatter_call(ScatterOp op, const ScatterOptions& options, bool segme
 // A call with its buffer ranges.
 inline ScatterCall with_ranges(ScatterCall call, cl_mem out, std::size_t out_offset, std::size_t bins, cl_mem indices,
                                std::size_t indices_offset, cl_mem values, std::size_t values_offset, std::size_t count) {
-  call.out = out;
-  call.out_offset = out_offset;
-  call.bins = bins;
-  call.indices = indices;
-  call.indices_offset = indices_offset;
-  call.values = values;
-  call.values_offset = values_offset;
-  call.count = count;
+  call.out = out, call.out_offset = out_offset, call.bins = bins;
+  call.indices = indices, call.indices_offset = indices_offset;
+  call.values = values, call.values_offset = values_offset, call.count = count;
   return call;
 }
 template <class V, class I, class O = V>

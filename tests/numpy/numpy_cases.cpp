@@ -16,25 +16,12 @@
 
 #include <clatomics/clatomics.hpp>
 
+#include "../float_bits.hpp"
+
 using json = nlohmann::json;
 namespace cat = clatomics;
 
 namespace {
-
-template <class T, class Bits>
-T from_bits(Bits bits) {
-  static_assert(sizeof(T) == sizeof(Bits));
-  T value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-template <class T>
-auto to_bits(T value) {
-  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-  Bits bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
 
 // A JSON array as elements of T: floats from their bits, half_t from uint16 bits, integers as they
 // are (json_of writes them back the same way).
@@ -43,9 +30,9 @@ std::vector<T> array_of(const json& j) {
   std::vector<T> out;
   for (const json& e : j) {
     if constexpr (std::is_same_v<T, float>)
-      out.push_back(from_bits<float>(e.get<std::uint32_t>()));
+      out.push_back(test::from_bits<float>(e.get<std::uint32_t>()));
     else if constexpr (std::is_same_v<T, double>)
-      out.push_back(from_bits<double>(e.get<std::uint64_t>()));
+      out.push_back(test::from_bits<double>(e.get<std::uint64_t>()));
     else if constexpr (std::is_same_v<T, cat::half_t>)
       out.push_back(cat::half_t{e.get<cl_ushort>()});
     else
@@ -58,7 +45,7 @@ json json_of(const std::vector<T>& v) {
   json out = json::array();
   for (const T& e : v) {
     if constexpr (std::is_floating_point_v<T>)
-      out.push_back(to_bits(e));
+      out.push_back(test::bits(e));
     else if constexpr (std::is_same_v<T, cat::half_t>)
       out.push_back(e.bits);
     else
@@ -88,7 +75,7 @@ json json_of(const cat::EvenHistogram& h) {
   json sums = json::array();
   for (const auto& channel : h.sums) sums.push_back(json_of(channel));
   return {{"counts", h.counts}, {"below", h.below}, {"above", h.above}, {"nan", h.nan},
-          {"lo", to_bits(h.lo)}, {"hi", to_bits(h.hi)}, {"sums", sums}};
+          {"lo", test::bits(h.lo)}, {"hi", test::bits(h.hi)}, {"sums", sums}};
 }
 
 template <class T>
