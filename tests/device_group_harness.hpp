@@ -107,4 +107,11 @@ inline DeviceGroup& group_of_all() {
   return group;
 }
 
+// The group's first device alone (its queue adopted): what "one device's bits" compares with, on
+// a device the group itself runs, so that a run on one platform's devices loads no other.
+inline DeviceGroup& first_device_alone() {
+  static DeviceGroup alone(std::vector<cl::CommandQueue>{group_of_all().runtime(0).queue()});
+  return alone;
+}
+
 }  // namespace group_test

@@ -105,7 +105,7 @@ TEST_CASE("group scatter_reduce: deterministic float sums have the same bits on 
   det.deterministic = true;
   const SmallChunks chunks(128 << 10);
   if (!group_of_all().runtime(0).supports_double()) return;  // deterministic sums need fp64 and 64-bit atomics
-  DeviceGroup first_device("0");
+  DeviceGroup& first_device = first_device_alone();
   std::vector<float> one(bins, 1.5f), all(bins, 1.5f);
   clatomics::scatter_reduce<float, cl_ulong>(first_device, one, indices, values, clatomics::ScatterOp::sum, det);
   for (int run = 0; run < 3; ++run) {
@@ -179,7 +179,7 @@ TEST_CASE("group scatter_reduce: float min/max propagate NaN by default and trea
     return u;
   };
   const SmallChunks chunks(16 << 10);
-  DeviceGroup first_device("0");
+  DeviceGroup& first_device = first_device_alone();
   for (const bool self : {true, false})
     for (const ScatterOp op : {ScatterOp::min, ScatterOp::max})
       for (const NanRule rule : {NanRule::propagate, NanRule::missing}) {

@@ -27,6 +27,7 @@ using clatomics::DeviceGroup;
 using clatomics::ScatterOp;
 using clatomics::ScatterOptions;
 using clatomics::detail::group_scatter_output_t;
+using group_test::first_device_alone;
 using group_test::group_of_all;
 using group_test::SmallChunks;
 
@@ -189,7 +190,7 @@ TEST_CASE("deterministic float sums and means: one device's bits where no chunk 
   DeviceGroup& group = group_of_all();
   if (!group.runtime(0).supports_double()) return;  // deterministic sums need fp64 and 64-bit atomics
   const SmallChunks chunks(16 << 10);
-  DeviceGroup first_device("0");
+  DeviceGroup& first_device = first_device_alone();
   for (const bool cut : {false, true}) {
     CAPTURE(cut);
     // Without the long one, every segment is shorter than a chunk (chunks end at segments), and
