@@ -2,6 +2,8 @@
 // (one empty, one of a single index), each part's partial merged in order and applied to out,
 // against one scatter_reduce over all the data; every op, with and without out's values, rows,
 // integer and float values, views and host vectors; refusals leave their outputs untouched.
+// reduce_by_key_partial, merge_into and finish_by_key: runs cut by the parts, merged in order,
+// against one reduce_by_key over all the data.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -158,4 +160,110 @@ TEST_CASE("scatter partials: refusals name the call and leave their outputs unto
   std::vector<float> out(bins + 1, 5.0f);
   CHECK_THROWS_AS((void)clatomics::finish_scatter(out, into), IA);
   CHECK(out == std::vector<float>(bins + 1, 5.0f));
+}
+
+namespace {
+
+// Sorted keys in runs of 1 to 6, one run spanning elements 695 to 715 (across the cuts at 700
+// and 710), and values of 1 and 2 for prod (every product exact and within int), else 1 to 9.
+std::vector<cl_uint> run_keys(std::size_t n) {
+  std::mt19937 gen(21);
+  std::vector<cl_uint> keys(n);
+  cl_uint key = 3;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i >= 695 && i <= 715) keys[i] = keys[694] + 1;
+    else keys[i] = key += (gen() % 4 == 0 ? 1u + cl_uint(gen() % 3) : 0u);
+    if (i == 715) key = keys[i];
+  }
+  return keys;
+}
+
+template <class V>
+std::vector<V> run_values(std::size_t n, ScatterOp op) {
+  std::mt19937 gen(22);
+  std::vector<V> v(n);
+  for (auto& e : v) e = V(op == ScatterOp::prod ? int(gen() % 2) + 1 : int(gen() % 9) + 1);
+  return v;
+}
+
+// The parts (one empty, one a piece of a run alone) merged in order and finished, and one
+// reduce_by_key over all the data.
+template <class K, class V>
+void check_by_key(ScatterOp op) {
+  auto& rt = test::runtime();
+  const std::vector<std::size_t> ends = {0, 700, 700, 710, 3001};
+  const std::vector<cl_uint> all_keys = run_keys(ends.back());
+  const std::vector<K> keys(all_keys.begin(), all_keys.end());
+  const std::vector<V> val = run_values<V>(keys.size(), op);
+  REQUIRE(keys[699] == keys[700]);
+  REQUIRE(keys[709] == keys[710]);
+  clatomics::ByKeyPartial<K, V> merged;
+  for (std::size_t k = 0; k + 1 < ends.size(); ++k) {
+    const auto part = clatomics::reduce_by_key_partial(rt, slice(keys, ends[k], ends[k + 1]), slice(val, ends[k], ends[k + 1]), op);
+    if (k == 0) merged = part;
+    else clatomics::merge_into(merged, part);
+  }
+  const auto got = clatomics::finish_by_key(merged);
+  const auto one = clatomics::reduce_by_key(rt, keys, val, op);
+  CHECK(got.first == one.first);
+  CHECK(got.second == one.second);
+  CHECK(got.first.size() > 100);
+}
+
+}  // namespace
+
+TEST_CASE("reduce_by_key partials merged in order equal one reduce_by_key over all the data: every op, runs across the cuts") {
+  for (const ScatterOp op : {ScatterOp::sum, ScatterOp::prod, ScatterOp::min, ScatterOp::max, ScatterOp::mean}) {
+    CAPTURE(int(op));
+    check_by_key<cl_uint, cl_int>(op);
+    check_by_key<cl_uint, float>(op);
+    check_by_key<cl_ulong, float>(op);
+  }
+}
+
+TEST_CASE("reduce_by_key partials: views as host data, refusals leave into untouched") {
+  auto& rt = test::runtime();
+  const std::vector<cl_uint> keys = {1, 1, 2, 2, 2, 5};
+  const std::vector<cl_int> val = {1, 2, 3, 4, 5, 6};
+  std::vector<cl_uint> padded(2, 9u);
+  padded.insert(padded.end(), keys.begin(), keys.end());
+  const cl::Buffer on_device_keys = test::to_device(rt, padded), on_device_val = test::to_device(rt, val);
+  const auto from_views = clatomics::reduce_by_key_partial(rt, clatomics::view<cl_uint>(on_device_keys, 2, 6),
+                                                           clatomics::view<cl_int>(on_device_val), ScatterOp::mean);
+  const auto from_host = clatomics::reduce_by_key_partial(rt, keys, val, ScatterOp::mean);
+  CHECK(from_views.keys == std::vector<cl_uint>{1, 2, 5});
+  CHECK(from_views.values == std::vector<cl_int>{3, 12, 6});  // mean's sums, divided when finished
+  CHECK(from_views.lengths == std::vector<std::uint64_t>{2, 3, 1});
+  CHECK(from_host.keys == from_views.keys);
+  CHECK(from_host.values == from_views.values);
+  CHECK(from_host.lengths == from_views.lengths);
+  CHECK(clatomics::finish_by_key(from_host).second == std::vector<cl_int>{1, 4, 6});
+  CHECK(test::contains(test::message_of<IA>([&] {
+                         (void)clatomics::reduce_by_key_partial(rt, clatomics::view<cl_uint>(on_device_keys, 4, 6),
+                                                                clatomics::view<cl_int>(on_device_val), ScatterOp::sum);
+                       }),
+                       "reduce_by_key_partial: keys"));
+  CHECK_THROWS_AS((void)clatomics::reduce_by_key_partial(rt, keys, std::vector<cl_int>{1, 2}, ScatterOp::sum), IA);
+  CHECK_THROWS_AS((void)clatomics::reduce_by_key_partial(rt, keys, val, ScatterOp(17)), IA);
+  // Partials of other calls do not merge, nor malformed ones; into is unchanged.
+  auto into = from_host;
+  CHECK_THROWS_AS(clatomics::merge_into(into, clatomics::reduce_by_key_partial(rt, keys, val, ScatterOp::sum)), IA);
+  const std::vector<float> fval = {1, 2, 3, 4, 5, 6};
+  auto fmax = clatomics::reduce_by_key_partial(rt, keys, fval, ScatterOp::max);
+  clatomics::ScatterOptions missing;
+  missing.nan = clatomics::NanRule::missing;
+  CHECK_THROWS_AS(clatomics::merge_into(fmax, clatomics::reduce_by_key_partial(rt, keys, fval, ScatterOp::max, missing)), IA);
+  CHECK(fmax.values == std::vector<double>{2, 5, 6});
+  auto lengthless = from_host;
+  lengthless.lengths.clear();
+  CHECK_THROWS_AS(clatomics::merge_into(into, lengthless), IA);
+  CHECK_THROWS_AS((void)clatomics::finish_by_key(lengthless), IA);
+  CHECK(into.keys == from_host.keys);
+  CHECK(into.values == from_host.values);
+  CHECK(into.lengths == from_host.lengths);
+  // A merge of the same partial twice: the run of key 5 does not meet 1, so nothing joins.
+  clatomics::merge_into(into, from_host);
+  CHECK(into.keys == std::vector<cl_uint>{1, 2, 5, 1, 2, 5});
+  // No keys: no runs.
+  CHECK(clatomics::reduce_by_key_partial(rt, std::vector<cl_uint>{}, std::vector<cl_int>{}, ScatterOp::sum).keys.empty());
 }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <CL/opencl.hpp>
@@ -114,6 +115,41 @@ void merge_into(ScatterPartial<O>& into, const ScatterPartial<O>& from);
 template <class O>
 ScatterResult finish_scatter(std::vector<O>& out, const ScatterPartial<O>& merged);
 
+// reduce_by_key over a part of its (keys, values): the part's runs before they are finished.
+// Parts merge (merge_into) in element order: a part's first run joins the run before it where
+// their keys are equal, as one call over all the data finds one run there. finish_by_key() then
+// gives what one reduce_by_key over all the data returns. O as for ScatterPartial (float for
+// 16-bit values); integers, min and max exactly as one device; float sums and means add the
+// parts' pieces of a run in double and round once when finished.
+template <class K, class O>
+struct ByKeyPartial {
+  using Acc = typename ScatterPartial<O>::Acc;  // float sums and means add in double
+  ScatterOp op = ScatterOp::sum;
+  ScatterOptions options;  // the call's: nan decides how parts merge
+  std::vector<K> keys;     // each run's key, in element order
+  std::vector<Acc> values;  // each run's reduction (mean: its sum, divided when finished)
+  std::vector<std::uint64_t> lengths;  // mean: each run's number of values (its divisor); else empty
+};
+
+// The partial reduce_by_key of one part: keys and values as reduce_by_key takes them (views of
+// device buffers of the same count, or host vectors of the same size). Refuses
+// (std::invalid_argument, before anything is enqueued) what reduce_by_key refuses.
+template <class K, class V>
+ByKeyPartial<K, scatter_partial_t<V>> reduce_by_key_partial(Runtime& rt, const View<K>& keys, const View<V>& values, ScatterOp op,
+                                                            ScatterOptions options = {});
+template <class K, class V>
+ByKeyPartial<K, scatter_partial_t<V>> reduce_by_key_partial(Runtime& rt, const std::vector<K>& keys, const std::vector<V>& values,
+                                                            ScatterOp op, ScatterOptions options = {});
+// from's elements come after into's: from's first run joins into's last where their keys are
+// equal. Refused (std::invalid_argument, into unchanged) unless both have the same op and NaN
+// rule, and each holds one value (and, for mean, one length) a key.
+template <class K, class O>
+void merge_into(ByKeyPartial<K, O>& into, const ByKeyPartial<K, O>& from);
+// The merged parts' unique keys and reductions, as reduce_by_key(rt, keys, values, op, options)
+// over all their data returns them (a mean divided as the device divides it).
+template <class K, class O>
+std::pair<std::vector<K>, std::vector<O>> finish_by_key(const ByKeyPartial<K, O>& merged);
+
 #define CLATOMICS_PARTIAL_EXTERN(T)                                                                                            \
   extern template ReducePartial<T> reduce_partial<T>(Runtime&, const View<T>&, ReduceOp, std::uint64_t, ReduceOptions);        \
   extern template ReducePartial<T> reduce_partial<T>(Runtime&, const std::vector<T>&, ReduceOp, std::uint64_t, ReduceOptions);  \
@@ -156,5 +192,34 @@ CLATOMICS_SCATTER_MERGE_EXTERN(cl_uint)
 CLATOMICS_SCATTER_MERGE_EXTERN(cl_long)
 CLATOMICS_SCATTER_MERGE_EXTERN(cl_ulong)
 #undef CLATOMICS_SCATTER_MERGE_EXTERN
+
+#define CLATOMICS_BY_KEY_PARTIAL_EXTERN(K, V)                                                                                     \
+  extern template ByKeyPartial<K, scatter_partial_t<V>> reduce_by_key_partial<K, V>(Runtime&, const View<K>&, const View<V>&,     \
+                                                                                    ScatterOp, ScatterOptions);                  \
+  extern template ByKeyPartial<K, scatter_partial_t<V>> reduce_by_key_partial<K, V>(Runtime&, const std::vector<K>&,              \
+                                                                                    const std::vector<V>&, ScatterOp, ScatterOptions);
+#define CLATOMICS_BY_KEY_PARTIAL_TYPES(V) CLATOMICS_BY_KEY_PARTIAL_EXTERN(cl_uint, V) CLATOMICS_BY_KEY_PARTIAL_EXTERN(cl_ulong, V)
+CLATOMICS_BY_KEY_PARTIAL_TYPES(float)
+CLATOMICS_BY_KEY_PARTIAL_TYPES(double)
+CLATOMICS_BY_KEY_PARTIAL_TYPES(cl_int)
+CLATOMICS_BY_KEY_PARTIAL_TYPES(cl_uint)
+CLATOMICS_BY_KEY_PARTIAL_TYPES(cl_long)
+CLATOMICS_BY_KEY_PARTIAL_TYPES(cl_ulong)
+CLATOMICS_BY_KEY_PARTIAL_TYPES(half_t)
+CLATOMICS_BY_KEY_PARTIAL_TYPES(bfloat16_t)
+#undef CLATOMICS_BY_KEY_PARTIAL_TYPES
+#undef CLATOMICS_BY_KEY_PARTIAL_EXTERN
+#define CLATOMICS_BY_KEY_MERGE_EXTERN(K, O)                                                     \
+  extern template void merge_into<K, O>(ByKeyPartial<K, O>&, const ByKeyPartial<K, O>&); \
+  extern template std::pair<std::vector<K>, std::vector<O>> finish_by_key<K, O>(const ByKeyPartial<K, O>&);
+#define CLATOMICS_BY_KEY_MERGE_TYPES(O) CLATOMICS_BY_KEY_MERGE_EXTERN(cl_uint, O) CLATOMICS_BY_KEY_MERGE_EXTERN(cl_ulong, O)
+CLATOMICS_BY_KEY_MERGE_TYPES(float)
+CLATOMICS_BY_KEY_MERGE_TYPES(double)
+CLATOMICS_BY_KEY_MERGE_TYPES(cl_int)
+CLATOMICS_BY_KEY_MERGE_TYPES(cl_uint)
+CLATOMICS_BY_KEY_MERGE_TYPES(cl_long)
+CLATOMICS_BY_KEY_MERGE_TYPES(cl_ulong)
+#undef CLATOMICS_BY_KEY_MERGE_TYPES
+#undef CLATOMICS_BY_KEY_MERGE_EXTERN
 
 }  // namespace clatomics

@@ -7,32 +7,20 @@
 
 #include "clatomics/device_group.hpp"
 #include "clatomics/scatter.hpp"
-#include "core/launch.hpp"
 #include "groups/engine.hpp"
 #include "scatter/partial.hpp"
 
 namespace clatomics {
 namespace {
 
-// One chunk's or part's runs: their keys, their reductions and (for mean, whose sums join before
-// they are divided) their lengths. Empty for a resident part of no elements.
-template <class K, class O>
-struct Runs {
-  std::vector<K> keys;
-  std::vector<O> values;
-  std::vector<std::uint64_t> lengths;
-};
-
 // One call over host or resident data (groups/engine.hpp): keys, then values. Each chunk or part
-// gives its runs; a part's first run joins the run before it where their keys are equal (float
-// sums in double, the rest by the op itself); finish() gives the call's result.
+// gives its runs as reduce_by_key_partial does (scatter/partial.hpp); they join in element order
+// as merge_into joins partials, and finish_by_key gives the call's result.
 template <class K, class V>
 struct ByKeyOnGroup {
   using O = detail::group_scatter_output_t<V>;  // float for 16-bit values: the one-device calls write it unrounded
-  using Rule = detail::ScatterRule<O>;
-  using Acc = typename Rule::Acc;
-  using Part = Runs<K, O>;
-  using Total = Runs<K, Acc>;
+  using Part = ByKeyPartial<K, O>;
+  using Total = ByKeyPartial<K, O>;
   using Result = std::pair<std::vector<K>, std::vector<O>>;
   // Chunks of whole 64-element blocks: the runs have no reduction tiles to keep whole.
   static constexpr std::size_t multiple = 64;
@@ -42,48 +30,17 @@ struct ByKeyOnGroup {
   std::size_t n;
   ScatterOp op;
   ScatterOptions options;
-  Rule rule{op, options};
+  detail::ScatterRule<O> rule{op, options};
 
-  bool mean() const { return op == ScatterOp::mean; }
-
-  Total start(Runtime&) const { return {}; }
-
+  Total start(Runtime&) const {
+    Total total;
+    total.op = op, total.options = options;
+    return total;
+  }
   Part part(Runtime& rt, const std::vector<detail::At>& at, std::uint64_t, std::size_t count) const {
-    Part r;
-    if (count == 0) return r;
-    const detail::Mem unique = detail::make_buffer(rt, count * sizeof(K)), reductions = detail::make_buffer(rt, count * sizeof(O));
-    detail::KeysCall call;
-    call.type = detail::scatter_type_of<V>();
-    call.key64 = detail::scatter_index64<K>();
-    call.keys = at[0].buffer, call.keys_offset = at[0].offset;
-    call.values = at[1].buffer, call.values_offset = at[1].offset, call.count = count;
-    call.unique_keys = unique.get(), call.reductions = reductions.get();
-    call.op = mean() ? ScatterOp::sum : op;  // divided once the runs' pieces have joined
-    call.options = options;
-    std::vector<cl_ulong> starts;
-    const std::size_t runs = detail::reduce_by_key_buffers(rt, call, mean() ? &starts : nullptr);
-    r.keys.resize(runs);
-    r.values.resize(runs);
-    detail::Commands commands(rt);
-    commands.read(unique.get(), 0, runs * sizeof(K), r.keys.data());
-    commands.read(reductions.get(), 0, runs * sizeof(O), r.values.data());
-    for (std::size_t u = 0; u + 1 < starts.size(); ++u) r.lengths.push_back(starts[u + 1] - starts[u]);
-    return r;
+    return detail::by_key_part<K, V>(rt, op, options, at[0].buffer, at[0].offset, at[1].buffer, at[1].offset, count);
   }
-
-  void merge(Total& total, Part&& r) const {
-    std::size_t u = 0;
-    if (!r.keys.empty() && !total.keys.empty() && total.keys.back() == r.keys.front()) {  // one run, cut in two
-      total.values.back() = rule.join(total.values.back(), r.values.front());
-      if (mean()) total.lengths.back() += r.lengths.front();
-      u = 1;
-    }
-    for (; u < r.keys.size(); ++u) {
-      total.keys.push_back(r.keys[u]);
-      total.values.push_back(Acc(r.values[u]));
-      if (mean()) total.lengths.push_back(r.lengths[u]);
-    }
-  }
+  void merge(Total& total, Part&& part) const { merge_into(total, part); }
 
   std::vector<detail::HostArray> host() const {
     return {{keys ? keys->data() : nullptr, sizeof(K)}, {values ? values->data() : nullptr, sizeof(V)}};
@@ -93,13 +50,7 @@ struct ByKeyOnGroup {
   // slot (16-byte fixed point when deterministic), count and flags.
   std::size_t device_bytes() const { return sizeof(K) + sizeof(O) + sizeof(cl_ulong) + 28; }
 
-  Result finish(Total&& total) const {
-    Result result;
-    result.first = std::move(total.keys);
-    for (std::size_t u = 0; u < total.values.size(); ++u)
-      result.second.push_back(mean() ? Rule::mean(O(total.values[u]), total.lengths[u]) : O(total.values[u]));
-    return result;
-  }
+  Result finish(const Total& total) const { return finish_by_key(total); }
 };
 
 // Every device refuses what it cannot run (op, type, options) on a call of one key, as it would

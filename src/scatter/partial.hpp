@@ -1,7 +1,7 @@
-// The pieces of scatter_reduce_partial that a device group's engine uses for its chunks and
-// parts (groups/group_scatter.cpp): a partial at the op's identity, one part's run, and how
-// parts join, which the scatter family's other group forms (groups/group_segments.cpp,
-// groups/group_by_key.cpp) share.
+// The pieces of scatter_reduce_partial and reduce_by_key_partial that a device group's engine
+// uses for its chunks and parts (groups/group_scatter.cpp, groups/group_by_key.cpp): a partial
+// at the op's identity, one part's run, and how parts join, which the scatter family's other
+// group form (groups/group_segments.cpp) shares.
 #pragma once
 
 #include <cmath>
@@ -95,5 +95,12 @@ template <class V, class I>
 ScatterPartial<scatter_partial_t<V>> scatter_part(Runtime& rt, std::size_t bins, std::size_t width, ScatterOp op,
                                                   const ScatterOptions& options, cl_mem indices, std::size_t indices_offset,
                                                   cl_mem values, std::size_t values_offset, std::size_t count);
+
+// The partial reduce_by_key of count keys and values at keys_offset / values_offset of those
+// buffers, the call's checks already made: the runs found and reduced on rt's device (mean's as
+// sums, with their lengths), read back.
+template <class K, class V>
+ByKeyPartial<K, scatter_partial_t<V>> by_key_part(Runtime& rt, ScatterOp op, const ScatterOptions& options, cl_mem keys,
+                                                  std::size_t keys_offset, cl_mem values, std::size_t values_offset, std::size_t count);
 
 }  // namespace clatomics::detail
