@@ -2,7 +2,9 @@
 // MPI combines their partial results, and every rank checks them against one process over all
 // the data: the histogram counts equal, the deterministic float sum equal bit for bit, and a
 // scatter_reduce (np.add.at, index_add_) of the shards' (index, value) pairs into one output as
-// one process's: integer means exactly, float sums bit for bit as the shards merged in order.
+// one process's: integer means exactly, float sums bit for bit as the shards merged in order;
+// and a reduce_by_key over sorted keys whose runs cross the ranks' cuts, its integer means and
+// maxima as one process's, exactly.
 //   mpirun -np 2 ./mpi_histogram_reduce            (CTest: --oversubscribe, as root too)
 //   mpirun -np 2 ./mpi_histogram_reduce --mismatch (rank r asks for 100 + r bins: refused on
 //                                                   every rank before anything is reduced)
@@ -29,6 +31,9 @@ float value_at(std::size_t i) {
 
 // Where element i goes in the scatter: bin depends on i alone.
 cl_uint bin_at(std::size_t i) { return cl_uint((std::uint64_t(i) * 40503u) % 1009u); }
+
+// The sorted key of element i (runs of 37 or 38 elements, so some cross every rank's cut).
+cl_uint key_at(std::size_t i) { return cl_uint(std::uint64_t(i) * 1000 / 37501); }
 
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
@@ -61,6 +66,14 @@ int run(int rank, int ranks, bool bins_differ, bool ranges_differ) {
   std::vector<float> out_sums(1009, 0.5f);
   clatomics::finish_scatter(out_means, means);  // out as one scatter_reduce over all the data leaves it
   clatomics::finish_scatter(out_sums, sums);
+  std::vector<cl_uint> keys(shard.size());
+  for (std::size_t i = first; i < end; ++i) keys[i - first] = key_at(i);
+  auto key_means = clatomics::reduce_by_key_partial(rt, keys, counts, clatomics::ScatterOp::mean);
+  auto key_max = clatomics::reduce_by_key_partial(rt, keys, shard, clatomics::ScatterOp::max);
+  clatomics::mpi::allreduce(key_means, MPI_COMM_WORLD);  // the runs merged in rank order, a run cut by ranks joined
+  clatomics::mpi::allreduce(key_max, MPI_COMM_WORLD);
+  const auto by_key_means = clatomics::finish_by_key(key_means);  // as one reduce_by_key over all the data
+  const auto by_key_max = clatomics::finish_by_key(key_max);
   clatomics::EvenHistogram2D hist2d = clatomics::histogram2d_even(rt, shard, shard, clatomics::EvenBins<float>{30, -500.0f, 500.0f},
                                                                   clatomics::EvenBins<float>{20, 0.0f, 400.0f});
   clatomics::mpi::allreduce(hist2d, MPI_COMM_WORLD);
@@ -92,6 +105,11 @@ int run(int rank, int ranks, bool bins_differ, bool ranges_differ) {
   }
   std::vector<float> one_sums(1009, 0.5f);
   clatomics::finish_scatter(one_sums, one_sums_part);
+  std::vector<cl_uint> all_keys(n);
+  for (std::size_t i = 0; i < n; ++i) all_keys[i] = key_at(i);
+  const auto one_key_means = clatomics::reduce_by_key(rt, all_keys, all_counts, clatomics::ScatterOp::mean);
+  const auto one_key_max = clatomics::reduce_by_key(rt, all_keys, all, clatomics::ScatterOp::max);
+  const bool by_key_ok = by_key_means == one_key_means && by_key_max == one_key_max && by_key_means.first.size() > 1000;
   const clatomics::EvenHistogram2D one2d = clatomics::histogram2d_even(rt, all, all, clatomics::EvenBins<float>{30, -500.0f, 500.0f},
                                                                        clatomics::EvenBins<float>{20, 0.0f, 400.0f});
   const std::vector<float> one_kept = clatomics::compact(rt, all, clatomics::where::x > 490.0f, stable);
@@ -103,7 +121,7 @@ int run(int rank, int ranks, bool bins_differ, bool ranges_differ) {
   }
   const bool others_ok = hist2d.counts == one2d.counts && hist2d.outside == one2d.outside && hist2d.x.below == one2d.x.below &&
                          hist2d.y.above == one2d.y.above && kept == one_kept && !kept.empty() && same_bits(dot, one_dot);
-  const bool scatter_ok = others_ok && out_means == one_means && std::memcmp(out_sums.data(), one_sums.data(), one_sums.size() * sizeof(float)) == 0;
+  const bool scatter_ok = others_ok && by_key_ok && out_means == one_means && std::memcmp(out_sums.data(), one_sums.data(), one_sums.size() * sizeof(float)) == 0;
   const bool ok = scatter_ok && hist.counts == one.counts && hist.below == one.below && hist.above == one.above && hist.nan == one.nan &&
                   same_bits(sum, one_sum);
   if (rank == 0)
@@ -112,6 +130,9 @@ int run(int rank, int ranks, bool bins_differ, bool ranges_differ) {
   if (rank == 0)
     std::printf("scatter over the ranks: integer means %s one process's, float sums %s bits as the shards merged in order\n",
                 out_means == one_means ? "equal" : "differ from", scatter_ok ? "the same" : "not the same");
+  if (rank == 0)
+    std::printf("reduce_by_key over the ranks: %zu runs, integer means and float maxima %s one process's\n", by_key_means.first.size(),
+                by_key_ok ? "equal" : "differ from");
   int all_ok = 0, mine = ok ? 1 : 0;
   MPI_Allreduce(&mine, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (rank == 0) std::cout << (all_ok ? "mpi_histogram_reduce: PASS\n" : "mpi_histogram_reduce: FAIL\n");

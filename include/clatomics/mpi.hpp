@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "clatomics/partial.hpp"
@@ -181,6 +182,39 @@ void allreduce(ScatterPartial<O>& mine, MPI_Comm comm) {
   };
   if (rank > 0) {
     ScatterPartial<O> before = mine;  // its shape; the ranks before this one fill it
+    pass(before, rank - 1, 1);
+    merge_into(before, mine);
+    mine = std::move(before);
+  }
+  if (rank + 1 < ranks) pass(mine, rank + 1, 0);
+  pass(mine, ranks - 1, 2);
+}
+
+// A reduce_by_key's partial results (partial.hpp): every rank's runs merged in rank order, as
+// merge_into merges them (rank 0's elements first; the same chain as ScatterPartial's, each rank
+// sending its run count ahead of its runs), so a run that crosses ranks joins as one process
+// finds it and the bits depend on the ranks' parts alone. Every rank then holds the whole
+// partial; finish_by_key gives the keys and reductions. Ranks whose ops or NaN rules differ are
+// refused on every rank before anything is merged.
+template <class K, class O>
+void allreduce(ByKeyPartial<K, O>& mine, MPI_Comm comm) {
+  require_same(std::uint64_t(mine.op), "reduce_by_key ops", comm);
+  require_same(std::uint64_t(mine.options.nan), "reduce_by_key NaN rules", comm);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  // What travels: {runs, lengths}, then the keys, the values and the lengths.
+  const auto pass = [&](ByKeyPartial<K, O>& p, int peer, int how) {
+    std::vector<std::uint64_t> head = {p.keys.size(), p.lengths.size()};
+    send_all(head, peer, how, comm);
+    p.keys.resize(head[0]), p.values.resize(head[0]), p.lengths.resize(head[1]);
+    send_all(p.keys, peer, how, comm);
+    send_all(p.values, peer, how, comm);
+    send_all(p.lengths, peer, how, comm);
+  };
+  if (rank > 0) {
+    ByKeyPartial<K, O> before;  // the ranks before this one fill it
+    before.op = mine.op, before.options = mine.options;
     pass(before, rank - 1, 1);
     merge_into(before, mine);
     mine = std::move(before);
