@@ -66,9 +66,11 @@ void merge_into(EvenHistogram& into, const EvenHistogram& from);
 // 2-D: the same nx, ny and weight channels (the bins' ranges are the caller's to keep alike: the
 // result does not hold them).
 void merge_into(EvenHistogram2D& into, const EvenHistogram2D& from);
-// dot and compact need no partial type: a part's dot is dot() over the part (parts' dots add, in
-// order for the same bits), and a part's kept elements are compact() over the part (joined in
-// the parts' order, with options.stable the input's order). mpi.hpp gathers both over ranks.
+// dot, compact and segment_reduce need no partial type: a part's dot is dot() over the part
+// (parts' dots add, in order for the same bits), a part's kept elements are compact() over the
+// part (joined in the parts' order, with options.stable the input's order), and a part of whole
+// segments is segment_reduce() over those segments, offsets rebased (rows joined in order).
+// mpi.hpp gathers them over ranks.
 
 // scatter_reduce over a part of its (indices, values): what the part gives each bin of an output
 // of `bins` rows of `width`, before out's own values enter. Parts merge (merge_into) into what
