@@ -93,6 +93,26 @@ inline bool same_histogram2d(const clatomics::EvenHistogram2D& a, const clatomic
          a.outside == b.outside && a.sums == b.sums;
 }
 
+// f(self, op, rule, same) for every NaN case of min and max: with and without out's own values,
+// both ops, both NaN rules; same(a, b): the same bits, or both NaN where NanRule::missing leaves
+// the bits of a NaN result open.
+template <class F>
+void each_nan_case(F&& f) {
+  using clatomics::NanRule;
+  using clatomics::ScatterOp;
+  for (const bool self : {true, false})
+    for (const ScatterOp op : {ScatterOp::min, ScatterOp::max})
+      for (const NanRule rule : {NanRule::propagate, NanRule::missing}) {
+        CAPTURE(self);
+        CAPTURE(int(op));
+        CAPTURE(int(rule));
+        const auto same = [rule](float a, float b) {
+          return test::bits(a) == test::bits(b) || (rule == NanRule::missing && std::isnan(a) && std::isnan(b));
+        };
+        f(self, op, rule, same);
+      }
+}
+
 // The group under test: CLATOMICS_TEST_GROUP (a group selector, e.g. "gpu:all" on a machine with
 // two GPUs), else the CLATOMICS_DEVICE of a run per device (scripts/device-matrix.sh), else every
 // device.

@@ -180,47 +180,38 @@ TEST_CASE("group scatter_reduce: float min/max propagate NaN by default and trea
   };
   const SmallChunks chunks(16 << 10);
   DeviceGroup& first_device = first_device_alone();
-  for (const bool self : {true, false})
-    for (const ScatterOp op : {ScatterOp::min, ScatterOp::max})
-      for (const NanRule rule : {NanRule::propagate, NanRule::missing}) {
-        CAPTURE(self);
-        CAPTURE(int(op));
-        CAPTURE(int(rule));
-        clatomics::ScatterOptions o;
-        o.include_self = self;
-        o.nan = rule;
-        std::vector<float> one = init, all = init;
-        clatomics::scatter_reduce<float, cl_uint>(first_device, one, indices, values, op, o);  // one device, in chunks
-        std::vector<float> single = init;
-        clatomics::scatter_reduce<float, cl_uint>(group.runtime(0), single, indices, values, op, o);
-        clatomics::scatter_reduce<float, cl_uint>(group, all, indices, values, op, o);
-        // The same bits (NanRule::missing leaves the bits of a NaN result open: NaN alone, without self).
-        const auto same = [&](float a, float b) {
-          return bits_of(a) == bits_of(b) || (rule == NanRule::missing && std::isnan(a) && std::isnan(b));
-        };
-        for (std::size_t b = 0; b < init.size(); ++b) {
-          CAPTURE(b);
-          CHECK(same(all[b], single[b]));
-          CHECK(same(one[b], single[b]));
-        }
-        CHECK(bits_of(all[3]) == odd_bits);
-        float finite = op == ScatterOp::min ? inf : -inf;
-        for (std::size_t i = 1; i < n; i += 5) finite = op == ScatterOp::min ? std::min(finite, values[i]) : std::max(finite, values[i]);
-        for (std::size_t i = 3; i < n; i += 5) finite = op == ScatterOp::min ? std::min(finite, values[i]) : std::max(finite, values[i]);
-        const float bin1 = self ? (op == ScatterOp::min ? std::min(0.0f, finite) : std::max(0.0f, finite)) : finite;
-        CHECK(all[1] == bin1);
-        if (rule == NanRule::propagate) {
-          CHECK(bits_of(all[0]) == 0x7fc00000u);
-          CHECK(bits_of(all[2]) == 0x7fc00000u);
-          if (self) CHECK(bits_of(all[4]) == 0x7fc00000u);  // out's own NaN
-          else CHECK(!std::isnan(all[4]));
-        } else {
-          CHECK(!std::isnan(all[0]));
-          if (op == ScatterOp::min) CHECK(all[0] == -inf);
-          CHECK(std::isnan(all[2]) == !self);  // NaN alone: out's value with self, else NaN
-          CHECK(!std::isnan(all[4]));
-        }
-      }
+  group_test::each_nan_case([&](bool self, ScatterOp op, NanRule rule, const auto& same) {
+    clatomics::ScatterOptions o;
+    o.include_self = self;
+    o.nan = rule;
+    std::vector<float> one = init, all = init;
+    clatomics::scatter_reduce<float, cl_uint>(first_device, one, indices, values, op, o);  // one device, in chunks
+    std::vector<float> single = init;
+    clatomics::scatter_reduce<float, cl_uint>(group.runtime(0), single, indices, values, op, o);
+    clatomics::scatter_reduce<float, cl_uint>(group, all, indices, values, op, o);
+    for (std::size_t b = 0; b < init.size(); ++b) {
+      CAPTURE(b);
+      CHECK(same(all[b], single[b]));
+      CHECK(same(one[b], single[b]));
+    }
+    CHECK(bits_of(all[3]) == odd_bits);
+    float finite = op == ScatterOp::min ? inf : -inf;
+    for (std::size_t i = 1; i < n; i += 5) finite = op == ScatterOp::min ? std::min(finite, values[i]) : std::max(finite, values[i]);
+    for (std::size_t i = 3; i < n; i += 5) finite = op == ScatterOp::min ? std::min(finite, values[i]) : std::max(finite, values[i]);
+    const float bin1 = self ? (op == ScatterOp::min ? std::min(0.0f, finite) : std::max(0.0f, finite)) : finite;
+    CHECK(all[1] == bin1);
+    if (rule == NanRule::propagate) {
+      CHECK(bits_of(all[0]) == 0x7fc00000u);
+      CHECK(bits_of(all[2]) == 0x7fc00000u);
+      if (self) CHECK(bits_of(all[4]) == 0x7fc00000u);  // out's own NaN
+      else CHECK(!std::isnan(all[4]));
+    } else {
+      CHECK(!std::isnan(all[0]));
+      if (op == ScatterOp::min) CHECK(all[0] == -inf);
+      CHECK(std::isnan(all[2]) == !self);  // NaN alone: out's value with self, else NaN
+      CHECK(!std::isnan(all[4]));
+    }
+  });
 }
 
 TEST_CASE("group scatter_reduce: an empty out (or rows of width 0) runs nothing; every index is out of range") {

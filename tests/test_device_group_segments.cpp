@@ -269,32 +269,23 @@ TEST_CASE("float min/max over the group: NaN propagates by default and is missin
       if ((s % 13 == 0) || (s % 7 == 0 && i == at)) values[i] = (i & 1) ? nan : -nan;
     }
   values[long_at + 500] = nan;
-  for (const bool self : {true, false})
-    for (const ScatterOp op : {ScatterOp::min, ScatterOp::max})
-      for (const NanRule rule : {NanRule::propagate, NanRule::missing}) {
-        CAPTURE(self);
-        CAPTURE(int(op));
-        CAPTURE(int(rule));
-        ScatterOptions o = with(self);
-        o.nan = rule;
-        std::vector<float> one(offsets.size() - 1, 0.0f);
-        for (std::size_t s = 0; s < one.size(); s += 5) one[s] = s % 10 ? nan : odd;
-        std::vector<float> host = one, resident = one;
-        clatomics::segment_reduce<float, cl_uint>(group.runtime(0), one, offsets, values, op, o);
-        clatomics::segment_reduce<float, cl_uint>(group, host, offsets, values, op, o);
-        clatomics::segment_reduce<float, cl_uint>(group, resident, offsets, clatomics::distribute(group, values), op, o);
-        const auto by_key_one = clatomics::reduce_by_key<cl_uint, float>(group.runtime(0), keys, values, op, o);
-        const auto by_key = clatomics::reduce_by_key<cl_uint, float>(group, keys, values, op, o);
-        // The same bits (NanRule::missing leaves the bits of a NaN result open).
-        const auto same = [&](float a, float b) {
-          return test::bits(a) == test::bits(b) || (rule == NanRule::missing && std::isnan(a) && std::isnan(b));
-        };
-        std::size_t wrong = 0;
-        for (std::size_t s = 0; s < one.size(); ++s) wrong += !same(host[s], one[s]) + !same(resident[s], one[s]);
-        for (std::size_t r = 0; r < by_key_one.second.size(); ++r) wrong += !same(by_key.second[r], by_key_one.second[r]);
-        CHECK(wrong == 0);
-        CHECK(by_key.first == by_key_one.first);
-      }
+  group_test::each_nan_case([&](bool self, ScatterOp op, NanRule rule, const auto& same) {
+    ScatterOptions o = with(self);
+    o.nan = rule;
+    std::vector<float> one(offsets.size() - 1, 0.0f);
+    for (std::size_t s = 0; s < one.size(); s += 5) one[s] = s % 10 ? nan : odd;
+    std::vector<float> host = one, resident = one;
+    clatomics::segment_reduce<float, cl_uint>(group.runtime(0), one, offsets, values, op, o);
+    clatomics::segment_reduce<float, cl_uint>(group, host, offsets, values, op, o);
+    clatomics::segment_reduce<float, cl_uint>(group, resident, offsets, clatomics::distribute(group, values), op, o);
+    const auto by_key_one = clatomics::reduce_by_key<cl_uint, float>(group.runtime(0), keys, values, op, o);
+    const auto by_key = clatomics::reduce_by_key<cl_uint, float>(group, keys, values, op, o);
+    std::size_t wrong = 0;
+    for (std::size_t s = 0; s < one.size(); ++s) wrong += !same(host[s], one[s]) + !same(resident[s], one[s]);
+    for (std::size_t r = 0; r < by_key_one.second.size(); ++r) wrong += !same(by_key.second[r], by_key_one.second[r]);
+    CHECK(wrong == 0);
+    CHECK(by_key.first == by_key_one.first);
+  });
 }
 
 TEST_CASE("empty inputs over the group: no segments, empty segments, no keys, rows of width 0, as on one device") {

@@ -11,20 +11,10 @@ Call by_key_call(ScatterOp op) {
     const std::size_t runs =
         clatomics::reduce_by_key(rt, view<cl_uint>(r[0]), view<float>(r[1]), view<cl_uint>(r[2]), view<float>(r[3]), op);
     if (!before) return;
-    const auto keys = as<cl_uint>((*before)[0]);
-    const auto val = as<float>((*before)[1]);
-    std::vector<cl_uint> unique;
-    std::vector<float> reductions;
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      if (i == 0 || keys[i] != keys[i - 1]) {
-        unique.push_back(keys[i]), reductions.push_back(val[i]);
-        continue;
-      }
-      reductions.back() = apply(op, reductions.back(), val[i]);
-    }
-    REQUIRE(runs == unique.size());
-    check_output(rt, r[2], (*before)[2], unique);
-    check_output(rt, r[3], (*before)[3], reductions);
+    const auto want = host_by_key(as<cl_uint>((*before)[0]), as<float>((*before)[1]), op);
+    REQUIRE(runs == want.first.size());
+    check_output(rt, r[2], (*before)[2], want.first);
+    check_output(rt, r[3], (*before)[3], want.second);
   };
   return c;
 }
@@ -36,9 +26,7 @@ Algorithm reduce_by_key_entry() {
   a.available = int64_atomics;
   a.contents = [](const Shape& s, unsigned seed) {
     std::mt19937 gen(seed);
-    std::vector<cl_uint> keys(s.length);
-    cl_uint key = gen() % 50;
-    for (auto& k : keys) k = gen() % 4 == 0 ? (key = gen() % 50) : key;  // runs, and keys that come back later
+    const auto keys = run_keys(s.length, gen);
     return Contents{bytes_of(keys), bytes_of(small_floats(s.length, gen, -8, 8)), poison(4 * s.length), poison(4 * s.length)};
   };
   a.calls = {by_key_call(ScatterOp::sum), by_key_call(ScatterOp::max)};

@@ -55,6 +55,25 @@ inline Scattered host_scatter(const Contents& before, ScatterOp op, bool include
   return s;
 }
 
+// Keys in runs (a new key a quarter of the time), keys that come back later among them.
+inline std::vector<cl_uint> run_keys(std::size_t n, std::mt19937& gen) {
+  std::vector<cl_uint> keys(n);
+  cl_uint key = gen() % 50;
+  for (auto& k : keys) k = gen() % 4 == 0 ? (key = gen() % 50) : key;
+  return keys;
+}
+
+// reduce_by_key on the host: each run's key, and the op over its values.
+inline std::pair<std::vector<cl_uint>, std::vector<float>> host_by_key(const std::vector<cl_uint>& keys, const std::vector<float>& val,
+                                                                       ScatterOp op) {
+  std::pair<std::vector<cl_uint>, std::vector<float>> runs;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (i == 0 || keys[i] != keys[i - 1]) runs.first.push_back(keys[i]), runs.second.push_back(val[i]);
+    else runs.second.back() = apply(op, runs.second.back(), val[i]);
+  }
+  return runs;
+}
+
 // A random op, with out's own values or without.
 inline Call random_scatter(std::mt19937_64& g, Call (*make)(ScatterOp, bool)) {
   const ScatterOp ops[] = {ScatterOp::sum, ScatterOp::min, ScatterOp::max};
