@@ -10,6 +10,7 @@
 #include "clatomics/scatter.hpp"
 #include "groups/engine.hpp"
 #include "scatter/partial.hpp"
+#include "scatter/types.hpp"
 
 namespace clatomics {
 namespace {
@@ -33,10 +34,7 @@ struct ScatterOnGroup {
   std::size_t n, bins, width;
   ScatterOp op;
   ScatterOptions options;
-
-  bool counted() const { return op == ScatterOp::mean || !options.include_self; }
-  // Float sums and means: their bits depend on the chunks.
-  bool wide() const { return std::is_floating_point_v<O> && (op == ScatterOp::sum || op == ScatterOp::mean); }
+  detail::ScatterRule<O> rule{op, options};
 
   Total start(Runtime&) const { return detail::empty_partial<O>(bins, width, op, options); }
   Part part(Runtime& rt, const std::vector<detail::At>& at, std::uint64_t, std::size_t count) const {
@@ -48,26 +46,21 @@ struct ScatterOnGroup {
     return {{indices ? indices->data() : nullptr, sizeof(I)}, {values ? values->data() : nullptr, width * sizeof(V), width}};
   }
   std::size_t size() const { return n; }
-  std::size_t device_bytes() const { return counted() ? sizeof(cl_uint) : 0; }
+  std::size_t device_bytes() const { return rule.counted() ? sizeof(cl_uint) : 0; }
   ScatterResult finish(std::vector<O>& out, const Total& total) const { return finish_scatter(out, total); }
 };
 
 // Every device refuses what it cannot run (op, type, options) on a call with no elements (its
-// probe is one row: no larger than out), and an out larger than one of its buffers; device 0's
-// probe gives the result of a call with no bins.
+// probe is one row: no larger than out), and an out larger than one of its buffers.
 template <class V, class I>
-ScatterResult probe_devices(DeviceGroup& group, std::size_t out_size, std::size_t bins, ScatterOp op, const ScatterOptions& options,
-                            std::size_t width) {
+void probe_devices(DeviceGroup& group, std::size_t out_size, std::size_t bins, ScatterOp op, const ScatterOptions& options, std::size_t width) {
   using O = detail::group_scatter_output_t<V>;
-  ScatterResult first;
   for (std::size_t d = 0; d < group.size(); ++d) {
     std::vector<O> probe(bins ? width : 0);
-    const ScatterResult r = scatter_reduce<V, I>(group.runtime(d), probe, std::vector<I>{}, std::vector<V>{}, op, options, width);
-    if (d == 0) first = r;
+    (void)scatter_reduce<V, I>(group.runtime(d), probe, std::vector<I>{}, std::vector<V>{}, op, options, width);
     if (out_size * sizeof(O) > group.runtime(d).device_info().caps.max_mem_alloc_size)
       refuse("out (" + std::to_string(out_size * sizeof(O)) + " bytes) is larger than one buffer of device " + std::to_string(d));
   }
-  return first;
 }
 
 }  // namespace
@@ -77,7 +70,7 @@ ScatterResult detail::group_scatter_reduce(DeviceGroup& group, std::vector<group
                                            const std::vector<V>& values, ScatterOp op, ScatterOptions options, std::size_t width) {
   using O = group_scatter_output_t<V>;
   const detail::HostRows rows = detail::host_rows("scatter_reduce", width, false, out.size(), indices.size(), values.size());
-  (void)probe_devices<V, I>(group, out.size(), rows.bins, op, options, width);
+  probe_devices<V, I>(group, out.size(), rows.bins, op, options, width);
   // An empty output (as one device gives it): nothing runs; with no bins every index is out of
   // range (counted, or refused with OutOfRange::refuse).
   if (rows.bins == 0) {
@@ -103,20 +96,15 @@ ScatterResult detail::group_scatter_reduce(DeviceGroup& group, std::vector<group
   std::vector<std::vector<detail::At>> arrays(group.size());
   for (std::size_t d = 0; d < group.size(); ++d)
     arrays[d] = {{indices.parts[d](), 0, sizeof(I)}, {values.parts[d](), 0, sizeof(V), width}};
-  const ScatterResult empty = probe_devices<V, I>(group, out.size(), rows.bins, op, options, width);
+  probe_devices<V, I>(group, out.size(), rows.bins, op, options, width);
   if (rows.bins == 0) {
-    // No bins: every index is out of range, as one device counts or refuses them (rows of width
-    // 0 carry no value: nothing counted).
+    // No bins: every index is out of range, as one device counts or refuses them.
     detail::check_parts(group, arrays, indices.count);
-    ScatterResult result = empty;
-    result.out_of_range = width ? rows.count : 0;
-    if (result.out_of_range && options.out_of_range == OutOfRange::refuse)
-      refuse("bins is 0, so all " + std::to_string(rows.count) + " indices are out of range, and options.out_of_range is refuse");
-    return result;
+    return detail::scatter_without_bins("scatter_reduce", options, width, false, rows.count);
   }
   const ScatterOnGroup<V, I> call{nullptr, nullptr, rows.count, rows.bins, width, op, options};
   // Where the bits depend on the chunks, the host-data form's chunks.
-  const bool chunked = options.deterministic && call.wide();
+  const bool chunked = options.deterministic && call.rule.wide();
   return call.finish(out, chunked ? detail::run_resident_chunks(group, call, arrays, indices.first, indices.count)
                                   : detail::run_resident(group, call, arrays, indices.first, indices.count));
 }

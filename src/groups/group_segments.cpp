@@ -13,6 +13,7 @@
 #include "core/launch.hpp"
 #include "groups/engine.hpp"
 #include "scatter/partial.hpp"
+#include "scatter/types.hpp"
 
 namespace clatomics {
 namespace {
@@ -159,7 +160,7 @@ struct SegmentsOnGroup {
   // The joined pieces applied to out.
   ScatterResult finish(std::vector<O>& out_rows, const Total& total) const {
     ScatterResult result = total.result;
-    if (!total.any) result.strategy = options.strategy == ScatterStrategy::automatic ? ScatterStrategy::global_atomics : options.strategy;
+    if (!total.any) result.strategy = detail::scatter_asked_strategy(options);
     for (std::size_t s = 0; s < bins; ++s) {
       const std::uint64_t length = offset(s + 1) - offset(s);
       for (std::size_t d = 0; d < width; ++d) {

@@ -123,16 +123,7 @@ void Scatter::read_indices(std::size_t first, std::size_t n, cl_ulong* into) {
 }
 
 ScatterResult Scatter::run_empty() const {
-  ScatterResult result;
-  result.strategy = asked_strategy();
-  // Rows of width 0 carry no value (torch: an index tensor of no elements); segments count
-  // nothing out of range; with no bins every index is out of range.
-  if (call_.rows.width == 0 || call_.segments || call_.count == 0) return result;
-  if (call_.options.out_of_range == OutOfRange::refuse)
-    scatter_refuse(what_,
-                   "bins is 0, so all " + std::to_string(call_.count) + " indices are out of range, and options.out_of_range is refuse");
-  result.out_of_range = call_.count;
-  return result;
+  return scatter_without_bins(what_, call_.options, call_.rows.width, call_.segments, call_.count);
 }
 
 // Segment offsets that decrease or pass count.

@@ -42,14 +42,10 @@ class Scatter {
   // nothing.
   static bool empty(const ScatterCall& call) { return call.bins == 0 || call.rows.width == 0; }
   ScatterResult run_empty() const;
-  // The strategy a call that runs no accumulation reports: the one asked for, or global_atomics.
-  ScatterStrategy asked_strategy() const {
-    return call_.options.strategy == ScatterStrategy::automatic ? ScatterStrategy::global_atomics : call_.options.strategy;
-  }
-  // The plan of a call that runs no accumulation: that strategy, no launch.
+  // The plan of a call that runs no accumulation: the strategy asked for, no launch.
   ScatterPlan empty_plan() const {
     ScatterPlan plan;
-    plan.strategy = asked_strategy();
+    plan.strategy = scatter_asked_strategy(call_.options);
     plan.tuning = tuning_;
     plan.grid.groups = 0;
     return plan;

@@ -75,7 +75,7 @@ int Scatter::fixed_grid(int top) const {
 // element".
 ScatterResult Scatter::run_nothing(const Program& checks) {
   ScatterResult result;
-  result.strategy = asked_strategy();
+  result.strategy = scatter_asked_strategy(call_.options);
   if (call_.segments && !call_.options.include_self) {  // every segment is empty
     const Program empty = build_library_file(rt_, "kernels/scatter_empty_segments.cl", scatter_type_options(info_, call_.index64));
     const LibraryKernel fill = make_kernel(empty, fill_rows_kernel);

@@ -12,6 +12,7 @@
 #include "core/launch.hpp"
 #include "core/testing.hpp"
 #include "scatter/partial.hpp"
+#include "scatter/types.hpp"
 
 namespace clatomics {
 namespace {
@@ -67,9 +68,7 @@ void check_call(Runtime& rt, std::size_t width, ScatterOp op, const ScatterOptio
 template <class O>
 ScatterPartial<O> without_bins(const char* what, std::size_t width, ScatterOp op, const ScatterOptions& options, std::size_t count) {
   ScatterPartial<O> p = detail::empty_partial<O>(0, width, op, options);
-  p.result.out_of_range = width ? count : 0;
-  if (p.result.out_of_range && options.out_of_range == OutOfRange::refuse)
-    refuse(what, "bins is 0, so all " + std::to_string(count) + " indices are out of range, and options.out_of_range is refuse");
+  p.result = detail::scatter_without_bins(what, options, width, false, count);
   return p;
 }
 
@@ -82,7 +81,7 @@ ScatterPartial<O> detail::empty_partial(std::size_t bins, std::size_t width, Sca
   const detail::ScatterRule<O> rule{op, options};
   p.values.assign(bins * width, rule.start());
   p.counts.assign(rule.counted() ? bins : 0, 0);
-  p.result.strategy = options.strategy == ScatterStrategy::automatic ? ScatterStrategy::global_atomics : options.strategy;
+  p.result.strategy = detail::scatter_asked_strategy(options);
   return p;
 }
 

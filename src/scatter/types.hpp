@@ -34,6 +34,17 @@ const char* scatter_mode_macro(ScatterStrategy strategy);
 
 [[noreturn]] void scatter_refuse(const char* what, const std::string& why);
 
+// The strategy a call that runs no accumulation reports: the one asked for, or global_atomics.
+inline ScatterStrategy scatter_asked_strategy(const ScatterOptions& options) {
+  return options.strategy == ScatterStrategy::automatic ? ScatterStrategy::global_atomics : options.strategy;
+}
+
+// What a call with nothing to accumulate gives (no bins, rows of width 0, or no indices): rows of
+// width 0 carry no value (torch: an index tensor of no elements) and segments count nothing out
+// of range; with no bins every one of count indices is out of range, counted, or refused
+// (std::invalid_argument naming what) with OutOfRange::refuse.
+ScatterResult scatter_without_bins(const char* what, const ScatterOptions& options, std::size_t width, bool segments, std::size_t count);
+
 bool scatter_sixteen_bits(ScatterType type);
 
 // Bytes of an output element: the values' own 16 bits (ScatterCall::out16), else what the type's
