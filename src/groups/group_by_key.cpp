@@ -32,11 +32,7 @@ struct ByKeyOnGroup {
   ScatterOptions options;
   detail::ScatterRule<O> rule{op, options};
 
-  Total start(Runtime&) const {
-    Total total;
-    total.op = op, total.options = options;
-    return total;
-  }
+  Total start(Runtime&) const { return detail::empty_by_key<K, O>(op, options); }
   Part part(Runtime& rt, const std::vector<detail::At>& at, std::uint64_t, std::size_t count) const {
     return detail::by_key_part<K, V>(rt, op, options, at[0].buffer, at[0].offset, at[1].buffer, at[1].offset, count);
   }

@@ -25,13 +25,6 @@ void check_call(Runtime& rt, ScatterOp op, const ScatterOptions& options) {
   (void)reduce_by_key<K, V, scatter_partial_t<V>>(rt, std::vector<K>{}, std::vector<V>{}, op, options);
 }
 
-template <class K, class O>
-ByKeyPartial<K, O> no_runs(ScatterOp op, const ScatterOptions& options) {
-  ByKeyPartial<K, O> p;
-  p.op = op, p.options = options;
-  return p;
-}
-
 // A partial as reduce_by_key_partial and merge_into leave it: one value a key, and for mean one
 // length a key.
 template <class K, class O>
@@ -46,7 +39,7 @@ ByKeyPartial<K, scatter_partial_t<V>> detail::by_key_part(Runtime& rt, ScatterOp
                                                           std::size_t keys_offset, cl_mem values, std::size_t values_offset,
                                                           std::size_t count) {
   using O = scatter_partial_t<V>;
-  ByKeyPartial<K, O> p = no_runs<K, O>(op, options);
+  ByKeyPartial<K, O> p = detail::empty_by_key<K, O>(op, options);
   if (count == 0) return p;
   const bool mean = op == ScatterOp::mean;
   const Mem unique = make_buffer(rt, count * sizeof(K)), reductions = make_buffer(rt, count * sizeof(O));
@@ -89,7 +82,7 @@ ByKeyPartial<K, scatter_partial_t<V>> reduce_by_key_partial(Runtime& rt, const s
   const char* what = "reduce_by_key_partial";
   check_call<K, V>(rt, op, options);
   if (keys.size() != values.size()) detail::scatter_size_mismatch(what, keys.size(), values.size());
-  if (keys.empty()) return no_runs<K, O>(op, options);
+  if (keys.empty()) return detail::empty_by_key<K, O>(op, options);
   detail::scatter_check_fits(rt, what, "keys", keys.size(), sizeof(K));
   detail::scatter_check_fits(rt, what, "values", values.size(), std::max(sizeof(V), sizeof(O)));
   const detail::Mem on_device_keys = detail::make_buffer(rt, keys.size() * sizeof(K), CL_MEM_READ_ONLY, keys.data());

@@ -96,6 +96,14 @@ ScatterPartial<scatter_partial_t<V>> scatter_part(Runtime& rt, std::size_t bins,
                                                   const ScatterOptions& options, cl_mem indices, std::size_t indices_offset,
                                                   cl_mem values, std::size_t values_offset, std::size_t count);
 
+// A reduce_by_key partial of no keys: no runs, the call's op and options.
+template <class K, class O>
+ByKeyPartial<K, O> empty_by_key(ScatterOp op, const ScatterOptions& options) {
+  ByKeyPartial<K, O> p;
+  p.op = op, p.options = options;
+  return p;
+}
+
 // The partial reduce_by_key of count keys and values at keys_offset / values_offset of those
 // buffers, the call's checks already made: the runs found and reduced on rt's device (mean's as
 // sums, with their lengths), read back.
