@@ -155,6 +155,24 @@ T sum(T mine, MPI_Comm comm) {
   return total;
 }
 
+// mine becomes every rank's partial merged in rank order by merge_into: a rank receives the merge
+// of the ranks before it from rank - 1 (into before, which has mine's shape), merges its own
+// after it and passes the result to rank + 1; the last rank's is broadcast to all. pass(p, peer,
+// how) moves one partial as send_all moves a vector.
+template <class P, class Pass>
+void merge_in_rank_order(P& mine, P before, const Pass& pass, MPI_Comm comm) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  if (rank > 0) {
+    pass(before, rank - 1, 1);
+    merge_into(before, mine);
+    mine = std::move(before);
+  }
+  if (rank + 1 < ranks) pass(mine, rank + 1, 0);
+  pass(mine, ranks - 1, 2);
+}
+
 // A scatter_reduce's partial results (partial.hpp): every rank's merged in rank order, as
 // merge_into merges them (rank 0's values first; a rank passes the merge of the ranks before it
 // and its own to the next, and the last rank's is sent to all), so the result's bits depend on
@@ -169,9 +187,6 @@ void allreduce(ScatterPartial<O>& mine, MPI_Comm comm) {
   require_same(std::uint64_t(mine.options.include_self), "scatter include_self", comm);
   require_same(std::uint64_t(mine.options.nan), "scatter NaN rules", comm);
   require_same(std::uint64_t(mine.counts.size()), "scatter counts", comm);
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &ranks);
   // What travels: the values, the counts, and {out_of_range, any, strategy}.
   const auto pass = [&](ScatterPartial<O>& p, int peer, int how) {
     std::vector<std::uint64_t> head = {p.result.out_of_range, p.any ? 1u : 0u, std::uint64_t(p.result.strategy)};
@@ -180,14 +195,7 @@ void allreduce(ScatterPartial<O>& mine, MPI_Comm comm) {
     send_all(p.counts, peer, how, comm);
     p.result.out_of_range = head[0], p.any = head[1] != 0, p.result.strategy = ScatterStrategy(head[2]);
   };
-  if (rank > 0) {
-    ScatterPartial<O> before = mine;  // its shape; the ranks before this one fill it
-    pass(before, rank - 1, 1);
-    merge_into(before, mine);
-    mine = std::move(before);
-  }
-  if (rank + 1 < ranks) pass(mine, rank + 1, 0);
-  pass(mine, ranks - 1, 2);
+  merge_in_rank_order(mine, mine, pass, comm);
 }
 
 // A reduce_by_key's partial results (partial.hpp): every rank's runs merged in rank order, as
@@ -200,9 +208,6 @@ template <class K, class O>
 void allreduce(ByKeyPartial<K, O>& mine, MPI_Comm comm) {
   require_same(std::uint64_t(mine.op), "reduce_by_key ops", comm);
   require_same(std::uint64_t(mine.options.nan), "reduce_by_key NaN rules", comm);
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &ranks);
   // What travels: {runs, lengths}, then the keys, the values and the lengths.
   const auto pass = [&](ByKeyPartial<K, O>& p, int peer, int how) {
     std::vector<std::uint64_t> head = {p.keys.size(), p.lengths.size()};
@@ -212,15 +217,9 @@ void allreduce(ByKeyPartial<K, O>& mine, MPI_Comm comm) {
     send_all(p.values, peer, how, comm);
     send_all(p.lengths, peer, how, comm);
   };
-  if (rank > 0) {
-    ByKeyPartial<K, O> before;  // the ranks before this one fill it
-    before.op = mine.op, before.options = mine.options;
-    pass(before, rank - 1, 1);
-    merge_into(before, mine);
-    mine = std::move(before);
-  }
-  if (rank + 1 < ranks) pass(mine, rank + 1, 0);
-  pass(mine, ranks - 1, 2);
+  ByKeyPartial<K, O> before;  // no runs yet: the ranks before this one fill it
+  before.op = mine.op, before.options = mine.options;
+  merge_in_rank_order(mine, std::move(before), pass, comm);
 }
 
 }  // namespace clatomics::mpi
