@@ -1,4 +1,4 @@
-// Several devices of one host (device_group.hpp) and partial results that merge (partial.hpp):
+// Several devices of one host (device_group.hpp) and partial results that merge (each algorithm's header):
 // results equal one device's (deterministic float sums bit for bit, whatever the device count and
 // the chunks), resident parts, host data through pinned or pageable memory, the caller's own
 // out-of-order queue, refusals, a failing chunk reported. CTest runs it with POCL_DEVICES="pthread

@@ -1,4 +1,4 @@
-// scatter_reduce_partial, merge_into and finish_scatter (partial.hpp): the data cut into parts
+// scatter_reduce_partial, merge_into and finish_scatter (scatter.hpp): the data cut into parts
 // (one empty, one of a single index), each part's partial merged in order and applied to out,
 // against one scatter_reduce over all the data; every op, with and without out's values, rows,
 // integer and float values, views and host vectors; refusals leave their outputs untouched.
@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "clatomics/partial.hpp"
+#include "clatomics/algorithms.hpp"
 #include "support.hpp"
 
 namespace {

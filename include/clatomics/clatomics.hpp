@@ -11,7 +11,6 @@
 #include "clatomics/histogram.hpp"
 #include "clatomics/options.hpp"
 #include "clatomics/plan.hpp"
-#include "clatomics/partial.hpp"
 #include "clatomics/predicate.hpp"
 #include "clatomics/profile.hpp"
 #include "clatomics/reduce.hpp"

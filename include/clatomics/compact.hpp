@@ -12,6 +12,7 @@
 #include "clatomics/plan.hpp"
 #include "clatomics/runtime.hpp"
 #include "clatomics/view.hpp"
+#include "clatomics/group_forms.hpp"
 
 namespace clatomics {
 
@@ -103,5 +104,21 @@ extern template Plan plan_compact<float>(Runtime&, std::size_t, const Predicate&
 extern template Plan plan_compact<cl_int>(Runtime&, std::size_t, const Predicate&, CompactOptions);
 extern template Plan plan_compact<cl_uint>(Runtime&, std::size_t, const Predicate&, CompactOptions);
 #undef CLATOMICS_COMPACT_EXTERN
+
+// Over a DeviceGroup (group_forms.hpp), float, cl_int or cl_uint: each chunk (or part) compacted
+// on its device, the kept elements joined in element order (with options.stable, the input's
+// order). A part of the data needs no partial type: its kept elements are compact() over the
+// part, joined in the parts' order (mpi::concatenate joins them over ranks).
+template <class T>
+std::vector<T> compact(DeviceGroup& group, const std::vector<T>& in, const Predicate& predicate, CompactOptions options = {});
+template <class T>
+std::vector<T> compact(DeviceGroup& group, const DistributedBuffer<T>& in, const Predicate& predicate, CompactOptions options = {});
+#define CLATOMICS_COMPACT_GROUP_EXTERN(T)                                                                                  \
+  extern template std::vector<T> compact<T>(DeviceGroup&, const std::vector<T>&, const Predicate&, CompactOptions); \
+  extern template std::vector<T> compact<T>(DeviceGroup&, const DistributedBuffer<T>&, const Predicate&, CompactOptions);
+CLATOMICS_COMPACT_GROUP_EXTERN(float)
+CLATOMICS_COMPACT_GROUP_EXTERN(cl_int)
+CLATOMICS_COMPACT_GROUP_EXTERN(cl_uint)
+#undef CLATOMICS_COMPACT_GROUP_EXTERN
 
 }  // namespace clatomics

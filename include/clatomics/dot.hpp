@@ -10,6 +10,7 @@
 #include "clatomics/plan.hpp"
 #include "clatomics/runtime.hpp"
 #include "clatomics/view.hpp"
+#include "clatomics/group_forms.hpp"
 
 namespace clatomics {
 
@@ -52,5 +53,17 @@ extern template float detail::dot_buffers<float>(Runtime&, cl_mem, std::size_t, 
 extern template double detail::dot_buffers<double>(Runtime&, cl_mem, std::size_t, cl_mem, std::size_t, std::size_t);
 extern template float dot<float>(Runtime&, const std::vector<float>&, const std::vector<float>&);
 extern template double dot<double>(Runtime&, const std::vector<double>&, const std::vector<double>&);
+
+// Over a DeviceGroup (group_forms.hpp), float or double: the chunks' (or parts') dot products
+// added on the host in element order. A part of the data needs no partial type: its dot is dot()
+// over the part (parts' dots add, in order for the same bits; mpi::sum adds them over ranks).
+template <class T>
+T dot(DeviceGroup& group, const std::vector<T>& a, const std::vector<T>& b);
+template <class T>
+T dot(DeviceGroup& group, const DistributedBuffer<T>& a, const DistributedBuffer<T>& b);
+extern template float dot<float>(DeviceGroup&, const std::vector<float>&, const std::vector<float>&);
+extern template double dot<double>(DeviceGroup&, const std::vector<double>&, const std::vector<double>&);
+extern template float dot<float>(DeviceGroup&, const DistributedBuffer<float>&, const DistributedBuffer<float>&);
+extern template double dot<double>(DeviceGroup&, const DistributedBuffer<double>&, const DistributedBuffer<double>&);
 
 }  // namespace clatomics

@@ -13,6 +13,7 @@
 #include "clatomics/plan.hpp"
 #include "clatomics/runtime.hpp"
 #include "clatomics/view.hpp"
+#include "clatomics/group_forms.hpp"
 
 namespace clatomics {
 
@@ -337,5 +338,73 @@ EvenHistogram2D histogram2d_even(Runtime& rt, const View<V>& x, const View<V>& y
     return {};
   }
 }
+
+// Partial histograms: each part's histogram, merged by adding: counts and tallies exactly
+// (64-bit), weight sums in double (their order of addition may change the last bits, as with
+// atomics). into and from must have the same bins (and, for even histograms, the same range,
+// edges and weight channels); else std::invalid_argument and into is unchanged.
+void merge_into(std::vector<std::uint64_t>& into, const std::vector<std::uint64_t>& from);
+void merge_into(KeyHistogram& into, const KeyHistogram& from);
+void merge_into(EvenHistogram& into, const EvenHistogram& from);
+// 2-D: the same nx, ny and weight channels (the bins' ranges are the caller's to keep alike: the
+// result does not hold them).
+void merge_into(EvenHistogram2D& into, const EvenHistogram2D& from);
+
+// Over a DeviceGroup (group_forms.hpp): host data in chunks, or data resident on the devices.
+std::vector<std::uint64_t> histogram(DeviceGroup& group, const std::vector<std::uint8_t>& bytes, HistogramOptions options = {});
+namespace detail {
+template <class T>
+EvenHistogram group_histogram_even(DeviceGroup& group, const std::vector<T>& values, const EvenBins<T>& bins,
+                                   const std::vector<HostFloats>& weights, HistogramOptions options);
+}
+// Bins and weights as histogram_even(Runtime&, ...) takes them (float or double positions; {w}
+// or {w0, w1} host weight channels), each chunk's sums merged in double.
+template <class V, class T = V>
+EvenHistogram histogram_even(DeviceGroup& group, const std::vector<V>& values, const EvenBins<T>& bins,
+                             const std::vector<HostFloats>& weights = {}, HistogramOptions options = {}) {
+  if constexpr (detail::even_types<V, T>()) {
+    return detail::group_histogram_even<V>(group, values, bins, weights, options);
+  } else {
+    return {};
+  }
+}
+namespace detail {
+template <class T>
+EvenHistogram2D group_histogram2d_even(DeviceGroup& group, const std::vector<T>& x, const std::vector<T>& y, const EvenBins<T>& xbins,
+                                       const EvenBins<T>& ybins, const std::vector<HostFloats>& weights, HistogramOptions options);
+}
+// Points (x[i], y[i]), bins and weights as histogram2d_even(Runtime&, ...) takes them, each
+// chunk's sums merged in double.
+template <class V, class T = V>
+EvenHistogram2D histogram2d_even(DeviceGroup& group, const std::vector<V>& x, const std::vector<V>& y, const EvenBins<T>& xbins,
+                                 const EvenBins<T>& ybins, const std::vector<HostFloats>& weights = {}, HistogramOptions options = {}) {
+  if constexpr (detail::even_types<V, T>()) {
+    return detail::group_histogram2d_even<V>(group, x, y, xbins, ybins, weights, options);
+  } else {
+    return {};
+  }
+}
+KeyHistogram histogram_keys(DeviceGroup& group, const std::vector<cl_uint>& keys, std::size_t nbins, HistogramOptions options = {});
+std::vector<std::uint64_t> histogram(DeviceGroup& group, const DistributedBuffer<std::uint8_t>& bytes, HistogramOptions options = {});
+KeyHistogram histogram_keys(DeviceGroup& group, const DistributedBuffer<cl_uint>& keys, std::size_t nbins, HistogramOptions options = {});
+// float or double positions, with even bins of the same type and float weight channels.
+template <class T>
+EvenHistogram histogram_even(DeviceGroup& group, const DistributedBuffer<T>& values, const EvenBins<T>& bins,
+                             const std::vector<DistributedBuffer<float>>& weights = {}, HistogramOptions options = {});
+// The same for points: x, y and the weight channels laid out alike.
+template <class T>
+EvenHistogram2D histogram2d_even(DeviceGroup& group, const DistributedBuffer<T>& x, const DistributedBuffer<T>& y, const EvenBins<T>& xbins,
+                                 const EvenBins<T>& ybins, const std::vector<DistributedBuffer<float>>& weights = {},
+                                 HistogramOptions options = {});
+extern template EvenHistogram histogram_even<float>(DeviceGroup&, const DistributedBuffer<float>&, const EvenBins<float>&,
+                                                    const std::vector<DistributedBuffer<float>>&, HistogramOptions);
+extern template EvenHistogram histogram_even<double>(DeviceGroup&, const DistributedBuffer<double>&, const EvenBins<double>&,
+                                                     const std::vector<DistributedBuffer<float>>&, HistogramOptions);
+extern template EvenHistogram2D histogram2d_even<float>(DeviceGroup&, const DistributedBuffer<float>&, const DistributedBuffer<float>&,
+                                                        const EvenBins<float>&, const EvenBins<float>&,
+                                                        const std::vector<DistributedBuffer<float>>&, HistogramOptions);
+extern template EvenHistogram2D histogram2d_even<double>(DeviceGroup&, const DistributedBuffer<double>&, const DistributedBuffer<double>&,
+                                                         const EvenBins<double>&, const EvenBins<double>&,
+                                                         const std::vector<DistributedBuffer<float>>&, HistogramOptions);
 
 }  // namespace clatomics

@@ -1,4 +1,4 @@
-// clatomics/mpi.hpp — partial results (partial.hpp) combined across MPI ranks. Header-only: the
+// clatomics/mpi.hpp — partial results (each algorithm's header declares its own) combined across MPI ranks. Header-only: the
 // library never links MPI; include this where you include <mpi.h> and link MPI yourself.
 //
 // Every rank calls each function with its own part; every rank gets the whole result. Counts add
@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "clatomics/partial.hpp"
+#include "clatomics/algorithms.hpp"
 
 namespace clatomics::mpi {
 
@@ -173,7 +173,7 @@ void merge_in_rank_order(P& mine, P before, const Pass& pass, MPI_Comm comm) {
   pass(mine, ranks - 1, 2);
 }
 
-// A scatter_reduce's partial results (partial.hpp): every rank's merged in rank order, as
+// A scatter_reduce's partial results (scatter.hpp): every rank's merged in rank order, as
 // merge_into merges them (rank 0's values first; a rank passes the merge of the ranks before it
 // and its own to the next, and the last rank's is sent to all), so the result's bits depend on
 // the ranks' parts alone, never on the MPI implementation. Every rank then holds the whole
@@ -198,7 +198,7 @@ void allreduce(ScatterPartial<O>& mine, MPI_Comm comm) {
   merge_in_rank_order(mine, mine, pass, comm);
 }
 
-// A reduce_by_key's partial results (partial.hpp): every rank's runs merged in rank order, as
+// A reduce_by_key's partial results (reduce_by_key.hpp): every rank's runs merged in rank order, as
 // merge_into merges them (rank 0's elements first; the same chain as ScatterPartial's, each rank
 // sending its run count ahead of its runs), so a run that crosses ranks joins as one process
 // finds it and the bits depend on the ranks' parts alone. Every rank then holds the whole

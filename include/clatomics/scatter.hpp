@@ -1,5 +1,6 @@
-// clatomics/scatter.hpp — scatter-reduce (`out[idx[i]] op= values[i]`, np.add.at, index_add_),
-// segment reductions over CSR offsets, and reduce_by_key over sorted keys.
+// clatomics/scatter.hpp — scatter-reduce (`out[idx[i]] op= values[i]`, np.add.at, index_add_), and
+// what its family shares: segment reductions over CSR offsets (segment_reduce.hpp) and
+// reduce_by_key over sorted keys (reduce_by_key.hpp).
 #pragma once
 
 #include <cstddef>
@@ -12,114 +13,13 @@
 
 #include <CL/opencl.hpp>
 
+#include "clatomics/group_forms.hpp"
 #include "clatomics/plan.hpp"
 #include "clatomics/runtime.hpp"
+#include "clatomics/scatter_options.hpp"
 #include "clatomics/view.hpp"
 
 namespace clatomics {
-
-// 16-bit float values, stored as their bits; accumulated in float (see scatter_output_t for
-// what is written).
-struct half_t {
-  cl_ushort bits;
-};
-struct bfloat16_t {
-  cl_ushort bits;
-};
-
-// mean: the sum divided by the number of values (integers: rounded toward minus infinity, as
-// PyTorch's scatter_reduce "mean").
-enum class ScatterOp { sum, prod, min, max, mean };
-
-// Every strategy first folds runs of equal consecutive indices in registers (what makes sorted
-// indices and a single bin cheap); they differ in where a finished run goes.
-enum class ScatterStrategy {
-  automatic,       // from the bins, the device and a sample of the indices: see below
-  global_atomics,  // one atomic on the output per run (warp-aggregated on NVIDIA)
-  local_private,   // every work-group keeps copies of the whole output in __local memory and
-                   // merges them with one atomic per slot: bins * width must fit
-  local_cache,     // every work-group keeps the bins it meets first in a tagged __local table
-                   // (hot bins stay there), the others go to the output by global atomics
-};
-// automatic: local_private when the bins fit in __local memory; else local_cache when a sample of
-// 4096 indices shows hot bins (at least a fifth of the sample, and twice what spread indices
-// would put there, on bins seen twice or more; the sample not sorted); else global_atomics.
-
-enum class OutOfRange {
-  count,   // an index >= bins is skipped and counted (ScatterResult::out_of_range)
-  refuse,  // the indices are checked first: any index >= bins throws std::invalid_argument
-           // before the output is touched (one more pass over the indices)
-};
-
-// NaN in floating-point min and max (float, double, half, bfloat16).
-enum class NanRule {
-  propagate,  // a NaN reaching a bin (a value, or out's own with include_self) makes it NaN, as
-              // torch.scatter_reduce_ amax/amin and np.maximum.at / np.minimum.at
-  missing,    // NaN is missing data: max(1, NaN) = 1, NaN only where every value is (np.fmax.at /
-              // np.fmin.at, clat_atomic_min/max and reduce)
-};
-
-struct ScatterOptions {
-  // true: out's own values take part (out = out op values...); false: each bin that receives a
-  // value gets the reduction of its values alone, bins that receive none keep their values
-  // (PyTorch's scatter_reduce include_self).
-  bool include_self = true;
-  // A hint: the indices never decrease. Results are correct either way.
-  bool indices_are_sorted = false;
-  // float/double/half/bfloat16 sum and mean: bit-identical results on every run and strategy.
-  // The values of a call are summed in 128-bit fixed point scaled to its largest magnitude
-  // (integer adds: their order does not matter), then rounded to the output type: the exact sum
-  // rounded about once, for values within 2^44 (double) or 2^73 (float) of the largest one;
-  // smaller ones are rounded to a step of the largest magnitude times 2^-100. With include_self,
-  // out's own value joins that exact sum when it is no larger than the grid allows; a larger
-  // one is added to the values' rounded sum (two roundings); a bin whose values add to exactly
-  // 0 (or that none reached) keeps a nonzero own value as it is. A sum of exactly 0 is +0 (the
-  // fast mode gives -0 where every addend was -0). NaN and infinities
-  // give what IEEE sums give (NaN, or the infinity). Integer ops and min/max are deterministic in
-  // every mode; prod of floating-point values has no deterministic mode (std::invalid_argument).
-  // Needs cl_khr_fp64 and 64-bit atomics.
-  bool deterministic = false;
-  OutOfRange out_of_range = OutOfRange::count;
-  ScatterStrategy strategy = ScatterStrategy::automatic;
-  // min/max of floating-point values (every entry point: scatter_reduce, scatter_reduce_arg,
-  // segment_reduce, reduce_by_key, the DeviceGroup form; deterministic or not: min/max are exact
-  // either way). -0 orders below +0 under both rules. A NaN result is written as the positive
-  // quiet NaN (0x7fc00000 float, 0x7ff8000000000000 double: std::numeric_limits' quiet_NaN on
-  // common hosts); a bin no value reaches keeps out's value, its NaN's bits included.
-  NanRule nan = NanRule::propagate;
-};
-
-// "automatic", "global_atomics", "local_private", "local_cache"; std::invalid_argument for a
-// value outside the enum.
-const char* strategy_name(ScatterStrategy strategy);
-
-struct ScatterResult {
-  std::uint64_t out_of_range = 0;  // elements skipped for an index >= bins
-  ScatterStrategy strategy = ScatterStrategy::automatic;  // the strategy that ran
-};
-
-// Row layout: element i holds `width` values at values[i * value_stride + d], d < width, and
-// bin b is out[b * out_stride + d]. Strides 0 mean width (contiguous rows). A plain number is a
-// width: scatter_reduce(rt, out, indices, values, op, {}, 4) reduces rows of 4.
-struct Rows {
-  std::size_t width = 1;
-  std::size_t value_stride = 0;
-  std::size_t out_stride = 0;
-  Rows(std::size_t width = 1, std::size_t value_stride = 0, std::size_t out_stride = 0)  // NOLINT: a width converts
-      : width(width), value_stride(value_stride), out_stride(out_stride) {}
-};
-
-// The output element type for values of type V: V itself. half_t and bfloat16_t values are
-// accumulated in float; a 16-bit output (the default, as a half tensor's scatter_reduce_ gives
-// half in PyTorch) holds each result rounded once to the 16-bit type at the end (round to
-// nearest even, NaN stays NaN, half overflows to inf). A float output is the second choice for
-// 16-bit values: the float accumulation written as it is, unrounded (views: View<float> out;
-// host vectors: std::vector<float> out; reduce_by_key's host form: O = float). Either way out's
-// own values (include_self) enter exactly, as widening a 16-bit value to float is exact.
-// Deterministic sums and means into a 16-bit output round twice (ScatterOptions::deterministic's
-// result in float, then that float to 16 bits): still the same bits on every run and strategy.
-template <class V>
-using scatter_output_t = V;
 
 namespace detail {
 template <class V>
@@ -210,28 +110,6 @@ ScatterCall scatter_call(ScatterOp op, const ScatterOptions& options, bool segme
 // Host data: out is read and written back; indices (or offsets) and values are copied in.
 ScatterResult scatter_host(Runtime& rt, const ScatterCall& call, void* out, std::size_t out_elements, const void* indices,
                            std::size_t index_elements, const void* values, std::size_t value_elements, cl_ulong* arg);
-// One reduce_by_key call on device buffers: count keys and values, and room for count unique keys
-// and reductions. out16: the reductions are of the values' 16-bit type (ScatterCall::out16).
-struct KeysCall {
-  ScatterType type = ScatterType::f32;
-  bool out16 = false, key64 = false;
-  cl_mem keys = nullptr;
-  std::size_t keys_offset = 0;
-  cl_mem values = nullptr;
-  std::size_t values_offset = 0, count = 0;
-  cl_mem unique_keys = nullptr;
-  std::size_t unique_offset = 0;
-  cl_mem reductions = nullptr;
-  std::size_t reductions_offset = 0;
-  ScatterOp op = ScatterOp::sum;
-  ScatterOptions options;
-};
-// run_starts (when given): each run's first position and then count, runs + 1 of them (what a
-// device group needs to join the runs of its parts).
-std::size_t reduce_by_key_buffers(Runtime& rt, const KeysCall& call, std::vector<cl_ulong>* run_starts = nullptr);
-Plan reduce_by_key_plan(Runtime& rt, const KeysCall& call);
-std::size_t reduce_by_key_host(Runtime& rt, ScatterType type, bool out16, bool key64, const void* keys, const void* values, std::size_t count,
-                               void* unique_keys, void* reductions, ScatterOp op, ScatterOptions options);
 [[noreturn]] void scatter_size_mismatch(const char* what, std::size_t keys, std::size_t values);
 // Host data's rows, checked as every host-data form checks them: out holds `bins` rows of width,
 // values `count` rows, with one index a row (segments: bins + 1 offsets, or none when bins is
@@ -364,100 +242,6 @@ std::vector<cl_ulong> scatter_reduce_arg(Runtime& rt, std::vector<O>& out, const
   return arg;
 }
 
-// Segments given by CSR offsets (cl_uint or cl_ulong, segments + 1 of them, never decreasing):
-// out[s] op= the rows of values from offsets[s] to offsets[s + 1] (positions in values, rows as
-// in scatter_reduce), with out holding `segments` rows; rows outside [offsets[0],
-// offsets[segments]) take no part. Offsets that decrease or pass the rows values hold throw
-// std::invalid_argument (checked on the device, before out is touched). A segment with no
-// values (offsets[s] == offsets[s + 1]) gets the empty reduction when include_self is false, as
-// torch_scatter's segment_csr writes it: 0 for sum, mean, min and max, 1 for prod (typed: +0.0
-// for floating point); with include_self it keeps out's value (out op nothing). scatter_reduce's
-// bins differ: a bin no index reaches keeps its value (PyTorch). No segments: nothing is read
-// (the offsets included) or written.
-template <class O, class I, class V>
-ScatterResult segment_reduce(Runtime& rt, const View<O>& out, const View<I>& offsets, const View<V>& values, ScatterOp op,
-                             ScatterOptions options = {}, Rows rows = {}) {
-  return detail::scatter_buffers(rt, detail::view_call("segment_reduce", op, options, true, out, offsets, values, rows));
-}
-// What segment_reduce() with these arguments would run on rt's device (clatomics/plan.hpp): the
-// call's checks run but the device's check of the offsets; nothing is read on the device or
-// written (segments need no sample of their indices).
-template <class O, class I, class V>
-Plan plan_segment_reduce(Runtime& rt, const View<O>& out, const View<I>& offsets, const View<V>& values, ScatterOp op,
-                         ScatterOptions options = {}, Rows rows = {}) {
-  return detail::scatter_plan(rt, detail::view_call("segment_reduce", op, options, true, out, offsets, values, rows));
-}
-// Host data: offsets.size() = out.size() / width + 1 (or 0 when out is empty).
-template <class V, class O, class Out>
-ScatterResult segment_reduce(Runtime& rt, std::vector<Out>& out, const std::vector<O>& offsets, const std::vector<V>& values,
-                             ScatterOp op, ScatterOptions options = {}, std::size_t width = 1) {
-  detail::ScatterCall call = detail::scatter_call<V, O, Out>(op, options, true);
-  call.rows.width = width;
-  return detail::scatter_host(rt, call, out.data(), out.size(), offsets.data(), offsets.size(), values.data(), values.size(), nullptr);
-}
-
-namespace detail {
-// A reduce_by_key call over views, their lengths checked.
-template <class K, class V, class O>
-KeysCall keys_call(const View<K>& keys, const View<V>& values, const View<K>& unique_keys, const View<O>& reductions, ScatterOp op,
-                   const ScatterOptions& options) {
-  require_same_count("reduce_by_key: keys and values", keys, values);
-  require_view_holds("reduce_by_key: unique_keys", unique_keys, keys.count());
-  require_view_holds("reduce_by_key: reductions", reductions, keys.count());
-  // Every view's whole range, in the order the call checks its arguments.
-  require_view_in_buffer("reduce_by_key: keys", keys);
-  require_view_in_buffer("reduce_by_key: values", values);
-  require_view_in_buffer("reduce_by_key: unique_keys", unique_keys);
-  require_view_in_buffer("reduce_by_key: reductions", reductions);
-  KeysCall call;
-  call.type = scatter_type_of<V>();
-  call.out16 = scatter_out16<O, V>();  // O: V, or float for 16-bit values
-  call.key64 = scatter_index64<K>();
-  call.keys = keys.handle(), call.keys_offset = keys.offset();
-  call.values = values.handle(), call.values_offset = values.offset(), call.count = keys.count();
-  call.unique_keys = unique_keys.handle(), call.unique_offset = unique_keys.offset();
-  call.reductions = reductions.handle(), call.reductions_offset = reductions.offset();
-  call.op = op;
-  call.options = options;
-  return call;
-}
-}  // namespace detail
-
-// Runs of equal consecutive keys (K: cl_uint or cl_ulong; sorted keys give unique keys), as
-// thrust::reduce_by_key: unique_keys[u] is the key of run u and reductions[u] the reduction of
-// its values (options.include_self is ignored: the outputs start empty; options.nan applies).
-// Returns the number of runs (0 for no keys). unique_keys and reductions must hold keys.count()
-// elements. The runs are reduced into reductions with atomics, so the device reads it too (a
-// CL_MEM_WRITE_ONLY reductions buffer is refused).
-template <class K, class V, class O>
-std::size_t reduce_by_key(Runtime& rt, const View<K>& keys, const View<V>& values, const View<K>& unique_keys, const View<O>& reductions,
-                          ScatterOp op, ScatterOptions options = {}) {
-  return detail::reduce_by_key_buffers(rt, detail::keys_call(keys, values, unique_keys, reductions, op, options));
-}
-// What reduce_by_key() with these arguments would run on rt's device (clatomics/plan.hpp): the
-// reduction of the runs, as segment_reduce's plan gives it, after the call's checks and the count
-// of the runs (the keys are read on the device, nothing is written); the runs' kernels and their
-// count among the tuning values. No keys: nothing would run, and the plan is the strategy alone.
-template <class K, class V, class O>
-Plan plan_reduce_by_key(Runtime& rt, const View<K>& keys, const View<V>& values, const View<K>& unique_keys, const View<O>& reductions,
-                        ScatterOp op, ScatterOptions options = {}) {
-  return detail::reduce_by_key_plan(rt, detail::keys_call(keys, values, unique_keys, reductions, op, options));
-}
-// Host data: the reductions of O (scatter_output_t<V>, or float for 16-bit values:
-// reduce_by_key<cl_uint, half_t, float>).
-template <class K, class V, class O = scatter_output_t<V>>
-std::pair<std::vector<K>, std::vector<O>> reduce_by_key(Runtime& rt, const std::vector<K>& keys, const std::vector<V>& values,
-                                                        ScatterOp op, ScatterOptions options = {}) {
-  constexpr bool out16 = detail::scatter_out16<O, V>();
-  if (keys.size() != values.size()) detail::scatter_size_mismatch("reduce_by_key", keys.size(), values.size());
-  std::pair<std::vector<K>, std::vector<O>> result(keys.size(), keys.size());
-  const std::size_t runs = detail::reduce_by_key_host(rt, detail::scatter_type_of<V>(), out16, detail::scatter_index64<K>(), keys.data(),
-                                                      values.data(), keys.size(), result.first.data(), result.second.data(), op, options);
-  result.first.resize(runs);
-  result.second.resize(runs);
-  return result;
-}
-
 // How much of an output scatter_reduce keeps in __local memory on rt's device (what `clatomics
 // info` prints), for outputs of value_bytes (4: float, int, uint, half, bfloat16; 8: double,
 // long, ulong) in the fast or the deterministic mode (16-byte slots), sum/prod/min/max with
@@ -469,5 +253,163 @@ struct ScatterCapacity {
   std::size_t cache_slots = 0;    // local_cache's table (0: none fits)
 };
 ScatterCapacity scatter_capacity(const Runtime& rt, std::size_t value_bytes, bool deterministic = false);
+
+// Partial scatter_reduce: scatter_reduce over a part of its (indices, values): what the part gives each bin of an output
+// of `bins` rows of `width`, before out's own values enter. Parts merge (merge_into) into what
+// the whole data gives, which finish_scatter() then applies to out, exactly as one
+// scatter_reduce(out, ...) over all the data treats out (include_self, mean, a bin no value
+// reaches keeping its value). O: the values' type, float for half_t and bfloat16_t values (the
+// parts are joined in float or double on the host, as a DeviceGroup joins its chunks).
+// Integers, min and max merge exactly as one device computes them; float sums and means add the
+// parts in double and round once per bin when finished (a deterministic part's sums are its own
+// exact sums rounded once: the bits depend on the data and its split into parts, never on the
+// run or the device).
+template <class V>
+using scatter_partial_t = std::conditional_t<detail::scatter_sixteen_bits<V>(), float, V>;
+template <class O>
+struct ScatterPartial {
+  using Acc = std::conditional_t<std::is_floating_point_v<O>, double, O>;  // float sums and means add in double
+  ScatterOp op = ScatterOp::sum;
+  ScatterOptions options;  // the call's: include_self and nan decide how parts merge and finish
+  std::size_t bins = 0, width = 1;
+  ScatterResult result;  // out_of_range added over the parts; strategy: the first part's with values
+  bool any = false;      // some part held values
+  std::vector<Acc> values;            // bins * width, each at the op's identity until a value reaches it
+  std::vector<std::uint64_t> counts;  // how many values reached each bin, for mean and include_self = false; else empty
+};
+
+// The partial scatter_reduce of one part: indices and values as scatter_reduce takes them (views
+// of device buffers, or host vectors with width values an index), into bins rows of width.
+// Refuses (std::invalid_argument, before anything is enqueued) what scatter_reduce refuses; an
+// index >= bins is counted in result.out_of_range or, with OutOfRange::refuse, refused.
+template <class V, class I>
+ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial(Runtime& rt, std::size_t bins, const View<I>& indices, const View<V>& values,
+                                                            ScatterOp op, ScatterOptions options = {}, std::size_t width = 1);
+template <class V, class I>
+ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial(Runtime& rt, std::size_t bins, const std::vector<I>& indices,
+                                                            const std::vector<V>& values, ScatterOp op, ScatterOptions options = {},
+                                                            std::size_t width = 1);
+// from's values come after into's (the order float sums are added in). Refused
+// (std::invalid_argument, into unchanged) unless both have the same op, bins, width, include_self
+// and NaN rule.
+template <class O>
+void merge_into(ScatterPartial<O>& into, const ScatterPartial<O>& from);
+// Applies the merged parts to out (bins * width elements, else std::invalid_argument and out
+// untouched): out as one scatter_reduce over all the parts' data leaves it.
+template <class O>
+ScatterResult finish_scatter(std::vector<O>& out, const ScatterPartial<O>& merged);
+
+#define CLATOMICS_SCATTER_PARTIAL_EXTERN(V)                                                                                       \
+  extern template ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial<V, cl_uint>(Runtime&, std::size_t, const View<cl_uint>&,   \
+                                                                                         const View<V>&, ScatterOp, ScatterOptions,     \
+                                                                                         std::size_t);                                  \
+  extern template ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial<V, cl_ulong>(Runtime&, std::size_t, const View<cl_ulong>&, \
+                                                                                          const View<V>&, ScatterOp, ScatterOptions,    \
+                                                                                          std::size_t);                                 \
+  extern template ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial<V, cl_uint>(                                              \
+      Runtime&, std::size_t, const std::vector<cl_uint>&, const std::vector<V>&, ScatterOp, ScatterOptions, std::size_t);              \
+  extern template ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial<V, cl_ulong>(                                             \
+      Runtime&, std::size_t, const std::vector<cl_ulong>&, const std::vector<V>&, ScatterOp, ScatterOptions, std::size_t);
+CLATOMICS_SCATTER_PARTIAL_EXTERN(float)
+CLATOMICS_SCATTER_PARTIAL_EXTERN(double)
+CLATOMICS_SCATTER_PARTIAL_EXTERN(cl_int)
+CLATOMICS_SCATTER_PARTIAL_EXTERN(cl_uint)
+CLATOMICS_SCATTER_PARTIAL_EXTERN(cl_long)
+CLATOMICS_SCATTER_PARTIAL_EXTERN(cl_ulong)
+CLATOMICS_SCATTER_PARTIAL_EXTERN(half_t)
+CLATOMICS_SCATTER_PARTIAL_EXTERN(bfloat16_t)
+#undef CLATOMICS_SCATTER_PARTIAL_EXTERN
+#define CLATOMICS_SCATTER_MERGE_EXTERN(O)                                                 \
+  extern template void merge_into<O>(ScatterPartial<O>&, const ScatterPartial<O>&); \
+  extern template ScatterResult finish_scatter<O>(std::vector<O>&, const ScatterPartial<O>&);
+CLATOMICS_SCATTER_MERGE_EXTERN(float)
+CLATOMICS_SCATTER_MERGE_EXTERN(double)
+CLATOMICS_SCATTER_MERGE_EXTERN(cl_int)
+CLATOMICS_SCATTER_MERGE_EXTERN(cl_uint)
+CLATOMICS_SCATTER_MERGE_EXTERN(cl_long)
+CLATOMICS_SCATTER_MERGE_EXTERN(cl_ulong)
+#undef CLATOMICS_SCATTER_MERGE_EXTERN
+
+// Over a DeviceGroup (group_forms.hpp): host data in chunks, or data resident on the devices.
+// scatter_reduce over host data, as scatter_reduce(Runtime&, std::vector...) (scatter.hpp): each
+// chunk of (indices, values) is reduced on the device that takes it into a copy of the output at
+// the op's identity (mean and include_self = false also count each bin's values), and the copies
+// join out on the host in chunk order; out is written once every chunk has succeeded (a refusal,
+// such as OutOfRange::refuse meeting an index >= bins, leaves it untouched). Integer results,
+// min and max are those of one device (options.nan included). An empty out (or width 0) runs
+// nothing, as on one device. Float sums and means add the chunks' copies in double and
+// round once per bin; deterministic mode sums each chunk exactly and rounds it once, so the bits
+// depend on the data and never on the number of devices or which ran which chunk (with more than
+// one chunk of data, they may differ from one device's single pass in the last place).
+// ScatterResult: out_of_range summed over the chunks; strategy, the first chunk's. out: of the
+// values' type, and float for half_t and bfloat16_t values (the group joins the chunks in float
+// or double on the host; a 16-bit output, rounded once, is one device's call only).
+namespace detail {
+template <class V>
+using group_scatter_output_t = scatter_partial_t<V>;
+// The scatter family's group forms write outputs of group_scatter_output_t<V> only.
+template <class O, class V>
+constexpr void check_group_scatter_output() {
+  static_assert(std::is_same_v<O, group_scatter_output_t<V>>,
+                "clatomics: scatter_reduce, segment_reduce or reduce_by_key over a DeviceGroup: out's elements must be of the values' "
+                "type, and float for half_t and bfloat16_t values (16-bit outputs rounded once are offered by the one-device calls only)");
+}
+template <class V, class I>
+ScatterResult group_scatter_reduce(DeviceGroup& group, std::vector<group_scatter_output_t<V>>& out, const std::vector<I>& indices,
+                                   const std::vector<V>& values, ScatterOp op, ScatterOptions options, std::size_t width);
+}  // namespace detail
+template <class V, class I, class O>
+ScatterResult scatter_reduce(DeviceGroup& group, std::vector<O>& out, const std::vector<I>& indices, const std::vector<V>& values,
+                             ScatterOp op, ScatterOptions options = {}, std::size_t width = 1) {
+  detail::check_group_scatter_output<O, V>();
+  return detail::group_scatter_reduce<V, I>(group, out, indices, values, op, options, width);
+}
+
+// scatter_reduce over resident indices and values, with the host-data group form's results,
+// refusals and contract (out written once every part has succeeded, untouched on a refusal):
+// each device reduces its part into a copy of out at the op's identity, and the copies join out
+// on the host in element order. values holds width values an index, laid out as
+// distribute(group, values, width) lays them out: the rows of the elements each device holds of
+// indices (refused otherwise). Deterministic float sums and means run in the chunks the
+// host-data form cuts the same data into, so that their bits are that form's: a chunk that spans
+// two devices' parts is first copied through the host onto the device holding its first element.
+// ScatterResult: out_of_range summed over the parts; strategy, the first non-empty part's.
+namespace detail {
+template <class V, class I>
+ScatterResult group_scatter_reduce(DeviceGroup& group, std::vector<group_scatter_output_t<V>>& out, const DistributedBuffer<I>& indices,
+                                   const DistributedBuffer<V>& values, ScatterOp op, ScatterOptions options, std::size_t width);
+}  // namespace detail
+// Parts: DistributedBuffer, deduced from the arguments, so that braces ({} for indices or
+// values) pick the host-data form's vectors instead of making the call ambiguous.
+template <class V, class I, class O, template <class> class Parts,
+          std::enable_if_t<std::is_same_v<Parts<I>, DistributedBuffer<I>> && std::is_same_v<Parts<V>, DistributedBuffer<V>>, int> = 0>
+ScatterResult scatter_reduce(DeviceGroup& group, std::vector<O>& out, const Parts<I>& indices, const Parts<V>& values, ScatterOp op,
+                             ScatterOptions options = {}, std::size_t width = 1) {
+  detail::check_group_scatter_output<O, V>();
+  return detail::group_scatter_reduce<V, I>(group, out, indices, values, op, options, width);
+}
+
+#define CLATOMICS_GROUP_SCATTER_EXTERN(V)                                                                                   \
+  extern template ScatterResult detail::group_scatter_reduce<V, cl_uint>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
+                                                                         const std::vector<cl_uint>&, const std::vector<V>&, ScatterOp,  \
+                                                                         ScatterOptions, std::size_t);                                   \
+  extern template ScatterResult detail::group_scatter_reduce<V, cl_ulong>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
+                                                                          const std::vector<cl_ulong>&, const std::vector<V>&, ScatterOp, \
+                                                                          ScatterOptions, std::size_t);                                   \
+  extern template ScatterResult detail::group_scatter_reduce<V, cl_uint>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
+                                                                         const DistributedBuffer<cl_uint>&, const DistributedBuffer<V>&, \
+                                                                         ScatterOp, ScatterOptions, std::size_t);                        \
+  extern template ScatterResult detail::group_scatter_reduce<V, cl_ulong>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
+                                                                          const DistributedBuffer<cl_ulong>&, const DistributedBuffer<V>&, \
+                                                                          ScatterOp, ScatterOptions, std::size_t);
+CLATOMICS_GROUP_SCATTER_EXTERN(float)
+CLATOMICS_GROUP_SCATTER_EXTERN(double)
+CLATOMICS_GROUP_SCATTER_EXTERN(cl_int)
+CLATOMICS_GROUP_SCATTER_EXTERN(cl_uint)
+CLATOMICS_GROUP_SCATTER_EXTERN(cl_long)
+CLATOMICS_GROUP_SCATTER_EXTERN(cl_ulong)
+CLATOMICS_GROUP_SCATTER_EXTERN(half_t)
+CLATOMICS_GROUP_SCATTER_EXTERN(bfloat16_t)
+#undef CLATOMICS_GROUP_SCATTER_EXTERN
 
 }  // namespace clatomics

@@ -1,6 +1,6 @@
 // Several devices of one host: two streams per device take fixed chunks of host data as they come
 // free, and resident parts are worked on by every device at once; results merge in chunk order
-// through the partial results (partial.hpp).
+// through the partial results (each algorithm's header).
 #include "clatomics/device_group.hpp"
 
 #include <algorithm>

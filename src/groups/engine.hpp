@@ -41,7 +41,7 @@
 
 #include "clatomics/device_group.hpp"
 #include "clatomics/error.hpp"
-#include "clatomics/partial.hpp"
+#include "clatomics/algorithms.hpp"
 #include "core/buffer_checks.hpp"
 #include "core/testing.hpp"
 #include "groups/group_spread.hpp"

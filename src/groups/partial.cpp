@@ -1,6 +1,6 @@
 // Partial results that merge: reductions of parts of a range (tile values where the bits must
 // not depend on the parts), and histograms added bin by bin.
-#include "clatomics/partial.hpp"
+#include "clatomics/algorithms.hpp"
 
 #include <algorithm>
 #include <stdexcept>

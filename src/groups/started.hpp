@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "clatomics/histogram.hpp"
-#include "clatomics/partial.hpp"
+#include "clatomics/algorithms.hpp"
 #include "clatomics/reduce.hpp"
 #include "core/launch.hpp"
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "clatomics/partial.hpp"
+#include "clatomics/reduce_by_key.hpp"
 #include "core/buffer_checks.hpp"
 #include "core/launch.hpp"
 #include "scatter/partial.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "clatomics/partial.hpp"
+#include "clatomics/scatter.hpp"
 #include "core/buffer_checks.hpp"
 #include "core/launch.hpp"
 #include "core/testing.hpp"

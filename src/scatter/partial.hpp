@@ -11,7 +11,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "clatomics/partial.hpp"
+#include "clatomics/reduce_by_key.hpp"
+#include "clatomics/scatter.hpp"
 #include "reduce/reduce_parts.hpp"
 
 namespace clatomics::detail {

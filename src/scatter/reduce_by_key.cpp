@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "clatomics/reduce_by_key.hpp"
+
 #include "core/buffer_checks.hpp"
 #include "scatter/device_call.hpp"
 

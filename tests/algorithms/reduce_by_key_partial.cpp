@@ -1,7 +1,7 @@
 // The registry's reduce_by_key_partial (algorithm_cases.hpp): parts of the keys and values,
 // merged and finished, against one reduce_by_key over all of them.
 #include "algorithms/scatters.hpp"
-#include "clatomics/partial.hpp"
+#include "clatomics/algorithms.hpp"
 
 namespace test::algorithms {
 namespace {

@@ -1,7 +1,7 @@
 // The registry's scatter_reduce_partial (algorithm_cases.hpp): parts of the indices and values,
 // merged and applied to a host output, against one scatter over all of them.
 #include "algorithms/scatters.hpp"
-#include "clatomics/partial.hpp"
+#include "clatomics/algorithms.hpp"
 
 namespace test::algorithms {
 namespace {
