@@ -543,9 +543,46 @@ TEST_CASE("plan") {
                                       clatomics::plan_histogram_even<float>(rt, 100000, {100, 0.0f, 1.0f}, 1)})
     check_builds_by_hand(rt, plan);
   CHECK(cli("plan dot --device 0 --type int").code == 2);
-  CHECK(contains(cli("plan dot --device 0 --type int").err, "dot takes --type float or double"));
+  CHECK(contains(cli("plan dot --device 0 --type int").err, "dot takes the types float, double, not 'int'"));
   CHECK(cli("plan reduce --device 0 --op mean").code == 2);
   CHECK(cli("plan sort --device 0").code == 2);
+}
+
+TEST_CASE("plan by name") {
+  // What tools ask for (the command, the Python package): the typed call's own plan.
+  clatomics::Runtime rt(device_0());
+  clatomics::PlanRequest request;
+  request.type = "uint", request.n = 100000, request.op = "min", request.deterministic = true;
+  CHECK(clatomics::to_string(clatomics::plan(rt, "reduce", request)) ==
+        clatomics::to_string(clatomics::plan_reduce<cl_uint>(rt, 100000, clatomics::ReduceOp::min, {true})));
+  request.type = "float", request.bins = 64;
+  CHECK(clatomics::to_string(clatomics::plan(rt, "histogram2d_even", request)) ==
+        clatomics::to_string(clatomics::plan_histogram2d_even<float>(rt, 100000, {64, 0.0f, 1.0f}, {64, 0.0f, 1.0f})));
+  request.stable = true;
+  CHECK(clatomics::to_string(clatomics::plan(rt, "compact", request)) ==
+        clatomics::to_string(clatomics::plan_compact<float>(rt, 100000, clatomics::where::x > 0.0f, {true})));
+  const std::vector<std::string> all = {"compact",        "dot",           "histogram",      "histogram2d_even", "histogram_even",
+                                        "histogram_keys", "reduce",        "reduce_by_key",  "scatter_reduce",   "segment_reduce"};
+  CHECK(clatomics::plan_algorithms() == all);
+  for (const std::string& name : all) {
+    CAPTURE(name);
+    clatomics::PlanRequest small;
+    small.n = 5000, small.bins = 50;
+    const std::string described = clatomics::plan(rt, name, small).algorithm;  // "reduce sum of 5000 float"
+    CHECK((described == name || described.rfind(name + " ", 0) == 0));
+  }
+  CHECK_THROWS_WITH_AS(clatomics::plan(rt, "sort", {}), doctest::Contains("no algorithm 'sort' (the algorithms: compact, dot,"),
+                       std::invalid_argument);
+  clatomics::PlanRequest bad;
+  bad.type = "half";
+  CHECK_THROWS_WITH_AS(clatomics::plan(rt, "reduce", bad), "clatomics: plan: reduce takes the types float, double, int, uint, long, ulong, not 'half'",
+                       std::invalid_argument);
+  bad = {}, bad.op = "mean";
+  CHECK_THROWS_WITH_AS(clatomics::plan(rt, "reduce", bad), "clatomics: plan: reduce takes the ops sum, prod, min, max, not 'mean'",
+                       std::invalid_argument);
+  bad = {}, bad.bins = 0;
+  CHECK_THROWS_WITH_AS(clatomics::plan(rt, "scatter_reduce", bad), "clatomics: plan: scatter_reduce needs n and bins above 0 (n 16777216, bins 0)",
+                       std::invalid_argument);
 }
 
 // Cases apart from "plan", each a CTest test of its own: every command and build takes seconds on
@@ -616,7 +653,7 @@ TEST_CASE("plan scatter") {
   runs_plan.program = "kernels/reduce_by_key.cl", runs_plan.kernel = "clat_rbk_heads";
   runs_plan.build_options = tuning_value(by_key_mean, "runs build options");
   check_builds_by_hand(rt, runs_plan);
-  CHECK(contains(cli("plan reduce_by_key --device 0 --op avg").err, "--op must be sum, prod, min, max or mean for reduce_by_key"));
+  CHECK(contains(cli("plan reduce_by_key --device 0 --op avg").err, "reduce_by_key takes the ops sum, prod, min, max, mean, not 'avg'"));
 }
 
 // A plot from a tiny run, with no --json: the SVG names the suite, and the temporary JSON it was

@@ -1,7 +1,8 @@
 // clatomics/plan.hpp — what a library call would run on a runtime's device, computed without
 // running it: the kernel file and kernel, the exact build options (to build the kernel by hand
 // with clBuildProgram), the launch shape, the strategy and the tuning values behind them.
-// `clatomics plan` prints one per algorithm; each algorithm's header declares its plan_ function.
+// Each algorithm's header declares its typed plan_ function; plan(rt, name, request) below plans
+// any of them from a shape given as words and numbers (what `clatomics plan` prints).
 #pragma once
 
 #include <cstddef>
@@ -11,6 +12,8 @@
 #include <vector>
 
 namespace clatomics {
+
+class Runtime;
 
 struct Plan {
   std::string algorithm;      // "reduce", "dot", ...
@@ -24,6 +27,23 @@ struct Plan {
 
 // Several lines, one field each, the tuning values last.
 std::string to_string(const Plan& plan);
+
+// A call described by its shape, for tools: the element type by name ("float", "double", "int",
+// "uint", "long", "ulong"), the op by name ("sum", "prod", "min", "max", "mean"), n elements,
+// bins (the scatter family's bins, segments or runs; the histograms' bins on each axis but the
+// byte histogram's), and the modes.
+struct PlanRequest {
+  std::string type = "float", op = "sum";
+  std::size_t n = std::size_t(1) << 24, bins = 1024;
+  bool deterministic = false, stable = false;
+};
+// The plan of `algorithm` (one of plan_algorithms()) for request's shape, over data the library
+// makes for it: the scatter family's indices spread evenly over the bins, segments of equal
+// length, sorted keys in runs of equal length; compact keeps x > 0; even histograms over [0, 1).
+// An unknown algorithm, a type or op it does not take, or a shape it refuses: std::invalid_argument
+// naming what it takes.
+Plan plan(Runtime& rt, const std::string& algorithm, const PlanRequest& request);
+std::vector<std::string> plan_algorithms();
 
 namespace detail {
 // A number or a word as Plan::tuning shows it.

@@ -13,6 +13,7 @@
 #include "core/cl_types.hpp"
 #include "core/kernel_args.hpp"
 #include "core/launch.hpp"
+#include "core/plan_request.hpp"
 #include "core/runtime_state.hpp"
 #include "core/source_text.hpp"
 #include "core/testing.hpp"
@@ -355,5 +356,13 @@ CLATOMICS_COMPACT_GROUP_INSTANTIATE(float)
 CLATOMICS_COMPACT_GROUP_INSTANTIATE(cl_int)
 CLATOMICS_COMPACT_GROUP_INSTANTIATE(cl_uint)
 #undef CLATOMICS_COMPACT_GROUP_INSTANTIATE
+
+// Keeps x > 0.
+Plan detail::plan_request_compact(Runtime& rt, const PlanRequest& request) {
+  return plan_for_type<float, cl_int, cl_uint>("compact", request, [&](auto value) {
+    using T = decltype(value);
+    return plan_compact<T>(rt, request.n, where::x > T(0), CompactOptions{request.stable});
+  });
+}
 
 }  // namespace clatomics

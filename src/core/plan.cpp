@@ -1,7 +1,10 @@
-// Plans as text, for `clatomics plan`.
+// Plans as text, and plan(rt, name, request): the planners of src/core/plans.def by name.
 #include "clatomics/plan.hpp"
 
+#include <map>
 #include <sstream>
+
+#include "core/plan_request.hpp"
 
 namespace clatomics {
 
@@ -17,5 +20,72 @@ std::string to_string(const Plan& plan) {
   for (const auto& [name, value] : plan.tuning) out << "  " << name << " = " << value << "\n";
   return out.str();
 }
+
+namespace {
+
+using Planner = Plan (*)(Runtime&, const PlanRequest&);
+const std::map<std::string, Planner>& planners() {
+  static const std::map<std::string, Planner> all = {
+#define CLATOMICS_PLAN(name) {#name, detail::plan_request_##name},
+#include "core/plans.def"
+#undef CLATOMICS_PLAN
+  };
+  return all;
+}
+
+std::string names() {
+  std::string all;
+  for (const auto& [name, planner] : planners()) all += (all.empty() ? "" : ", ") + name;
+  return all;
+}
+
+}  // namespace
+
+std::vector<std::string> plan_algorithms() {
+  std::vector<std::string> all;
+  for (const auto& [name, planner] : planners()) all.push_back(name);
+  return all;
+}
+
+Plan plan(Runtime& rt, const std::string& algorithm, const PlanRequest& request) {
+  const auto planner = planners().find(algorithm);
+  if (planner == planners().end())
+    throw std::invalid_argument("clatomics: plan: no algorithm '" + algorithm + "' (the algorithms: " + names() + ")");
+  return planner->second(rt, request);
+}
+
+namespace detail {
+
+void refuse_plan(const std::string& algorithm, const std::string& what, const std::string& value, const std::string& takes) {
+  throw std::invalid_argument("clatomics: plan: " + algorithm + " takes the " + what + "s " + takes + ", not '" + value + "'");
+}
+
+// An op by name among `ops` (name, op pairs), refused naming them all.
+template <class Op, std::size_t N>
+Op op_named(const std::string& algorithm, const std::string& name, const std::pair<const char*, Op> (&ops)[N]) {
+  std::string takes;
+  for (const auto& [word, op] : ops) {
+    if (name == word) return op;
+    takes += (takes.empty() ? "" : ", ") + std::string(word);
+  }
+  refuse_plan(algorithm, "op", name, takes);
+}
+
+ReduceOp plan_reduce_op(const std::string& algorithm, const PlanRequest& request) {
+  static const std::pair<const char*, ReduceOp> ops[] = {
+      {"sum", ReduceOp::sum}, {"prod", ReduceOp::prod}, {"min", ReduceOp::min}, {"max", ReduceOp::max}};
+  return op_named(algorithm, request.op, ops);
+}
+
+ScatterOp plan_scatter_op(const std::string& algorithm, const PlanRequest& request) {
+  static const std::pair<const char*, ScatterOp> ops[] = {{"sum", ScatterOp::sum},
+                                                          {"prod", ScatterOp::prod},
+                                                          {"min", ScatterOp::min},
+                                                          {"max", ScatterOp::max},
+                                                          {"mean", ScatterOp::mean}};
+  return op_named(algorithm, request.op, ops);
+}
+
+}  // namespace detail
 
 }  // namespace clatomics

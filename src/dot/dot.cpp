@@ -10,6 +10,7 @@
 #include "core/cl_types.hpp"
 #include "core/kernel_args.hpp"
 #include "core/launch.hpp"
+#include "core/plan_request.hpp"
 #include "core/runtime_state.hpp"
 #include "core/vector_launch.hpp"
 #include "groups/engine.hpp"
@@ -136,5 +137,9 @@ template float dot<float>(DeviceGroup&, const std::vector<float>&, const std::ve
 template double dot<double>(DeviceGroup&, const std::vector<double>&, const std::vector<double>&);
 template float dot<float>(DeviceGroup&, const DistributedBuffer<float>&, const DistributedBuffer<float>&);
 template double dot<double>(DeviceGroup&, const DistributedBuffer<double>&, const DistributedBuffer<double>&);
+
+Plan detail::plan_request_dot(Runtime& rt, const PlanRequest& request) {
+  return plan_for_type<float, double>("dot", request, [&](auto value) { return plan_dot<decltype(value)>(rt, request.n); });
+}
 
 }  // namespace clatomics

@@ -4,6 +4,7 @@
 
 #include "clatomics/histogram.hpp"
 #include "core/cl_types.hpp"
+#include "core/plan_request.hpp"
 #include "histogram/numpy_bins.hpp"
 #include "histogram/plan.hpp"
 #include "histogram/requests.hpp"
@@ -49,5 +50,27 @@ template Plan plan_histogram2d_even<float>(Runtime&, std::size_t, const EvenBins
                                            HistogramOptions);
 template Plan plan_histogram2d_even<double>(Runtime&, std::size_t, const EvenBins<double>&, const EvenBins<double>&, std::size_t,
                                             HistogramOptions);
+
+Plan detail::plan_request_histogram(Runtime& rt, const PlanRequest& request) { return plan_histogram(rt, request.n); }
+
+Plan detail::plan_request_histogram_keys(Runtime& rt, const PlanRequest& request) {
+  return plan_histogram_keys(rt, request.n, request.bins);
+}
+
+// Bins over [0, 1).
+Plan detail::plan_request_histogram_even(Runtime& rt, const PlanRequest& request) {
+  return plan_for_type<float, double>("histogram_even", request, [&](auto value) {
+    using T = decltype(value);
+    return plan_histogram_even<T>(rt, request.n, {request.bins, T(0), T(1)});
+  });
+}
+
+// bins on each axis, over [0, 1).
+Plan detail::plan_request_histogram2d_even(Runtime& rt, const PlanRequest& request) {
+  return plan_for_type<float, double>("histogram2d_even", request, [&](auto value) {
+    using T = decltype(value);
+    return plan_histogram2d_even<T>(rt, request.n, {request.bins, T(0), T(1)}, {request.bins, T(0), T(1)});
+  });
+}
 
 }  // namespace clatomics

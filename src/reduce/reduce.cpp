@@ -14,6 +14,7 @@
 #include "core/cl_types.hpp"
 #include "core/kernel_args.hpp"
 #include "core/launch.hpp"
+#include "core/plan_request.hpp"
 #include "core/runtime_state.hpp"
 #include "core/vector_launch.hpp"
 #include "groups/engine.hpp"
@@ -437,5 +438,12 @@ CLATOMICS_REDUCE_GROUP_INSTANTIATE(cl_uint)
 CLATOMICS_REDUCE_GROUP_INSTANTIATE(cl_long)
 CLATOMICS_REDUCE_GROUP_INSTANTIATE(cl_ulong)
 #undef CLATOMICS_REDUCE_GROUP_INSTANTIATE
+
+Plan detail::plan_request_reduce(Runtime& rt, const PlanRequest& request) {
+  const ReduceOp op = plan_reduce_op("reduce", request);
+  return plan_for_type<float, double, cl_int, cl_uint, cl_long, cl_ulong>("reduce", request, [&](auto value) {
+    return plan_reduce<decltype(value)>(rt, request.n, op, ReduceOptions{request.deterministic});
+  });
+}
 
 }  // namespace clatomics
