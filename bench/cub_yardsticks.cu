@@ -643,12 +643,12 @@ int main(int argc, char** argv) {
     skipped.push_back({"histogram_even", "float", form, no_weights});
 
   std::printf("CUB %d on %s, %zu bytes; read-only pass %.0f GB/s\n", CUB_VERSION, dev.name().c_str(), bytes, read_only);
-  std::printf("%-44s %-10s %-52s %8s\n", "row of --suite algorithms", "data", "CUB call", "GB/s");
+  std::printf("%-52s %-10s %-52s %8s\n", "row of --suite algorithms", "data", "CUB call", "GB/s");
   for (const auto& r : rows) {
     const std::string name = r.op + " " + r.type + (r.form.empty() ? "" : ", " + r.form) + (r.bins ? ", " + std::to_string(r.bins) + " bins" : "");
-    std::printf("%-44s %-10s %-52s %8.1f\n", name.c_str(), r.distribution.c_str(), r.call.c_str(), r.gbps);
+    std::printf("%-52s %-10s %-52s %8.1f\n", name.c_str(), r.distribution.c_str(), r.call.c_str(), r.gbps);
   }
-  for (const auto& s : skipped) std::printf("%-44s skipped: %s\n", (s.op + " " + s.type + ", " + s.form).c_str(), s.why.c_str());
+  for (const auto& s : skipped) std::printf("%-52s skipped: %s\n", (s.op + " " + s.type + ", " + s.form).c_str(), s.why.c_str());
   if (!args.json.empty()) {
     write_json(args.json, args, dev.name(), read_only, rows, skipped);
     note("wrote " + args.json);
