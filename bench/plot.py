@@ -109,7 +109,7 @@ def draw_ratios(ax, suite, yardstick, rows):
     for y, (ratio, row) in enumerate(zip(ratios, rows)):
         ax.annotate(f" {ratio:.2f}x ({row['value']:.3g} {row['unit']})", (ratio, y), va="center", fontsize=6)
     # torch's and cupy's figures come from bench/scatter_torch.py, run just before in the same job.
-    same = "same job" if yardstick.startswith(("torch", "cupyx")) else "same run"
+    same = "same job" if yardstick.startswith(("torch", "cupyx", "CUB")) else "same run"
     ax.set_title(f"{suite}: ratio to {yardstick} ({rows[0]['unit']}, {same})")
     ax.set_xlabel(f"{rows[0]['unit']} / {yardstick}'s; red line: as fast as the yardstick")
 

@@ -482,6 +482,60 @@ TEST_CASE("bench progress") {
   }
 }
 
+// Other libraries' figures from a file (bench/cub_yardsticks.cu's --json) become yardsticks of
+// the algorithms rows they match in every field, bytes included, and nothing else: a figure for
+// another size is noted, not merged; a bad file fails the suite before it measures.
+TEST_CASE("bench peers") {
+  const TempDir dir;
+  // --quick measures 1 MiB. The float sum and the stable compaction match; the int sum is for
+  // another size; the scatter row is another suite's; the plain compaction has no figure.
+  write_file(dir / "peers.json", R"({"tool": "hand-written", "rows": [
+    {"suite": "algorithms", "op": "reduce sum", "type": "float", "form": null, "distribution": "uniform", "bins": null,
+     "bytes": 1048576, "yardstick": "CUB", "call": "DeviceReduce::Sum", "value": 0.25, "unit": "GB/s"},
+    {"suite": "algorithms", "op": "reduce sum", "type": "int", "distribution": "uniform", "bytes": 2097152, "yardstick": "CUB", "value": 7},
+    {"suite": "algorithms", "op": "compact", "type": "float", "form": "stable", "distribution": "half kept", "bytes": 1048576,
+     "yardstick": "CUB", "value": 0.5},
+    {"suite": "scatter", "op": "reduce sum", "type": "float", "distribution": "uniform", "bytes": 1048576, "yardstick": "CUB", "value": 9}]})");
+  const std::string env = "CLATOMICS_BENCH_ALGOS=reduce,compact CLATOMICS_BENCH_ALGORITHMS_PEERS=" + dir / "peers.json";
+  const auto r = cli("bench --quick --suite algorithms --json " + dir / "a.json", env);
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(contains(r.err, "algorithms: peer figures from " + dir / "peers.json" + " (3 rows)"));
+  CHECK(contains(r.err, "the peer figures for reduce sum int are for other sizes than this run's 1 MiB"));
+  const auto doc = nlohmann::json::parse(read_file(dir / "a.json"));
+  std::map<std::string, std::set<std::string>> yardsticks;  // benchmark -> its yardsticks
+  std::map<std::string, double> cub;                        // benchmark -> its CUB figure
+  std::map<std::string, double> value;                      // benchmark -> its own figure
+  for (const auto& row : doc.at("rows")) {
+    const std::string name = row.at("op").get<std::string>() + " " + row.at("type").get<std::string>() +
+                             (row.at("form").is_null() ? "" : " " + row.at("form").get<std::string>());
+    yardsticks[name].insert(row.at("yardstick").get<std::string>());
+    value[name] = row.at("value").get<double>();
+    if (row.at("yardstick") == "CUB") {
+      cub[name] = row.at("yardstick_value").get<double>();
+      CHECK(row.at("ratio").get<double>() == doctest::Approx(row.at("value").get<double>() / cub[name]));
+    }
+  }
+  REQUIRE(yardsticks.size() == 4);  // float and int sums, compact plain and stable
+  CHECK(cub == std::map<std::string, double>{{"reduce sum float", 0.25}, {"compact float stable", 0.5}});
+  for (const auto& [name, ys] : yardsticks) CHECK_MESSAGE(ys.size() == (cub.count(name) ? 3u : 2u), name);
+  // The table's CUB column, and the summary's ratio to it per benchmark that has one.
+  CHECK(contains(r.out, " CUB "));
+  CHECK(contains(r.out, "against other libraries measured in the same job (CLATOMICS_BENCH_ALGORITHMS_PEERS)"));
+  CHECK(contains(r.out, "reduce sum float (uniform): "));
+  CHECK(contains(r.out, "x CUB (0.25 GB/s)"));
+  CHECK(contains(r.out, "compact float, stable (half kept): "));
+  CHECK_FALSE(contains(r.out, "reduce sum int (uniform): "));
+  // A file that is not the format, or not there: the suite fails, saying which file, and nothing is measured.
+  write_file(dir / "bad.json", R"({"rows": [{"suite": "algorithms", "op": "reduce sum", "bytes": "many"}]})");
+  for (const std::string& file : {dir / "bad.json", dir / "none.json"}) {
+    const auto bad = cli("bench --quick --suite algorithms", "CLATOMICS_BENCH_ALGOS=reduce CLATOMICS_BENCH_ALGORITHMS_PEERS=" + file);
+    CHECK(bad.code == 1);
+    CHECK_MESSAGE(contains(bad.err, "CLATOMICS_BENCH_ALGORITHMS_PEERS"), bad.err);
+    CHECK_MESSAGE(contains(bad.err, file), bad.err);
+    CHECK_FALSE(contains(bad.err, "algorithms: reduce sum float"));
+  }
+}
+
 // `clatomics options` prints what the library's build_options() returns for the same device and
 // options, so that a program building the snippets itself builds them as the library would.
 TEST_CASE("options") {
