@@ -21,6 +21,7 @@
 #include <doctest/doctest.h>
 
 #include "clatomics/clatomics.hpp"
+#include "core/cl_types.hpp"
 #include "core/testing.hpp"
 #include "float_bits.hpp"
 
@@ -169,19 +170,8 @@ std::string message_of(F&& f) {
   return {};
 }
 
-// The OpenCL C name of a host type.
-template <class T>
-const char* cl_type_name() {
-  if constexpr (std::is_same_v<T, float>) return "float";
-  else if constexpr (std::is_same_v<T, double>) return "double";
-  else if constexpr (std::is_same_v<T, cl_int>) return "int";
-  else if constexpr (std::is_same_v<T, cl_uint>) return "uint";
-  else if constexpr (std::is_same_v<T, cl_long>) return "long";
-  else {
-    static_assert(std::is_same_v<T, cl_ulong>, "no OpenCL C name for this type");
-    return "ulong";
-  }
-}
+// The OpenCL C name of a host type, as the library names it to its kernels.
+using clatomics::detail::cl_type_name;
 
 // True, and says so, where T is double and the device has no fp64: the caller skips.
 template <class T>

@@ -133,33 +133,19 @@ void merge_into(ByKeyPartial<K, O>& into, const ByKeyPartial<K, O>& from);
 template <class K, class O>
 std::pair<std::vector<K>, std::vector<O>> finish_by_key(const ByKeyPartial<K, O>& merged);
 
-#define CLATOMICS_BY_KEY_PARTIAL_EXTERN(K, V)                                                                                     \
-  extern template ByKeyPartial<K, scatter_partial_t<V>> reduce_by_key_partial<K, V>(Runtime&, const View<K>&, const View<V>&,     \
-                                                                                    ScatterOp, ScatterOptions);                  \
-  extern template ByKeyPartial<K, scatter_partial_t<V>> reduce_by_key_partial<K, V>(Runtime&, const std::vector<K>&,              \
-                                                                                    const std::vector<V>&, ScatterOp, ScatterOptions);
-#define CLATOMICS_BY_KEY_PARTIAL_TYPES(V) CLATOMICS_BY_KEY_PARTIAL_EXTERN(cl_uint, V) CLATOMICS_BY_KEY_PARTIAL_EXTERN(cl_ulong, V)
-CLATOMICS_BY_KEY_PARTIAL_TYPES(float)
-CLATOMICS_BY_KEY_PARTIAL_TYPES(double)
-CLATOMICS_BY_KEY_PARTIAL_TYPES(cl_int)
-CLATOMICS_BY_KEY_PARTIAL_TYPES(cl_uint)
-CLATOMICS_BY_KEY_PARTIAL_TYPES(cl_long)
-CLATOMICS_BY_KEY_PARTIAL_TYPES(cl_ulong)
-CLATOMICS_BY_KEY_PARTIAL_TYPES(half_t)
-CLATOMICS_BY_KEY_PARTIAL_TYPES(bfloat16_t)
-#undef CLATOMICS_BY_KEY_PARTIAL_TYPES
+#define CLATOMICS_BY_KEY_PARTIAL(EXTERN, V, K)                                                                                              \
+  EXTERN template ByKeyPartial<K, scatter_partial_t<V>> reduce_by_key_partial<K, V>(Runtime&, const View<K>&, const View<V>&, ScatterOp,    \
+                                                                                   ScatterOptions);                                         \
+  EXTERN template ByKeyPartial<K, scatter_partial_t<V>> reduce_by_key_partial<K, V>(Runtime&, const std::vector<K>&, const std::vector<V>&, \
+                                                                                   ScatterOp, ScatterOptions);
+#define CLATOMICS_BY_KEY_PARTIAL_EXTERN(V, K) CLATOMICS_BY_KEY_PARTIAL(extern, V, K)
+CLATOMICS_FOR_SCATTER_TYPES(CLATOMICS_BY_KEY_PARTIAL_EXTERN)
 #undef CLATOMICS_BY_KEY_PARTIAL_EXTERN
-#define CLATOMICS_BY_KEY_MERGE_EXTERN(K, O)                                                     \
-  extern template void merge_into<K, O>(ByKeyPartial<K, O>&, const ByKeyPartial<K, O>&); \
-  extern template std::pair<std::vector<K>, std::vector<O>> finish_by_key<K, O>(const ByKeyPartial<K, O>&);
-#define CLATOMICS_BY_KEY_MERGE_TYPES(O) CLATOMICS_BY_KEY_MERGE_EXTERN(cl_uint, O) CLATOMICS_BY_KEY_MERGE_EXTERN(cl_ulong, O)
-CLATOMICS_BY_KEY_MERGE_TYPES(float)
-CLATOMICS_BY_KEY_MERGE_TYPES(double)
-CLATOMICS_BY_KEY_MERGE_TYPES(cl_int)
-CLATOMICS_BY_KEY_MERGE_TYPES(cl_uint)
-CLATOMICS_BY_KEY_MERGE_TYPES(cl_long)
-CLATOMICS_BY_KEY_MERGE_TYPES(cl_ulong)
-#undef CLATOMICS_BY_KEY_MERGE_TYPES
+#define CLATOMICS_BY_KEY_MERGE(EXTERN, O, K)                                                                \
+  EXTERN template void merge_into<K, O>(ByKeyPartial<K, O>&, const ByKeyPartial<K, O>&);                    \
+  EXTERN template std::pair<std::vector<K>, std::vector<O>> finish_by_key<K, O>(const ByKeyPartial<K, O>&);
+#define CLATOMICS_BY_KEY_MERGE_EXTERN(O) CLATOMICS_BY_KEY_MERGE(extern, O, cl_uint) CLATOMICS_BY_KEY_MERGE(extern, O, cl_ulong)
+CLATOMICS_FOR_SCATTER_OUTPUTS(CLATOMICS_BY_KEY_MERGE_EXTERN)
 #undef CLATOMICS_BY_KEY_MERGE_EXTERN
 
 // Over a DeviceGroup (group_forms.hpp): host data in chunks, or keys and values resident on the devices.
@@ -209,21 +195,13 @@ std::pair<std::vector<K>, std::vector<O>> reduce_by_key(DeviceGroup& group, cons
   return detail::group_reduce_by_key<K, V>(group, keys, values, op, options);
 }
 
-#define CLATOMICS_GROUP_BY_KEY_EXTERN(V, K)                                                                                   \
-  extern template std::pair<std::vector<K>, std::vector<detail::group_scatter_output_t<V>>> detail::group_reduce_by_key<K, V>( \
+#define CLATOMICS_GROUP_BY_KEY(EXTERN, V, K)                                                                                   \
+  EXTERN template std::pair<std::vector<K>, std::vector<detail::group_scatter_output_t<V>>> detail::group_reduce_by_key<K, V>( \
       DeviceGroup&, const std::vector<K>&, const std::vector<V>&, ScatterOp, ScatterOptions);                                  \
-  extern template std::pair<std::vector<K>, std::vector<detail::group_scatter_output_t<V>>> detail::group_reduce_by_key<K, V>( \
+  EXTERN template std::pair<std::vector<K>, std::vector<detail::group_scatter_output_t<V>>> detail::group_reduce_by_key<K, V>( \
       DeviceGroup&, const DistributedBuffer<K>&, const DistributedBuffer<V>&, ScatterOp, ScatterOptions);
-#define CLATOMICS_GROUP_BY_KEY_EXTERN_TYPES(V) CLATOMICS_GROUP_BY_KEY_EXTERN(V, cl_uint) CLATOMICS_GROUP_BY_KEY_EXTERN(V, cl_ulong)
-CLATOMICS_GROUP_BY_KEY_EXTERN_TYPES(float)
-CLATOMICS_GROUP_BY_KEY_EXTERN_TYPES(double)
-CLATOMICS_GROUP_BY_KEY_EXTERN_TYPES(cl_int)
-CLATOMICS_GROUP_BY_KEY_EXTERN_TYPES(cl_uint)
-CLATOMICS_GROUP_BY_KEY_EXTERN_TYPES(cl_long)
-CLATOMICS_GROUP_BY_KEY_EXTERN_TYPES(cl_ulong)
-CLATOMICS_GROUP_BY_KEY_EXTERN_TYPES(half_t)
-CLATOMICS_GROUP_BY_KEY_EXTERN_TYPES(bfloat16_t)
-#undef CLATOMICS_GROUP_BY_KEY_EXTERN_TYPES
+#define CLATOMICS_GROUP_BY_KEY_EXTERN(V, K) CLATOMICS_GROUP_BY_KEY(extern, V, K)
+CLATOMICS_FOR_SCATTER_TYPES(CLATOMICS_GROUP_BY_KEY_EXTERN)
 #undef CLATOMICS_GROUP_BY_KEY_EXTERN
 
 }  // namespace clatomics

@@ -299,35 +299,19 @@ void merge_into(ScatterPartial<O>& into, const ScatterPartial<O>& from);
 template <class O>
 ScatterResult finish_scatter(std::vector<O>& out, const ScatterPartial<O>& merged);
 
-#define CLATOMICS_SCATTER_PARTIAL_EXTERN(V)                                                                                       \
-  extern template ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial<V, cl_uint>(Runtime&, std::size_t, const View<cl_uint>&,   \
-                                                                                         const View<V>&, ScatterOp, ScatterOptions,     \
-                                                                                         std::size_t);                                  \
-  extern template ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial<V, cl_ulong>(Runtime&, std::size_t, const View<cl_ulong>&, \
-                                                                                          const View<V>&, ScatterOp, ScatterOptions,    \
-                                                                                          std::size_t);                                 \
-  extern template ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial<V, cl_uint>(                                              \
-      Runtime&, std::size_t, const std::vector<cl_uint>&, const std::vector<V>&, ScatterOp, ScatterOptions, std::size_t);              \
-  extern template ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial<V, cl_ulong>(                                             \
-      Runtime&, std::size_t, const std::vector<cl_ulong>&, const std::vector<V>&, ScatterOp, ScatterOptions, std::size_t);
-CLATOMICS_SCATTER_PARTIAL_EXTERN(float)
-CLATOMICS_SCATTER_PARTIAL_EXTERN(double)
-CLATOMICS_SCATTER_PARTIAL_EXTERN(cl_int)
-CLATOMICS_SCATTER_PARTIAL_EXTERN(cl_uint)
-CLATOMICS_SCATTER_PARTIAL_EXTERN(cl_long)
-CLATOMICS_SCATTER_PARTIAL_EXTERN(cl_ulong)
-CLATOMICS_SCATTER_PARTIAL_EXTERN(half_t)
-CLATOMICS_SCATTER_PARTIAL_EXTERN(bfloat16_t)
+#define CLATOMICS_SCATTER_PARTIAL(EXTERN, V, I)                                                                                                    \
+  EXTERN template ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial<V, I>(Runtime&, std::size_t, const View<I>&, const View<V>&,         \
+                                                                                   ScatterOp, ScatterOptions, std::size_t);                        \
+  EXTERN template ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial<V, I>(Runtime&, std::size_t, const std::vector<I>&,                  \
+                                                                                   const std::vector<V>&, ScatterOp, ScatterOptions, std::size_t);
+#define CLATOMICS_SCATTER_PARTIAL_EXTERN(V, I) CLATOMICS_SCATTER_PARTIAL(extern, V, I)
+CLATOMICS_FOR_SCATTER_TYPES(CLATOMICS_SCATTER_PARTIAL_EXTERN)
 #undef CLATOMICS_SCATTER_PARTIAL_EXTERN
-#define CLATOMICS_SCATTER_MERGE_EXTERN(O)                                                 \
-  extern template void merge_into<O>(ScatterPartial<O>&, const ScatterPartial<O>&); \
-  extern template ScatterResult finish_scatter<O>(std::vector<O>&, const ScatterPartial<O>&);
-CLATOMICS_SCATTER_MERGE_EXTERN(float)
-CLATOMICS_SCATTER_MERGE_EXTERN(double)
-CLATOMICS_SCATTER_MERGE_EXTERN(cl_int)
-CLATOMICS_SCATTER_MERGE_EXTERN(cl_uint)
-CLATOMICS_SCATTER_MERGE_EXTERN(cl_long)
-CLATOMICS_SCATTER_MERGE_EXTERN(cl_ulong)
+#define CLATOMICS_SCATTER_MERGE(EXTERN, O)                                                    \
+  EXTERN template void merge_into<O>(ScatterPartial<O>&, const ScatterPartial<O>&);           \
+  EXTERN template ScatterResult finish_scatter<O>(std::vector<O>&, const ScatterPartial<O>&);
+#define CLATOMICS_SCATTER_MERGE_EXTERN(O) CLATOMICS_SCATTER_MERGE(extern, O)
+CLATOMICS_FOR_SCATTER_OUTPUTS(CLATOMICS_SCATTER_MERGE_EXTERN)
 #undef CLATOMICS_SCATTER_MERGE_EXTERN
 
 // Over a DeviceGroup (group_forms.hpp): host data in chunks, or data resident on the devices.
@@ -389,27 +373,15 @@ ScatterResult scatter_reduce(DeviceGroup& group, std::vector<O>& out, const Part
   return detail::group_scatter_reduce<V, I>(group, out, indices, values, op, options, width);
 }
 
-#define CLATOMICS_GROUP_SCATTER_EXTERN(V)                                                                                   \
-  extern template ScatterResult detail::group_scatter_reduce<V, cl_uint>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
-                                                                         const std::vector<cl_uint>&, const std::vector<V>&, ScatterOp,  \
-                                                                         ScatterOptions, std::size_t);                                   \
-  extern template ScatterResult detail::group_scatter_reduce<V, cl_ulong>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
-                                                                          const std::vector<cl_ulong>&, const std::vector<V>&, ScatterOp, \
-                                                                          ScatterOptions, std::size_t);                                   \
-  extern template ScatterResult detail::group_scatter_reduce<V, cl_uint>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
-                                                                         const DistributedBuffer<cl_uint>&, const DistributedBuffer<V>&, \
-                                                                         ScatterOp, ScatterOptions, std::size_t);                        \
-  extern template ScatterResult detail::group_scatter_reduce<V, cl_ulong>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
-                                                                          const DistributedBuffer<cl_ulong>&, const DistributedBuffer<V>&, \
-                                                                          ScatterOp, ScatterOptions, std::size_t);
-CLATOMICS_GROUP_SCATTER_EXTERN(float)
-CLATOMICS_GROUP_SCATTER_EXTERN(double)
-CLATOMICS_GROUP_SCATTER_EXTERN(cl_int)
-CLATOMICS_GROUP_SCATTER_EXTERN(cl_uint)
-CLATOMICS_GROUP_SCATTER_EXTERN(cl_long)
-CLATOMICS_GROUP_SCATTER_EXTERN(cl_ulong)
-CLATOMICS_GROUP_SCATTER_EXTERN(half_t)
-CLATOMICS_GROUP_SCATTER_EXTERN(bfloat16_t)
+#define CLATOMICS_GROUP_SCATTER(EXTERN, V, I)                                                                                              \
+  EXTERN template ScatterResult detail::group_scatter_reduce<V, I>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&,          \
+                                                                  const std::vector<I>&, const std::vector<V>&, ScatterOp, ScatterOptions, \
+                                                                  std::size_t);                                                            \
+  EXTERN template ScatterResult detail::group_scatter_reduce<V, I>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&,          \
+                                                                  const DistributedBuffer<I>&, const DistributedBuffer<V>&, ScatterOp,     \
+                                                                  ScatterOptions, std::size_t);
+#define CLATOMICS_GROUP_SCATTER_EXTERN(V, I) CLATOMICS_GROUP_SCATTER(extern, V, I)
+CLATOMICS_FOR_SCATTER_TYPES(CLATOMICS_GROUP_SCATTER_EXTERN)
 #undef CLATOMICS_GROUP_SCATTER_EXTERN
 
 }  // namespace clatomics

@@ -112,4 +112,14 @@ struct Rows {
 template <class V>
 using scatter_output_t = V;
 
+// The scatter family's instantiations, declared `extern template` by its headers and made by the
+// library's sources from the same macros (EXTERN: `extern` or nothing): X(V, I) for each value
+// type V and index, offset or key type I; X(O) for each type its partial results hold.
+#define CLATOMICS_FOR_SCATTER_VALUE(X, V) X(V, cl_uint) X(V, cl_ulong)
+#define CLATOMICS_FOR_SCATTER_TYPES(X)                                                                              \
+  CLATOMICS_FOR_SCATTER_VALUE(X, float) CLATOMICS_FOR_SCATTER_VALUE(X, double) CLATOMICS_FOR_SCATTER_VALUE(X, cl_int) \
+  CLATOMICS_FOR_SCATTER_VALUE(X, cl_uint) CLATOMICS_FOR_SCATTER_VALUE(X, cl_long) CLATOMICS_FOR_SCATTER_VALUE(X, cl_ulong) \
+  CLATOMICS_FOR_SCATTER_VALUE(X, half_t) CLATOMICS_FOR_SCATTER_VALUE(X, bfloat16_t)
+#define CLATOMICS_FOR_SCATTER_OUTPUTS(X) X(float) X(double) X(cl_int) X(cl_uint) X(cl_long) X(cl_ulong)
+
 }  // namespace clatomics

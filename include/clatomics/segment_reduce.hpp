@@ -104,23 +104,15 @@ ScatterResult segment_reduce(DeviceGroup& group, std::vector<O>& out, const std:
   return detail::group_segment_reduce<V, I>(group, out, offsets, values, op, options, width);
 }
 
-#define CLATOMICS_GROUP_SEGMENTS_EXTERN(V, I)                                                                                       \
-  extern template ScatterResult detail::group_segment_reduce<V, I>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
-                                                                   const std::vector<I>&, const std::vector<V>&, ScatterOp,        \
-                                                                   ScatterOptions, std::size_t);                                     \
-  extern template ScatterResult detail::group_segment_reduce<V, I>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&, \
-                                                                   const std::vector<I>&, const DistributedBuffer<V>&, ScatterOp,  \
-                                                                   ScatterOptions, std::size_t);
-#define CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES(V) CLATOMICS_GROUP_SEGMENTS_EXTERN(V, cl_uint) CLATOMICS_GROUP_SEGMENTS_EXTERN(V, cl_ulong)
-CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES(float)
-CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES(double)
-CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES(cl_int)
-CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES(cl_uint)
-CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES(cl_long)
-CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES(cl_ulong)
-CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES(half_t)
-CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES(bfloat16_t)
-#undef CLATOMICS_GROUP_SEGMENTS_EXTERN_TYPES
+#define CLATOMICS_GROUP_SEGMENTS(EXTERN, V, I)                                                                                             \
+  EXTERN template ScatterResult detail::group_segment_reduce<V, I>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&,          \
+                                                                  const std::vector<I>&, const std::vector<V>&, ScatterOp, ScatterOptions, \
+                                                                  std::size_t);                                                            \
+  EXTERN template ScatterResult detail::group_segment_reduce<V, I>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&,          \
+                                                                  const std::vector<I>&, const DistributedBuffer<V>&, ScatterOp,           \
+                                                                  ScatterOptions, std::size_t);
+#define CLATOMICS_GROUP_SEGMENTS_EXTERN(V, I) CLATOMICS_GROUP_SEGMENTS(extern, V, I)
+CLATOMICS_FOR_SCATTER_TYPES(CLATOMICS_GROUP_SEGMENTS_EXTERN)
 #undef CLATOMICS_GROUP_SEGMENTS_EXTERN
 
 }  // namespace clatomics

@@ -1,5 +1,6 @@
 // What the planners of plan(rt, name, request) share (src/core/plans.def lists them): the
-// element type and op a request names, refused with what the algorithm takes.
+// element type (by its OpenCL C name) and op a request names, refused with what the algorithm
+// takes.
 #pragma once
 
 #include <stdexcept>
@@ -9,25 +10,13 @@
 #include "clatomics/plan.hpp"
 #include "clatomics/reduce.hpp"
 #include "clatomics/scatter_options.hpp"
+#include "core/cl_types.hpp"
 
 namespace clatomics::detail {
 
 #define CLATOMICS_PLAN(name) Plan plan_request_##name(Runtime& rt, const PlanRequest& request);
 #include "core/plans.def"
 #undef CLATOMICS_PLAN
-
-template <class T>
-constexpr const char* plan_type_name() {
-  if constexpr (std::is_same_v<T, float>) return "float";
-  else if constexpr (std::is_same_v<T, double>) return "double";
-  else if constexpr (std::is_same_v<T, cl_int>) return "int";
-  else if constexpr (std::is_same_v<T, cl_uint>) return "uint";
-  else if constexpr (std::is_same_v<T, cl_long>) return "long";
-  else {
-    static_assert(std::is_same_v<T, cl_ulong>, "a plan's element types: float, double, int, uint, long, ulong");
-    return "ulong";
-  }
-}
 
 [[noreturn]] void refuse_plan(const std::string& algorithm, const std::string& what, const std::string& value, const std::string& takes);
 
@@ -37,12 +26,12 @@ Plan plan_for_type(const std::string& algorithm, const PlanRequest& request, Pla
   Plan result;
   bool found = false;
   const auto try_type = [&](auto value) {
-    if (!found && request.type == plan_type_name<decltype(value)>()) result = plan(value), found = true;
+    if (!found && request.type == cl_type_name<decltype(value)>()) result = plan(value), found = true;
   };
   (try_type(Types{}), ...);
   if (!found) {
     std::string takes;
-    ((takes += std::string(takes.empty() ? "" : ", ") + plan_type_name<Types>()), ...);
+    ((takes += std::string(takes.empty() ? "" : ", ") + cl_type_name<Types>()), ...);
     refuse_plan(algorithm, "type", request.type, takes);
   }
   return result;

@@ -89,19 +89,7 @@ std::pair<std::vector<K>, std::vector<detail::group_scatter_output_t<V>>> detail
                              : detail::run_resident(group, call, arrays, keys.first, keys.count));
 }
 
-#define CLATOMICS_GROUP_BY_KEY(K, V)                                                                                                 \
-  template std::pair<std::vector<K>, std::vector<detail::group_scatter_output_t<V>>> detail::group_reduce_by_key<K, V>(             \
-      DeviceGroup&, const std::vector<K>&, const std::vector<V>&, ScatterOp, ScatterOptions);                                      \
-  template std::pair<std::vector<K>, std::vector<detail::group_scatter_output_t<V>>> detail::group_reduce_by_key<K, V>(             \
-      DeviceGroup&, const DistributedBuffer<K>&, const DistributedBuffer<V>&, ScatterOp, ScatterOptions);
-#define CLATOMICS_GROUP_BY_KEY_TYPES(V) CLATOMICS_GROUP_BY_KEY(cl_uint, V) CLATOMICS_GROUP_BY_KEY(cl_ulong, V)
-CLATOMICS_GROUP_BY_KEY_TYPES(float)
-CLATOMICS_GROUP_BY_KEY_TYPES(double)
-CLATOMICS_GROUP_BY_KEY_TYPES(cl_int)
-CLATOMICS_GROUP_BY_KEY_TYPES(cl_uint)
-CLATOMICS_GROUP_BY_KEY_TYPES(cl_long)
-CLATOMICS_GROUP_BY_KEY_TYPES(cl_ulong)
-CLATOMICS_GROUP_BY_KEY_TYPES(half_t)
-CLATOMICS_GROUP_BY_KEY_TYPES(bfloat16_t)
+#define CLATOMICS_GROUP_BY_KEY_MADE(V, K) CLATOMICS_GROUP_BY_KEY(, V, K)
+CLATOMICS_FOR_SCATTER_TYPES(CLATOMICS_GROUP_BY_KEY_MADE)
 
 }  // namespace clatomics

@@ -109,20 +109,7 @@ ScatterResult detail::group_scatter_reduce(DeviceGroup& group, std::vector<group
                                   : detail::run_resident(group, call, arrays, indices.first, indices.count));
 }
 
-#define CLATOMICS_GROUP_SCATTER(V, I)                                                                                                    \
-  template ScatterResult detail::group_scatter_reduce<V, I>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&,         \
-                                                            const std::vector<I>&, const std::vector<V>&, ScatterOp, ScatterOptions, std::size_t); \
-  template ScatterResult detail::group_scatter_reduce<V, I>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&,         \
-                                                            const DistributedBuffer<I>&, const DistributedBuffer<V>&, ScatterOp,   \
-                                                            ScatterOptions, std::size_t);
-#define CLATOMICS_GROUP_SCATTER_TYPES(V) CLATOMICS_GROUP_SCATTER(V, cl_uint) CLATOMICS_GROUP_SCATTER(V, cl_ulong)
-CLATOMICS_GROUP_SCATTER_TYPES(float)
-CLATOMICS_GROUP_SCATTER_TYPES(double)
-CLATOMICS_GROUP_SCATTER_TYPES(cl_int)
-CLATOMICS_GROUP_SCATTER_TYPES(cl_uint)
-CLATOMICS_GROUP_SCATTER_TYPES(cl_long)
-CLATOMICS_GROUP_SCATTER_TYPES(cl_ulong)
-CLATOMICS_GROUP_SCATTER_TYPES(half_t)
-CLATOMICS_GROUP_SCATTER_TYPES(bfloat16_t)
+#define CLATOMICS_GROUP_SCATTER_MADE(V, I) CLATOMICS_GROUP_SCATTER(, V, I)
+CLATOMICS_FOR_SCATTER_TYPES(CLATOMICS_GROUP_SCATTER_MADE)
 
 }  // namespace clatomics

@@ -232,20 +232,7 @@ ScatterResult detail::group_segment_reduce(DeviceGroup& group, std::vector<group
                                   : detail::run_resident(group, call, arrays, first, count));
 }
 
-#define CLATOMICS_GROUP_SEGMENTS(V, I)                                                                                                \
-  template ScatterResult detail::group_segment_reduce<V, I>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&,         \
-                                                            const std::vector<I>&, const std::vector<V>&, ScatterOp, ScatterOptions, std::size_t); \
-  template ScatterResult detail::group_segment_reduce<V, I>(DeviceGroup&, std::vector<detail::group_scatter_output_t<V>>&,         \
-                                                            const std::vector<I>&, const DistributedBuffer<V>&, ScatterOp,         \
-                                                            ScatterOptions, std::size_t);
-#define CLATOMICS_GROUP_SEGMENTS_TYPES(V) CLATOMICS_GROUP_SEGMENTS(V, cl_uint) CLATOMICS_GROUP_SEGMENTS(V, cl_ulong)
-CLATOMICS_GROUP_SEGMENTS_TYPES(float)
-CLATOMICS_GROUP_SEGMENTS_TYPES(double)
-CLATOMICS_GROUP_SEGMENTS_TYPES(cl_int)
-CLATOMICS_GROUP_SEGMENTS_TYPES(cl_uint)
-CLATOMICS_GROUP_SEGMENTS_TYPES(cl_long)
-CLATOMICS_GROUP_SEGMENTS_TYPES(cl_ulong)
-CLATOMICS_GROUP_SEGMENTS_TYPES(half_t)
-CLATOMICS_GROUP_SEGMENTS_TYPES(bfloat16_t)
+#define CLATOMICS_GROUP_SEGMENTS_MADE(V, I) CLATOMICS_GROUP_SEGMENTS(, V, I)
+CLATOMICS_FOR_SCATTER_TYPES(CLATOMICS_GROUP_SEGMENTS_MADE)
 
 }  // namespace clatomics

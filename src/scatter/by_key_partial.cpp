@@ -126,32 +126,12 @@ std::pair<std::vector<K>, std::vector<O>> finish_by_key(const ByKeyPartial<K, O>
   return result;
 }
 
-#define CLATOMICS_BY_KEY_PART(K, V)                                                                                                       \
-  template ByKeyPartial<K, scatter_partial_t<V>> detail::by_key_part<K, V>(Runtime&, ScatterOp, const ScatterOptions&, cl_mem,         \
-                                                                           std::size_t, cl_mem, std::size_t, std::size_t);             \
-  template ByKeyPartial<K, scatter_partial_t<V>> reduce_by_key_partial<K, V>(Runtime&, const View<K>&, const View<V>&, ScatterOp,      \
-                                                                             ScatterOptions);                                          \
-  template ByKeyPartial<K, scatter_partial_t<V>> reduce_by_key_partial<K, V>(Runtime&, const std::vector<K>&, const std::vector<V>&,  \
-                                                                             ScatterOp, ScatterOptions);
-#define CLATOMICS_BY_KEY_PARTS(V) CLATOMICS_BY_KEY_PART(cl_uint, V) CLATOMICS_BY_KEY_PART(cl_ulong, V)
-CLATOMICS_BY_KEY_PARTS(float)
-CLATOMICS_BY_KEY_PARTS(double)
-CLATOMICS_BY_KEY_PARTS(cl_int)
-CLATOMICS_BY_KEY_PARTS(cl_uint)
-CLATOMICS_BY_KEY_PARTS(cl_long)
-CLATOMICS_BY_KEY_PARTS(cl_ulong)
-CLATOMICS_BY_KEY_PARTS(half_t)
-CLATOMICS_BY_KEY_PARTS(bfloat16_t)
-
-#define CLATOMICS_BY_KEY_MERGE(K, O)                                                     \
-  template void merge_into<K, O>(ByKeyPartial<K, O>&, const ByKeyPartial<K, O>&); \
-  template std::pair<std::vector<K>, std::vector<O>> finish_by_key<K, O>(const ByKeyPartial<K, O>&);
-#define CLATOMICS_BY_KEY_MERGES(O) CLATOMICS_BY_KEY_MERGE(cl_uint, O) CLATOMICS_BY_KEY_MERGE(cl_ulong, O)
-CLATOMICS_BY_KEY_MERGES(float)
-CLATOMICS_BY_KEY_MERGES(double)
-CLATOMICS_BY_KEY_MERGES(cl_int)
-CLATOMICS_BY_KEY_MERGES(cl_uint)
-CLATOMICS_BY_KEY_MERGES(cl_long)
-CLATOMICS_BY_KEY_MERGES(cl_ulong)
+#define CLATOMICS_BY_KEY_PART(V, K)                                                                                            \
+  template ByKeyPartial<K, scatter_partial_t<V>> detail::by_key_part<K, V>(Runtime&, ScatterOp, const ScatterOptions&, cl_mem, \
+                                                                           std::size_t, cl_mem, std::size_t, std::size_t);     \
+  CLATOMICS_BY_KEY_PARTIAL(, V, K)
+CLATOMICS_FOR_SCATTER_TYPES(CLATOMICS_BY_KEY_PART)
+#define CLATOMICS_BY_KEY_MERGE_MADE(O) CLATOMICS_BY_KEY_MERGE(, O, cl_uint) CLATOMICS_BY_KEY_MERGE(, O, cl_ulong)
+CLATOMICS_FOR_SCATTER_OUTPUTS(CLATOMICS_BY_KEY_MERGE_MADE)
 
 }  // namespace clatomics

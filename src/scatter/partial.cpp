@@ -188,33 +188,16 @@ ScatterResult finish_scatter(std::vector<O>& out, const ScatterPartial<O>& merge
   return merged.result;
 }
 
-#define CLATOMICS_SCATTER_PART(V, I)                                                                                                       \
-  template ScatterPartial<scatter_partial_t<V>> detail::scatter_part<V, I>(Runtime&, std::size_t, std::size_t, ScatterOp,               \
-                                                                           const ScatterOptions&, cl_mem, std::size_t, cl_mem,          \
-                                                                           std::size_t, std::size_t);                                   \
-  template ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial<V, I>(Runtime&, std::size_t, const View<I>&, const View<V>&,     \
-                                                                             ScatterOp, ScatterOptions, std::size_t);                   \
-  template ScatterPartial<scatter_partial_t<V>> scatter_reduce_partial<V, I>(Runtime&, std::size_t, const std::vector<I>&,             \
-                                                                             const std::vector<V>&, ScatterOp, ScatterOptions, std::size_t);
-#define CLATOMICS_SCATTER_PARTS(V) CLATOMICS_SCATTER_PART(V, cl_uint) CLATOMICS_SCATTER_PART(V, cl_ulong)
-CLATOMICS_SCATTER_PARTS(float)
-CLATOMICS_SCATTER_PARTS(double)
-CLATOMICS_SCATTER_PARTS(cl_int)
-CLATOMICS_SCATTER_PARTS(cl_uint)
-CLATOMICS_SCATTER_PARTS(cl_long)
-CLATOMICS_SCATTER_PARTS(cl_ulong)
-CLATOMICS_SCATTER_PARTS(half_t)
-CLATOMICS_SCATTER_PARTS(bfloat16_t)
+#define CLATOMICS_SCATTER_PART(V, I)                                                                                           \
+  template ScatterPartial<scatter_partial_t<V>> detail::scatter_part<V, I>(Runtime&, std::size_t, std::size_t, ScatterOp,      \
+                                                                           const ScatterOptions&, cl_mem, std::size_t, cl_mem, \
+                                                                           std::size_t, std::size_t);                          \
+  CLATOMICS_SCATTER_PARTIAL(, V, I)
+CLATOMICS_FOR_SCATTER_TYPES(CLATOMICS_SCATTER_PART)
 
-#define CLATOMICS_SCATTER_MERGE(O)                                                                                         \
-  template ScatterPartial<O> detail::empty_partial<O>(std::size_t, std::size_t, ScatterOp, const ScatterOptions&);      \
-  template void merge_into<O>(ScatterPartial<O>&, const ScatterPartial<O>&);                                          \
-  template ScatterResult finish_scatter<O>(std::vector<O>&, const ScatterPartial<O>&);
-CLATOMICS_SCATTER_MERGE(float)
-CLATOMICS_SCATTER_MERGE(double)
-CLATOMICS_SCATTER_MERGE(cl_int)
-CLATOMICS_SCATTER_MERGE(cl_uint)
-CLATOMICS_SCATTER_MERGE(cl_long)
-CLATOMICS_SCATTER_MERGE(cl_ulong)
+#define CLATOMICS_SCATTER_MERGE_MADE(O)                                                                            \
+  template ScatterPartial<O> detail::empty_partial<O>(std::size_t, std::size_t, ScatterOp, const ScatterOptions&); \
+  CLATOMICS_SCATTER_MERGE(, O)
+CLATOMICS_FOR_SCATTER_OUTPUTS(CLATOMICS_SCATTER_MERGE_MADE)
 
 }  // namespace clatomics
