@@ -4,7 +4,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
-PACKAGES=(cmake g++ make python3-pip ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd doctest-dev clinfo libcli11-dev nlohmann-json3-dev python3-matplotlib python3-numpy pkg-config python3-pyopencl openmpi-bin libopenmpi-dev oclgrind)
+PACKAGES=(cmake g++ make python3-pip python3-dev python3-venv pybind11-dev python3-pybind11 python3-pytest ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd doctest-dev clinfo libcli11-dev nlohmann-json3-dev python3-matplotlib python3-numpy pkg-config python3-pyopencl openmpi-bin libopenmpi-dev oclgrind)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
