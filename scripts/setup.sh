@@ -51,6 +51,14 @@ PY
   rm -rf "$wheels"
 fi
 
+# scikit-build-core, pinned, for the Python package's wheel test (python.wheel builds `pip wheel .`
+# without build isolation, so nothing is fetched while the tests run). Skipped when it cannot be had.
+SKBUILD_DIR="$BUILD_DIR/python-build-deps"
+if ! ls "$SKBUILD_DIR"/scikit_build_core-1.1.2-*.whl >/dev/null 2>&1; then
+  /usr/bin/python3 -m pip download -q -d "$SKBUILD_DIR" scikit-build-core==1.1.2 ||
+    echo "== WARNING: scikit-build-core could not be fetched: the Python wheel test will be skipped" >&2
+fi
+
 echo "== configuring and building in $BUILD_DIR"
 cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DCLATOMICS_WERROR=ON ${CMAKE_ARGS:-}
 cmake --build "$BUILD_DIR" -j "$(nproc)"

@@ -8,15 +8,17 @@ import pyopencl.array as cla
 from . import _clatomics
 
 _default = None
+_default_context = None  # held beside the queue: some runtimes' queues do not hold their context
 
 
 def default_queue():
     """The queue the C++ library picks by itself (CLATOMICS_DEVICE, else a GPU, else a CPU), used
     when a call is given neither a device array nor ``queue=``; made once."""
-    global _default
+    global _default, _default_context
     if _default is None:
-        context, _, queue = _clatomics.default_queue()
-        cl.Context.from_int_ptr(context, retain=False)  # adopts the reference made for it
+        context, device, queue = _clatomics.default_queue()  # new references, adopted here
+        _default_context = cl.Context.from_int_ptr(context, retain=False)
+        cl.Device.from_int_ptr(device, retain=False)
         _default = cl.CommandQueue.from_int_ptr(queue, retain=False)
     return _default
 
@@ -66,7 +68,7 @@ class Call:
         self.what = what
         self.queue = pick_queue(queue, *arrays)
         self.handle = self.queue.int_ptr
-        self._keep = []  # buffers made for this call, alive until it returns
+        self._keep = []  # the arrays and buffers of this call, alive until it returns
 
     def device(self, name, a, dtype=None):
         """a on this call's device: a device array as it is (after the events it waits on when it
@@ -83,7 +85,9 @@ class Call:
         return cla.to_device(self.queue, host)
 
     def describe(self, name, a):
-        """(handle, element offset, count) of a contiguous device array; ValueError otherwise."""
+        """(handle, element offset, count) of a contiguous device array; ValueError otherwise. The
+        array is kept until the call is done: a handle alone holds no reference to its buffer."""
+        self._keep.append(a)
         if not (a.flags.c_contiguous or a.flags.f_contiguous) or (a.ndim > 1 and not a.flags.c_contiguous):
             raise ValueError(f"clatomics.{self.what}: {name} is not contiguous (take a copy)")
         if a.size == 0 or a.base_data is None:
