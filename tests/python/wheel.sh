@@ -33,10 +33,14 @@ mkdir -p "$work"
 venv_python="$work/venv/bin/python"
 "$venv_python" -m pip install -q --no-index --find-links "$deps" "$skbuild"
 
-set -- -Ccmake.define.clatomics_DIR="$build/build-tree" -Cbuild-dir="$work/build"
-if [ -n "$launcher" ]; then set -- "$@" -Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER="$launcher"; fi
-echo "== pip wheel $src"
-"$venv_python" -m pip wheel -q --no-build-isolation --no-deps -w "$work/dist" "$@" "$src"
+# scikit-build-core's settings through its environment variables (pip before 23.1 has no -C).
+SKBUILD_CMAKE_DEFINE="clatomics_DIR=$build/build-tree"
+if [ -n "$launcher" ]; then SKBUILD_CMAKE_DEFINE="$SKBUILD_CMAKE_DEFINE;CMAKE_CXX_COMPILER_LAUNCHER=$launcher"; fi
+SKBUILD_BUILD_DIR="$work/build"
+CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"  # scikit-build-core's make is serial otherwise
+export SKBUILD_CMAKE_DEFINE SKBUILD_BUILD_DIR CMAKE_BUILD_PARALLEL_LEVEL
+echo "== pip wheel $src ($SKBUILD_CMAKE_DEFINE)"
+"$venv_python" -m pip wheel -q --no-build-isolation --no-deps -w "$work/dist" "$src"
 "$venv_python" -m pip install -q --no-index --no-deps "$work"/dist/clatomics-*.whl
 
 cd "$work"
