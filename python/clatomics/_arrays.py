@@ -85,7 +85,8 @@ class Call:
         return cla.to_device(self.queue, host)
 
     def describe(self, name, a):
-        """(handle, element offset, count) of a contiguous device array; ValueError otherwise. The
+        """(handle, element offset, count) of a contiguous device array (its elements in C order,
+        whatever its shape: reshaping a pyopencl array costs more than the call); ValueError otherwise. The
         array is kept until the call is done: a handle alone holds no reference to its buffer."""
         self._keep.append(a)
         if not (a.flags.c_contiguous or a.flags.f_contiguous) or (a.ndim > 1 and not a.flags.c_contiguous):

@@ -69,9 +69,7 @@ def histogram(a, bins=10, range=None, weights=None, *, accumulation="float", que
     a = as_array("a", a, "histogram")
     n = _nbins(bins, "histogram")
     call = Call("histogram", queue, a, weights)
-    if a.ndim != 1:
-        a = a.reshape(-1)
-    values = _positions(call, "a", a)
+    values = _positions(call, "a", a)  # any contiguous shape, as NumPy flattens it
     w, listed = _weights(call, weights, values.size)
     rng = None if range is None else _range_pair(range, "histogram")
     r = _clatomics.histogram(call.handle, dtype_code(values), call.describe("a", values), n, rng, w,
@@ -111,7 +109,7 @@ def histogram2d(x, y, bins=10, range=None, weights=None, *, accumulation="float"
     if x.size != y.size:
         raise ValueError(f"clatomics.histogram2d: x has {x.size} elements and y {y.size}; they must be of the same length")
     call = Call("histogram2d", queue, x, y, weights)
-    dx, dy = _positions(call, "x", x.reshape(-1)), _positions(call, "y", y.reshape(-1))
+    dx, dy = _positions(call, "x", x), _positions(call, "y", y)
     w, listed = _weights(call, weights, dx.size)
     if range is None:
         xr, yr = _data_range(call, "x", dx), _data_range(call, "y", dy)

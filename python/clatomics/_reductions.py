@@ -18,7 +18,7 @@ def reduce(a, op="sum", deterministic=False, *, queue=None):  # noqa: A001: the 
     if op not in _OPS:
         raise ValueError(f"clatomics.reduce: op must be one of {', '.join(_OPS)}, not {op!r}")
     call = Call("reduce", queue, a)
-    dev = call.device("a", a.reshape(-1))
+    dev = call.device("a", a)  # any contiguous shape: its elements in order
     return a.dtype.type(_clatomics.reduce(call.handle, dtype_code(a), call.describe("a", dev), op, bool(deterministic)))
 
 
@@ -48,7 +48,7 @@ def compact(a, predicate, *, stable=False, out=None, queue=None):
     else:
         raise TypeError(f"clatomics.compact: the predicate is built from clatomics.where (where.x > 0.5), not {type(predicate).__name__}")
     call = Call("compact", queue, a, out)
-    da = call.device("a", a.reshape(-1))
+    da = call.device("a", a)
     if out is None:
         dout = call.empty(da.size, da.dtype)
     elif is_device(out):

@@ -75,5 +75,6 @@ void register_reductions(py::module_& m);
 void register_histograms(py::module_& m);
 void register_scatter(py::module_& m);
 void register_compact(py::module_& m);
+void register_bench(py::module_& m);
 
 }  // namespace clatomics_py

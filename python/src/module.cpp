@@ -80,4 +80,5 @@ PYBIND11_MODULE(_clatomics, m) {
   clatomics_py::register_histograms(m);
   clatomics_py::register_scatter(m);
   clatomics_py::register_compact(m);
+  clatomics_py::register_bench(m);
 }
