@@ -4,7 +4,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
-PACKAGES=(cmake g++ make python3-pip ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd doctest-dev clinfo libcli11-dev nlohmann-json3-dev python3-matplotlib python3-numpy pkg-config python3-pyopencl openmpi-bin libopenmpi-dev oclgrind)
+PACKAGES=(cmake g++ make python3-pip python3-dev python3-venv pybind11-dev python3-pybind11 python3-pytest ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd doctest-dev clinfo libcli11-dev nlohmann-json3-dev python3-matplotlib python3-numpy pkg-config python3-pyopencl openmpi-bin libopenmpi-dev oclgrind)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
@@ -49,6 +49,14 @@ PY
     rm -rf "$INTEL_DIR/lib"
   fi
   rm -rf "$wheels"
+fi
+
+# scikit-build-core, pinned, for the Python package's wheel test (python.wheel builds `pip wheel .`
+# without build isolation, so nothing is fetched while the tests run). Skipped when it cannot be had.
+SKBUILD_DIR="$BUILD_DIR/python-build-deps"
+if ! ls "$SKBUILD_DIR"/scikit_build_core-1.1.2-*.whl >/dev/null 2>&1; then
+  /usr/bin/python3 -m pip download -q -d "$SKBUILD_DIR" scikit-build-core==1.1.2 ||
+    echo "== WARNING: scikit-build-core could not be fetched: the Python wheel test will be skipped" >&2
 fi
 
 echo "== configuring and building in $BUILD_DIR"

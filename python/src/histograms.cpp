@@ -1,0 +1,145 @@
+// The even histograms (numpy.histogram, numpy.histogram2d) and the key histogram (bincount) over
+// device arrays. The results come back as NumPy arrays; the edges are NumPy's, from the library's
+// own rules (histogram/numpy_bins.hpp).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include "common.hpp"
+#include "histogram/numpy_bins.hpp"
+
+namespace clatomics_py {
+
+namespace {
+
+template <class T>
+py::array_t<T> to_numpy(const std::vector<T>& v) {
+  py::array_t<T> a(static_cast<py::ssize_t>(v.size()));
+  std::copy(v.begin(), v.end(), a.mutable_data());
+  return a;
+}
+
+clatomics::HistogramOptions histogram_options(const std::string& accumulation) {
+  clatomics::HistogramOptions options;
+  if (accumulation == "float") options.accumulation = clatomics::WeightAccumulation::float_atomic;
+  else if (accumulation == "compensated") options.accumulation = clatomics::WeightAccumulation::compensated_float2;
+  else if (accumulation == "double") options.accumulation = clatomics::WeightAccumulation::double_atomic;
+  else throw py::value_error("clatomics: accumulation '" + accumulation + "' is not one of float, compensated, double");
+  return options;
+}
+
+std::vector<clatomics::View<float>> weight_views(const py::list& weights) {
+  std::vector<clatomics::View<float>> views;
+  for (const auto& w : weights) views.push_back(array_of(w).view<float>());
+  return views;
+}
+
+py::list sums_of(const std::vector<std::vector<double>>& sums) {
+  py::list out;
+  for (const auto& s : sums) out.append(to_numpy(s));
+  return out;
+}
+
+// NumPy's bin_edges for a 1-D result: the rule the result says made its bins, over its range.
+template <class T>
+std::vector<double> edges_1d(const clatomics::EvenHistogram& h, std::size_t nbins) {
+  using Edges = clatomics::EvenHistogram::Edges;
+  using clatomics::detail::EdgeRule;
+  const EdgeRule rule = h.edges == Edges::float_linspace ? EdgeRule::data_range : EdgeRule::given_range;
+  return clatomics::detail::even_axis<T>("histogram", nbins, T(h.lo), T(h.hi), rule).edges;
+}
+
+// np.histogram(values, nbins, range, weights): range None takes it from the data (NumPy 2's rule).
+py::dict histogram(std::intptr_t queue, const std::string& dtype, const py::handle& values, std::size_t nbins,
+                   const py::object& range, const py::list& weights, const std::string& accumulation) {
+  const Array a = array_of(values);
+  const auto options = histogram_options(accumulation);
+  const auto w = weight_views(weights);
+  auto rt = runtime_for(queue);
+  return dispatch<cl_float, cl_double>(dtype, "histogram", [&](auto t) -> py::object {
+    using T = decltype(t);
+    const auto view = a.view<T>();
+    clatomics::EvenHistogram h;
+    if (range.is_none()) {
+      py::gil_scoped_release unlocked;
+      h = clatomics::histogram_even(*rt, view, nbins, w, options);
+    } else {
+      const auto lohi = range.cast<std::pair<double, double>>();
+      const clatomics::EvenBins<T> bins{nbins, T(lohi.first), T(lohi.second)};
+      py::gil_scoped_release unlocked;
+      h = clatomics::histogram_even(*rt, view, bins, w, options);
+    }
+    py::dict d;
+    d["counts"] = to_numpy(h.counts);
+    d["below"] = h.below, d["above"] = h.above, d["nan"] = h.nan;
+    d["lo"] = h.lo, d["hi"] = h.hi;
+    d["sums"] = sums_of(h.sums);
+    d["edges"] = to_numpy(edges_1d<T>(h, nbins));
+    d["strategy"] = clatomics::strategy_name(h.strategy);
+    return std::move(d);
+  }).cast<py::dict>();
+}
+
+py::dict tallies(const clatomics::AxisTallies& t) {
+  py::dict d;
+  d["below"] = t.below, d["above"] = t.above, d["nan"] = t.nan;
+  return d;
+}
+
+// np.histogram2d(x, y, [nx, ny], [[xlo, xhi], [ylo, yhi]], weights): a range per axis.
+py::dict histogram2d(std::intptr_t queue, const std::string& dtype, const py::handle& x, const py::handle& y,
+                     const std::tuple<std::size_t, double, double>& xbins, const std::tuple<std::size_t, double, double>& ybins,
+                     const py::list& weights, const std::string& accumulation) {
+  const Array ax = array_of(x), ay = array_of(y);
+  const auto options = histogram_options(accumulation);
+  const auto w = weight_views(weights);
+  auto rt = runtime_for(queue);
+  return dispatch<cl_float, cl_double>(dtype, "histogram2d", [&](auto t) -> py::object {
+    using T = decltype(t);
+    const clatomics::EvenBins<T> bx{std::get<0>(xbins), T(std::get<1>(xbins)), T(std::get<2>(xbins))};
+    const clatomics::EvenBins<T> by{std::get<0>(ybins), T(std::get<1>(ybins)), T(std::get<2>(ybins))};
+    const auto vx = ax.view<T>(), vy = ay.view<T>();
+    clatomics::EvenHistogram2D h;
+    {
+      py::gil_scoped_release unlocked;
+      h = clatomics::histogram2d_even(*rt, vx, vy, bx, by, w, options);
+    }
+    // NumPy's edges of each axis: np.linspace in double over the range (widened in T when empty).
+    using clatomics::detail::EdgeRule;
+    const auto xa = clatomics::detail::even_axis<T>("histogram2d", bx.nbins, bx.lo, bx.hi, EdgeRule::two_d);
+    const auto ya = clatomics::detail::even_axis<T>("histogram2d", by.nbins, by.lo, by.hi, EdgeRule::two_d);
+    py::dict d;
+    d["counts"] = to_numpy(h.counts);
+    d["nx"] = h.nx, d["ny"] = h.ny;
+    d["x"] = tallies(h.x), d["y"] = tallies(h.y), d["outside"] = h.outside;
+    d["sums"] = sums_of(h.sums);
+    d["xedges"] = to_numpy(clatomics::detail::even_axis<double>("histogram2d", bx.nbins, xa.lo, xa.hi, EdgeRule::given_range).edges);
+    d["yedges"] = to_numpy(clatomics::detail::even_axis<double>("histogram2d", by.nbins, ya.lo, ya.hi, EdgeRule::given_range).edges);
+    return std::move(d);
+  }).cast<py::dict>();
+}
+
+// np.bincount of uint32 keys into exactly nbins bins; keys >= nbins are counted apart.
+py::tuple histogram_keys(std::intptr_t queue, const py::handle& keys, std::size_t nbins) {
+  const auto view = array_of(keys).view<cl_uint>();
+  auto rt = runtime_for(queue);
+  clatomics::KeyHistogram h;
+  {
+    py::gil_scoped_release unlocked;
+    h = clatomics::histogram_keys(*rt, view, nbins);
+  }
+  return py::make_tuple(to_numpy(h.counts), h.out_of_range);
+}
+
+}  // namespace
+
+void register_histograms(py::module_& m) {
+  m.def("histogram", &histogram);
+  m.def("histogram2d", &histogram2d);
+  m.def("histogram_keys", &histogram_keys);
+}
+
+}  // namespace clatomics_py

@@ -1,0 +1,84 @@
+// clatomics._clatomics: the module, its exception, and the Runtimes that serve PyOpenCL queues.
+#include <list>
+#include <mutex>
+#include <stdexcept>
+#include <utility>
+
+#include "common.hpp"
+
+namespace clatomics_py {
+
+namespace {
+// A handful of queues at once is what a program uses; each entry keeps its queue, context and
+// programs alive, so the cache stays small.
+constexpr std::size_t max_runtimes = 8;
+
+template <class T>
+T queue_info(cl_command_queue queue, cl_command_queue_info what) {
+  T value{};
+  const cl_int status = clGetCommandQueueInfo(queue, what, sizeof value, &value, nullptr);
+  if (status != CL_SUCCESS) throw clatomics::Error(status, "clGetCommandQueueInfo");
+  return value;
+}
+}  // namespace
+
+const clatomics::Options& module_options() {
+  static const clatomics::Options options = clatomics::Options::from_env();
+  return options;
+}
+
+std::shared_ptr<clatomics::Runtime> runtime_for(std::intptr_t handle) {
+  static std::mutex mutex;
+  static std::list<std::pair<std::intptr_t, std::shared_ptr<clatomics::Runtime>>> cache;  // most recent first
+  if (!handle) throw py::type_error("clatomics: a null command queue");
+  const std::lock_guard<std::mutex> lock(mutex);
+  for (auto it = cache.begin(); it != cache.end(); ++it)
+    if (it->first == handle) {
+      cache.splice(cache.begin(), cache, it);
+      return cache.front().second;
+    }
+  const auto queue = reinterpret_cast<cl_command_queue>(handle);
+  auto rt = std::make_shared<clatomics::Runtime>(queue_info<cl_context>(queue, CL_QUEUE_CONTEXT),
+                                                 queue_info<cl_device_id>(queue, CL_QUEUE_DEVICE), queue, module_options());
+  cache.emplace_front(handle, rt);
+  if (cache.size() > max_runtimes) cache.pop_back();  // a call still running keeps its own reference
+  return rt;
+}
+
+Array array_of(const py::handle& tuple) {
+  const auto t = tuple.cast<py::tuple>();
+  if (t.size() != 3) throw py::type_error("clatomics: an array is described as (handle, offset, count)");
+  Array a;
+  a.mem = t[0].cast<std::intptr_t>();
+  a.offset = t[1].cast<std::size_t>();
+  a.count = t[2].cast<std::size_t>();
+  return a;
+}
+
+}  // namespace clatomics_py
+
+PYBIND11_MODULE(_clatomics, m) {
+  namespace py = pybind11;
+  m.doc() = "clatomics' C++ library for PyOpenCL objects (use the clatomics package)";
+  // clatomics.Error: an OpenCL failure, with its code, the failing call and a failed build's log.
+  static py::exception<clatomics::Error> error(m, "Error", PyExc_RuntimeError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const clatomics::Error& e) {
+      py::object instance = py::handle(error.ptr())(e.what());  // an instance, to carry the attributes
+      instance.attr("code") = e.code();
+      instance.attr("call") = e.call();
+      instance.attr("build_log") = e.build_log();
+      instance.attr("build_options") = e.build_options();
+      PyErr_SetObject(error.ptr(), instance.ptr());
+    }
+  });
+  m.def("error_name", &clatomics::error_name, "The name of an OpenCL error code");
+  clatomics_py::register_kernels(m);
+  clatomics_py::register_reductions(m);
+  clatomics_py::register_histograms(m);
+  clatomics_py::register_scatter(m);
+  clatomics_py::register_compact(m);
+  clatomics_py::register_bench(m);
+}

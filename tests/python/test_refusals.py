@@ -1,0 +1,92 @@
+"""Every refusal: ValueError or TypeError naming what is wrong, raised before anything runs, the
+outputs untouched; float64 on a device without fp64 refused with a message that says so."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pyopencl as cl
+import pyopencl.array as cla
+import pytest
+
+import clatomics
+from clatomics import where
+
+F = np.linspace(0, 1, 100, dtype=np.float32)
+
+
+@pytest.mark.parametrize("call, error, says", [
+    (lambda: clatomics.histogram(F, 0), ValueError, "at least 1"),
+    (lambda: clatomics.histogram(F, [0, 0.5, 1]), TypeError, "bins must be an integer"),
+    (lambda: clatomics.histogram(F, 10, (2, 1)), ValueError, "lo (2) is above hi (1)"),
+    (lambda: clatomics.histogram(F, 10, (0, np.inf)), ValueError, "hi is inf"),
+    (lambda: clatomics.histogram(F, 10, 5), TypeError, "range must be a pair"),
+    (lambda: clatomics.histogram(np.arange(5), 10), TypeError, "float32 or float64"),
+    (lambda: clatomics.histogram(F, 10, weights=F.astype(np.float64)), TypeError, "weights must be float32"),
+    (lambda: clatomics.histogram(F, 10, weights=F[:5]), ValueError, "weights[0] has 5 elements"),
+    (lambda: clatomics.histogram(F, 10, weights=[F] * 5), ValueError, "4"),
+    (lambda: clatomics.histogram(F, 10, accumulation="kahan"), ValueError, "accumulation"),
+    (lambda: clatomics.histogram(np.array([1.0, np.nan], np.float32), 3), ValueError, "not finite"),
+    (lambda: clatomics.histogram2d(F, F[:10]), ValueError, "same length"),
+    (lambda: clatomics.histogram2d(F, F.astype(np.float64)), TypeError, "one type"),
+    (lambda: clatomics.histogram2d(np.array([np.nan, 1.0], np.float32), np.ones(2, np.float32)), ValueError, "not finite"),
+    (lambda: clatomics.bincount(np.array([1, -2, 3])), ValueError, "negative"),
+    (lambda: clatomics.bincount(F), TypeError, "int32"),
+    (lambda: clatomics.bincount(np.arange(3), weights=np.ones(2)), ValueError, "same length"),
+    (lambda: clatomics.scatter_reduce(np.zeros(3, np.float32), [0, 1], [1.0, 2.0], "median"), ValueError, "median"),
+    (lambda: clatomics.scatter_reduce(np.zeros(3, np.float32), [0, 1], [1.0]), ValueError, "one value"),
+    (lambda: clatomics.scatter_reduce(np.zeros(3, np.float32), [0.5, 1], [1.0, 2.0]), TypeError, "indices"),
+    (lambda: clatomics.scatter_reduce(np.zeros(3, np.uint8), [0], [1]), TypeError, "not taken"),
+    (lambda: clatomics.scatter_reduce(np.zeros(3, np.float32), [0], [1.0], nan="skip"), ValueError, "nan"),
+    (lambda: clatomics.segment_reduce(np.ones(4, np.float32), offsets=[0, 3, 2, 4]), ValueError, "offsets"),
+    (lambda: clatomics.reduce(F, "mean"), ValueError, "op must be one of"),
+    (lambda: clatomics.reduce(np.ones(3, np.float16)), TypeError, "f2"),
+    (lambda: clatomics.dot(F, F.astype(np.float64)), TypeError, "one type"),
+    (lambda: clatomics.dot(F, F[:9]), ValueError, "same length"),
+    (lambda: clatomics.compact(F, lambda x: x > 0), TypeError, "clatomics.where"),
+    (lambda: clatomics.compact(F, "x > 0.5f; while(1)"), ValueError, "';'"),
+    (lambda: clatomics.compact(F, where.x > 0.5, out=np.empty(100, np.float32)), TypeError, "device array"),
+    (lambda: clatomics.compact(np.arange(5, dtype=np.uint32), where.x > -1), ValueError, "-1"),
+    (lambda: where.x > True, TypeError, "bool"),
+    (lambda: where.x > "0.5", TypeError, "int or a float"),
+    (lambda: (where.x > 0) and (where.x < 1), TypeError, "& | ~"),
+    (lambda: clatomics.build_options("cpu"), TypeError, "pyopencl.Device"),
+    (lambda: clatomics.histogram(F, 10, queue="q"), TypeError, "CommandQueue"),
+])
+def test_refused(queue, call, error, says):
+    with pytest.raises(error) as caught:
+        call()
+    assert says in str(caught.value)
+
+
+def test_refused_output_untouched(queue):
+    out = cla.to_device(queue, np.arange(4, dtype=np.float32))
+    with pytest.raises(ValueError, match=r"indices\[2\] = 4 is >= bins \(4\)"):
+        clatomics.add_at(out, np.array([0, 1, 4]), np.ones(3, np.float32))  # numpy.add.at raises too
+    np.testing.assert_array_equal(out.get(), np.arange(4, dtype=np.float32))
+    host = np.arange(4, dtype=np.int32)
+    with pytest.raises(ValueError):
+        clatomics.scatter_reduce(host, np.array([-1, 2]), np.ones(2, np.int32))  # a negative index is not wrapped
+    np.testing.assert_array_equal(host, np.arange(4))
+    with pytest.raises(ValueError, match="contiguous"):
+        clatomics.add_at(cla.zeros(queue, (4, 4), np.float32)[:, 1], [0], [1.0])
+
+
+def test_array_of_another_context_refused(queue):
+    context = cl.Context([queue.device])  # held: a queue need not hold its context
+    other = cl.CommandQueue(context)
+    theirs = cla.to_device(other, F)
+    with pytest.raises(ValueError, match="context"):
+        clatomics.reduce(theirs, queue=queue)
+
+
+def test_float64_without_fp64_refused():
+    # CLATOMICS_HIDE_FP64: the device behaves as one without fp64, in a process of its own.
+    code = ("import numpy as np, clatomics\n"
+            "try:\n  clatomics.reduce(np.ones(4))\nexcept ValueError as e:\n  print('refused:', e)\n"
+            "print(clatomics.reduce(np.ones(4, np.float32)))\n")
+    env = dict(os.environ, CLATOMICS_HIDE_FP64="1")
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "refused:" in run.stdout and "double" in run.stdout.lower() and run.stdout.strip().endswith("4.0")
