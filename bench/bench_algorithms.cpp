@@ -84,12 +84,6 @@ Figures measure(Runtime& rt, const Config& config, const cl::Buffer& buffer, std
   return {median(device), median(read), median(cpu)};
 }
 
-std::string two_places(double value) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", value);
-  return buf;
-}
-
 void check(bool ok, const std::string& what) {
   if (!ok) throw std::runtime_error("algorithms: " + what + ": the device's result differs from the host's");
 }
@@ -431,29 +425,6 @@ bool wanted(const char* name) {
   return chosen.empty() || chosen.find("," + std::string(name) + ",") != std::string::npos;
 }
 
-// Each benchmark that has figures of other libraries (CLATOMICS_BENCH_ALGORITHMS_PEERS), against
-// the best of them: the figure a user of this library would otherwise get on the same device.
-void print_peer_summary(const std::vector<Row>& rows, std::ostream& out) {
-  std::vector<const Row*> best;  // a benchmark's best peer row, in the order of the run
-  for (const auto& r : rows) {
-    if (r.suite != suite || r.yardstick == read_only || r.yardstick == host_name()) continue;
-    const auto same = std::find_if(best.begin(), best.end(), [&](const Row* b) {
-      return b->op == r.op && b->type == r.type && b->form == r.form && b->distribution == r.distribution && b->bins == r.bins &&
-             b->bytes == r.bytes;
-    });
-    if (same == best.end())
-      best.push_back(&r);
-    else if (r.yardstick_value > (*same)->yardstick_value)
-      *same = &r;
-  }
-  if (best.empty()) return;
-  out << "  against other libraries measured in the same job (" << peers_variable << "), the best of each:\n";
-  for (const Row* r : best)
-    out << "    " << r->op << " " << r->type << (r->form.empty() ? "" : ", " + r->form)
-        << (r->bins ? ", " + std::to_string(r->bins) + " bins" : "") << " (" << r->distribution << "): " << format_number(r->value)
-        << " GB/s = " << two_places(r->ratio()) << "x " << r->yardstick << " (" << format_number(r->yardstick_value) << " GB/s)\n";
-}
-
 }  // namespace
 
 std::size_t algorithm_steps(const Runtime& rt, const Config&) {
@@ -513,7 +484,7 @@ void print_algorithm_summary(const std::vector<Row>& rows, bool gpu, std::ostrea
       out << two_places(cpu->ratio()) << "x plain C++ (target " << t.cpu << "); read-only pass " << format_number(ro->yardstick_value)
           << " GB/s\n";
   }
-  print_peer_summary(rows, out);
+  print_peer_summary(rows, suite, {read_only, host_name()}, peers_variable, out);
 }
 
 Suite algorithms_suite() { return {"algorithms", "reduce, dot, histograms, compact: GB/s vs a read-only pass and plain C++", run_algorithm_benchmarks, algorithm_steps, print_algorithm_summary}; }

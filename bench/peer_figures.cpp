@@ -1,11 +1,14 @@
 // Peer figures from a file, merged into a suite's rows as yardsticks.
 #include "peer_figures.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
+
+#include "report.hpp"
 
 namespace clatomics::bench {
 namespace {
@@ -94,6 +97,28 @@ std::vector<Row> with_peer_rows(const std::vector<Row>& rows, const std::vector<
                            format_bytes(rows[i].bytes) + " (give both the same --size)");
   }
   return out;
+}
+
+void print_peer_summary(const std::vector<Row>& rows, const std::string& suite, const std::vector<std::string>& own_yardsticks,
+                        const char* variable, std::ostream& out) {
+  std::vector<const Row*> best;  // a benchmark's best peer row, in the order of the run
+  for (const auto& r : rows) {
+    if (r.suite != suite || std::find(own_yardsticks.begin(), own_yardsticks.end(), r.yardstick) != own_yardsticks.end()) continue;
+    const auto same = std::find_if(best.begin(), best.end(), [&](const Row* b) {
+      return b->op == r.op && b->type == r.type && b->form == r.form && b->distribution == r.distribution && b->bins == r.bins &&
+             b->bytes == r.bytes;
+    });
+    if (same == best.end())
+      best.push_back(&r);
+    else if (r.yardstick_value > (*same)->yardstick_value)
+      *same = &r;
+  }
+  if (best.empty()) return;
+  out << "  against other libraries measured in the same job (" << variable << "), the best of each:\n";
+  for (const Row* r : best)
+    out << "    " << r->op << " " << r->type << (r->form.empty() ? "" : ", " + r->form)
+        << (r->bins ? ", " + std::to_string(r->bins) + " bins" : "") << " (" << r->distribution << "): " << format_number(r->value)
+        << " GB/s = " << two_places(r->ratio()) << "x " << r->yardstick << " (" << format_number(r->yardstick_value) << " GB/s)\n";
 }
 
 }  // namespace clatomics::bench

@@ -3,6 +3,7 @@
 // suite's benchmark of the same op, type, form, distribution, bins and bytes.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -30,5 +31,10 @@ std::vector<PeerFigure> read_peer_figures(const char* variable, const std::strin
 // benchmark's row with the peer as its yardstick). Notes through config's progress a benchmark
 // whose peers were measured at other bytes only (a different --size).
 std::vector<Row> with_peer_rows(const std::vector<Row>& rows, const std::vector<PeerFigure>& peers, const Config& config);
+
+// Each benchmark of `suite` with peer rows (rows whose yardstick is none of own_yardsticks),
+// against the best of its peers: the figure a user would otherwise get on the same device.
+void print_peer_summary(const std::vector<Row>& rows, const std::string& suite, const std::vector<std::string>& own_yardsticks,
+                        const char* variable, std::ostream& out);
 
 }  // namespace clatomics::bench

@@ -22,6 +22,8 @@ nlohmann::ordered_json number_or_null(double v) { return std::isfinite(v) ? nloh
 
 }  // namespace
 
+std::string two_places(double value) { return fixed(value, 2); }
+
 std::string format_number(double value) {
   if (!std::isfinite(value)) return "-";
   const double a = std::fabs(value);

@@ -21,6 +21,8 @@ struct RunInfo {
 
 // A figure with about three significant digits ("0.412", "35.7", "13300").
 std::string format_number(double value);
+// A ratio as the summaries print it, two decimals ("0.96").
+std::string two_places(double value);
 
 // {"tool", "version", "date", "device": {...}, "config": {...}, "errors": [...], "rows": [...]}:
 // every row with every field of Row plus its ratio; a field that does not apply is null.
