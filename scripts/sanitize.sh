@@ -19,7 +19,9 @@ TSAN_DIR="${TSAN_DIR:-$ROOT/build-tsan}"
 SUPP="$ROOT/tests/sanitizers"
 # Sanitized code is built with optimisation and debug info: readable stacks, tolerable speed.
 # PoCL only: the sanitizers watch the host code, the same whatever the implementation.
+# Neither the Python module nor CUB's yardsticks: their tests are not among the sanitized ones.
 COMMON="-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLATOMICS_INSTALL=OFF -DCLATOMICS_BUILD_EXAMPLES=OFF -DCLATOMICS_TEST_INTEL=OFF"
+COMMON+=" -DCLATOMICS_BUILD_PYTHON=OFF -DCLATOMICS_BUILD_CUB_YARDSTICKS=OFF"
 export CLATOMICS_INTEL_OPENCL=0
 
 # The suite's PoCL kernel caches (scripts/test.sh's build, when it ran first): the same kernels,
