@@ -28,4 +28,12 @@ class Error : public std::runtime_error {
   std::string call_, build_log_, options_;
 };
 
+// Thrown where an index is refused for being beyond the output (ScatterOptions' OutOfRange::refuse):
+// a std::invalid_argument like every refusal, of its own type so that a binding can raise what its
+// language raises for it (Python: IndexError, as numpy.add.at does).
+class IndexOutOfRange : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
 }  // namespace clatomics

@@ -1,6 +1,7 @@
 """numpy.add.at, torch's scatter_reduce_, segment reductions and reduce_by_key on the device."""
 
 import numpy as np
+import pyopencl.array as cla
 
 from . import _clatomics
 from ._arrays import Call, as_array, dtype_code, is_device
@@ -19,9 +20,18 @@ def _index_code(a, what, name):
     code = dtype_code(a)
     if code not in ("i4", "u4", "i8", "u8"):
         raise TypeError(f"clatomics.{what}: {name} must be of int32, uint32, int64 or uint64, not {a.dtype}")
-    # Signed indices travel as their bits: a negative one is beyond every bin, so it is refused
-    # (or counted) as out of range rather than wrapped as NumPy wraps -1.
+    # Signed indices travel as their bits: a negative one left (scatter_reduce does not wrap, as
+    # torch does not) is beyond every bin, refused (IndexError) or counted as out of range.
     return "u" + code[1]
+
+
+def _wrapped(indices, n):
+    """numpy.add.at's negative indices: -1 is the last of n bins; one below -n stays out of range."""
+    if indices.dtype.kind != "i":
+        return indices
+    if is_device(indices):
+        return cla.if_positive(indices + 1, indices, indices + n)  # on the device, into a new array
+    return np.where(indices < 0, indices + n, indices).astype(indices.dtype, copy=False)
 
 
 def _value_code(a, what):
@@ -40,9 +50,10 @@ def _width(out, what):
     raise ValueError(f"clatomics.{what}: out must be 1-D or 2-D (rows), not of {out.ndim} dimensions")
 
 
-def _scatter_into(what, out, indices, values, reduce, include_self, deterministic, nan, out_of_range, queue):
+def _scatter_into(what, out, indices, values, reduce, include_self, deterministic, nan, out_of_range, queue, wrap=False):
     """out[indices[i]] (a row where out is 2-D) reduced with values[i], in place; out a device
-    array, or a NumPy array written back. Returns out."""
+    array, or a NumPy array written back. wrap: negative indices count from the end (NumPy).
+    Returns out."""
     out = as_array("out", out, what)
     indices = as_array("indices", indices, what)
     vcode = _value_code(out, what)
@@ -61,8 +72,10 @@ def _scatter_into(what, out, indices, values, reduce, include_self, deterministi
         raise ValueError(f"clatomics.{what}: out_of_range must be 'refuse' or 'count', not {out_of_range!r}")
     if nan not in ("propagate", "missing"):
         raise ValueError(f"clatomics.{what}: nan must be 'propagate' or 'missing', not {nan!r}")
-    call = Call(what, queue, out, indices, values)
     icode = _index_code(indices, what, "indices")
+    if wrap:
+        indices = _wrapped(indices, out.shape[0])
+    call = Call(what, queue, out, indices, values)
     dout = call.device("out", out)
     dvalues = call.device("values", values, dtype=out.dtype)
     dindices = call.device("indices", indices)
@@ -77,8 +90,9 @@ def _scatter_into(what, out, indices, values, reduce, include_self, deterministi
 def add_at(out, indices, values, *, queue=None):
     """numpy.add.at(out, indices, values) on a device array (or a NumPy array, written back):
     out[indices[i]] += values[i], repeated indices adding up; out 2-D adds rows. values may be a
-    scalar. An index beyond out (a negative one too) raises ValueError before out is touched."""
-    return _scatter_into("add_at", out, indices, values, "sum", True, False, "propagate", "refuse", queue)
+    scalar. A negative index counts from the end, as NumPy's; one beyond out either way raises
+    IndexError, as NumPy's does, before out is touched."""
+    return _scatter_into("add_at", out, indices, values, "sum", True, False, "propagate", "refuse", queue, wrap=True)
 
 
 def scatter_reduce(out, indices, values, reduce="sum", include_self=True, deterministic=False, *, nan="propagate",
@@ -87,7 +101,8 @@ def scatter_reduce(out, indices, values, reduce="sum", include_self=True, determ
     place: 1-D, or row-wise where out is (M, D) and values (N, D). reduce: sum, prod, amax, amin,
     mean; a bin no index reaches keeps its value. deterministic: float sums and means with the
     same bits on every run and device. nan="missing" treats NaN as missing data in amax/amin.
-    out_of_range="count" skips indices beyond out and returns (out, skipped) instead of raising."""
+    An index beyond out (a negative one too: torch does not wrap them) raises IndexError before out
+    is touched; out_of_range="count" skips them and returns (out, skipped) instead."""
     return _scatter_into("scatter_reduce", out, indices, values, reduce, include_self, deterministic, nan, out_of_range, queue)
 
 

@@ -65,6 +65,8 @@ PYBIND11_MODULE(_clatomics, m) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const clatomics::IndexOutOfRange& e) {
+      PyErr_SetString(PyExc_IndexError, e.what());  // as numpy.add.at raises it (otherwise a ValueError)
     } catch (const clatomics::Error& e) {
       py::object instance = py::handle(error.ptr())(e.what());  // an instance, to carry the attributes
       instance.attr("code") = e.code();

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "clatomics/error.hpp"
 #include "core/cl_types.hpp"
 #include "core/launch.hpp"
 
@@ -88,12 +89,16 @@ void scatter_refuse(const char* what, const std::string& why) {
   throw std::invalid_argument(std::string("clatomics: ") + what + ": " + why);
 }
 
+void scatter_refuse_index(const char* what, const std::string& why) {
+  throw IndexOutOfRange(std::string("clatomics: ") + what + ": " + why);
+}
+
 ScatterResult scatter_without_bins(const char* what, const ScatterOptions& options, std::size_t width, bool segments, std::size_t count) {
   ScatterResult result;
   result.strategy = scatter_asked_strategy(options);
   if (width == 0 || segments || count == 0) return result;
   if (options.out_of_range == OutOfRange::refuse)
-    scatter_refuse(what, "bins is 0, so all " + std::to_string(count) + " indices are out of range, and options.out_of_range is refuse");
+    scatter_refuse_index(what, "bins is 0, so all " + std::to_string(count) + " indices are out of range, and options.out_of_range is refuse");
   result.out_of_range = count;
   return result;
 }

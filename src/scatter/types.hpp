@@ -33,6 +33,8 @@ const char* scatter_op_macro(const char* what, ScatterOp op);
 const char* scatter_mode_macro(ScatterStrategy strategy);
 
 [[noreturn]] void scatter_refuse(const char* what, const std::string& why);
+// The same for indices beyond the bins (OutOfRange::refuse): IndexOutOfRange.
+[[noreturn]] void scatter_refuse_index(const char* what, const std::string& why);
 
 // The strategy a call that runs no accumulation reports: the one asked for, or global_atomics.
 inline ScatterStrategy scatter_asked_strategy(const ScatterOptions& options) {

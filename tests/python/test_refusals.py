@@ -62,12 +62,16 @@ def test_refused(queue, call, error, says):
 
 def test_refused_output_untouched(queue):
     out = cla.to_device(queue, np.arange(4, dtype=np.float32))
-    with pytest.raises(ValueError, match=r"indices\[2\] = 4 is >= bins \(4\)"):
-        clatomics.add_at(out, np.array([0, 1, 4]), np.ones(3, np.float32))  # numpy.add.at raises too
+    with pytest.raises(IndexError, match=r"indices\[2\] = 4 is >= bins \(4\)"):
+        clatomics.add_at(out, np.array([0, 1, 4]), np.ones(3, np.float32))  # numpy.add.at raises IndexError too
+    with pytest.raises(IndexError, match=r"indices\[1\]"):
+        clatomics.add_at(out, np.array([0, -5]), np.ones(2, np.float32))  # below -n: beyond out, as in NumPy
     np.testing.assert_array_equal(out.get(), np.arange(4, dtype=np.float32))
     host = np.arange(4, dtype=np.int32)
-    with pytest.raises(ValueError):
-        clatomics.scatter_reduce(host, np.array([-1, 2]), np.ones(2, np.int32))  # a negative index is not wrapped
+    with pytest.raises(IndexError):
+        clatomics.scatter_reduce(host, np.array([-1, 2]), np.ones(2, np.int32))  # torch does not wrap -1
+    with pytest.raises(IndexError, match="bins is 0"):
+        clatomics.scatter_reduce(np.zeros(0, np.int32), np.array([0]), np.ones(1, np.int32))
     np.testing.assert_array_equal(host, np.arange(4))
     with pytest.raises(ValueError, match="contiguous"):
         clatomics.add_at(cla.zeros(queue, (4, 4), np.float32)[:, 1], [0], [1.0])

@@ -51,6 +51,19 @@ def test_add_at_equals_numpy(queue, rng, dtype):
     np.testing.assert_array_equal(host, want)
 
 
+def test_add_at_wraps_negative_indices_as_numpy(queue, rng):
+    idx = rng.integers(-100, 100, 4000)  # int64, half of them counted from the end
+    vals = rng.integers(-20, 20, 4000).astype(np.int32)
+    want = np.zeros(100, np.int32)
+    np.add.at(want, idx, vals)
+    host = np.zeros(100, np.int32)
+    clatomics.add_at(host, idx, vals)
+    np.testing.assert_array_equal(host, want)
+    dev = cla.zeros(queue, 100, np.int32)
+    clatomics.add_at(dev, cla.to_device(queue, idx.astype(np.int32)), vals)  # device indices, wrapped on the device
+    np.testing.assert_array_equal(dev.get(), want)
+
+
 def test_add_at_rows_and_offsets(queue, rng):
     idx = rng.integers(0, 40, 3000).astype(np.uint32)
     vals = rng.integers(-9, 9, (3000, 8)).astype(np.float32)
