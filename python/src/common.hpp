@@ -36,19 +36,14 @@ struct Array {
 };
 Array array_of(const py::handle& tuple);
 
-// The NumPy type code of an element type ("f4", "u8", "f2" for half_t).
+// The NumPy type code of an element type: its kind and size ("f4", "u8"; "f2" for half_t).
 template <class T>
-const char* code_of() {
-  if constexpr (std::is_same_v<T, cl_float>) return "f4";
-  else if constexpr (std::is_same_v<T, cl_double>) return "f8";
-  else if constexpr (std::is_same_v<T, cl_int>) return "i4";
-  else if constexpr (std::is_same_v<T, cl_uint>) return "u4";
-  else if constexpr (std::is_same_v<T, cl_long>) return "i8";
-  else if constexpr (std::is_same_v<T, cl_ulong>) return "u8";
-  else if constexpr (std::is_same_v<T, cl_uchar>) return "u1";
-  else {
-    static_assert(std::is_same_v<T, clatomics::half_t>, "an element type the module passes");
+std::string code_of() {
+  if constexpr (std::is_same_v<T, clatomics::half_t>) {
     return "f2";
+  } else {
+    const char kind = std::is_floating_point_v<T> ? 'f' : std::is_signed_v<T> ? 'i' : 'u';
+    return std::string{kind, char('0' + sizeof(T))};
   }
 }
 

@@ -2,22 +2,15 @@
 #include <string>
 
 #include "common.hpp"
+#include "core/names.hpp"
 
 namespace clatomics_py {
 
 namespace {
 
-clatomics::ReduceOp reduce_op(const std::string& op) {
-  if (op == "sum") return clatomics::ReduceOp::sum;
-  if (op == "prod") return clatomics::ReduceOp::prod;
-  if (op == "min") return clatomics::ReduceOp::min;
-  if (op == "max") return clatomics::ReduceOp::max;
-  throw py::value_error("clatomics.reduce: op '" + op + "' is not one of sum, prod, min, max");
-}
-
 py::object reduce(std::intptr_t queue, const std::string& dtype, const py::handle& in, const std::string& op, bool deterministic) {
   const Array a = array_of(in);
-  const clatomics::ReduceOp rop = reduce_op(op);
+  const clatomics::ReduceOp rop = clatomics::detail::reduce_op_named("reduce", op);
   auto rt = runtime_for(queue);
   return dispatch<cl_float, cl_double, cl_int, cl_uint, cl_long, cl_ulong>(dtype, "reduce", [&](auto t) -> py::object {
     using T = decltype(t);

@@ -3,18 +3,15 @@
 #include <string>
 
 #include "common.hpp"
+#include "core/names.hpp"
 
 namespace clatomics_py {
 
 namespace {
 
-clatomics::ScatterOp scatter_op(const std::string& op) {
-  if (op == "sum") return clatomics::ScatterOp::sum;
-  if (op == "prod") return clatomics::ScatterOp::prod;
-  if (op == "amin") return clatomics::ScatterOp::min;
-  if (op == "amax") return clatomics::ScatterOp::max;
-  if (op == "mean") return clatomics::ScatterOp::mean;
-  throw py::value_error("clatomics: reduce '" + op + "' is not one of sum, prod, amax, amin, mean");
+// torch's names (amax, amin) for the library's ops.
+clatomics::ScatterOp scatter_op(const std::string& what, const std::string& op) {
+  return clatomics::detail::scatter_op_named(what, op == "amax" ? "max" : op == "amin" ? "min" : op);
 }
 
 clatomics::ScatterOptions scatter_options(bool include_self, bool deterministic, bool refuse_out_of_range, const std::string& nan) {
@@ -34,9 +31,9 @@ py::tuple scatter(std::intptr_t queue, const std::string& vtype, const std::stri
                   const py::handle& indices, const py::handle& values, const std::string& op, std::size_t width, bool segments,
                   bool include_self, bool deterministic, bool refuse_out_of_range, const std::string& nan) {
   const Array o = array_of(out), i = array_of(indices), v = array_of(values);
-  const clatomics::ScatterOp sop = scatter_op(op);
-  const clatomics::ScatterOptions options = scatter_options(include_self, deterministic, refuse_out_of_range, nan);
   const char* what = segments ? "segment_reduce" : "scatter_reduce";
+  const clatomics::ScatterOp sop = scatter_op(what, op);
+  const clatomics::ScatterOptions options = scatter_options(include_self, deterministic, refuse_out_of_range, nan);
   auto rt = runtime_for(queue);
   return dispatch<cl_float, cl_double, cl_int, cl_uint, cl_long, cl_ulong, clatomics::half_t>(vtype, what, [&](auto vt) -> py::object {
     using V = decltype(vt);
@@ -62,7 +59,7 @@ std::size_t reduce_by_key(std::intptr_t queue, const std::string& ktype, const s
                           const py::handle& values, const py::handle& unique_keys, const py::handle& reductions, const std::string& op,
                           bool deterministic, const std::string& nan) {
   const Array k = array_of(keys), v = array_of(values), u = array_of(unique_keys), r = array_of(reductions);
-  const clatomics::ScatterOp sop = scatter_op(op);
+  const clatomics::ScatterOp sop = scatter_op("reduce_by_key", op);
   const clatomics::ScatterOptions options = scatter_options(false, deterministic, false, nan);
   auto rt = runtime_for(queue);
   return dispatch<cl_uint, cl_ulong>(ktype, "reduce_by_key", [&](auto kt) -> py::object {

@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/names.hpp"
 #include "core/plan_request.hpp"
 
 namespace clatomics {
@@ -60,30 +61,12 @@ void refuse_plan(const std::string& algorithm, const std::string& what, const st
   throw std::invalid_argument("clatomics: plan: " + algorithm + " takes the " + what + "s " + takes + ", not '" + value + "'");
 }
 
-// An op by name among `ops` (name, op pairs), refused naming them all.
-template <class Op, std::size_t N>
-Op op_named(const std::string& algorithm, const std::string& name, const std::pair<const char*, Op> (&ops)[N]) {
-  std::string takes;
-  for (const auto& [word, op] : ops) {
-    if (name == word) return op;
-    takes += (takes.empty() ? "" : ", ") + std::string(word);
-  }
-  refuse_plan(algorithm, "op", name, takes);
-}
-
 ReduceOp plan_reduce_op(const std::string& algorithm, const PlanRequest& request) {
-  static const std::pair<const char*, ReduceOp> ops[] = {
-      {"sum", ReduceOp::sum}, {"prod", ReduceOp::prod}, {"min", ReduceOp::min}, {"max", ReduceOp::max}};
-  return op_named(algorithm, request.op, ops);
+  return reduce_op_named("plan: " + algorithm, request.op);
 }
 
 ScatterOp plan_scatter_op(const std::string& algorithm, const PlanRequest& request) {
-  static const std::pair<const char*, ScatterOp> ops[] = {{"sum", ScatterOp::sum},
-                                                          {"prod", ScatterOp::prod},
-                                                          {"min", ScatterOp::min},
-                                                          {"max", ScatterOp::max},
-                                                          {"mean", ScatterOp::mean}};
-  return op_named(algorithm, request.op, ops);
+  return scatter_op_named("plan: " + algorithm, request.op);
 }
 
 }  // namespace detail

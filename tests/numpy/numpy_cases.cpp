@@ -17,6 +17,7 @@
 #include <clatomics/clatomics.hpp>
 
 #include "../float_bits.hpp"
+#include "core/names.hpp"
 
 using json = nlohmann::json;
 namespace cat = clatomics;
@@ -54,14 +55,7 @@ json json_of(const std::vector<T>& v) {
   return out;
 }
 
-cat::ScatterOp op_of(const std::string& name) {
-  if (name == "sum") return cat::ScatterOp::sum;
-  if (name == "prod") return cat::ScatterOp::prod;
-  if (name == "min") return cat::ScatterOp::min;
-  if (name == "max") return cat::ScatterOp::max;
-  if (name == "mean") return cat::ScatterOp::mean;
-  throw std::runtime_error("unknown op " + name);
-}
+cat::ScatterOp op_of(const std::string& name) { return cat::detail::scatter_op_named("numpy case", name); }
 
 cat::WeightAccumulation accumulation_of(const json& c) {
   const std::string name = c.value("accumulation", "float_atomic");
