@@ -98,7 +98,8 @@ std::pair<std::vector<K>, std::vector<O>> reduce_by_key(Runtime& rt, const std::
   return result;
 }
 
-// Partial reduce_by_key: reduce_by_key over a part of its (keys, values): the part's runs before they are finished.
+// Partial reduce_by_key, over a part of its (keys, values): the part's runs before they are
+// finished.
 // Parts merge (merge_into) in element order: a part's first run joins the run before it where
 // their keys are equal, as one call over all the data finds one run there. finish_by_key() then
 // gives what one reduce_by_key over all the data returns. O as for ScatterPartial (float for

@@ -254,8 +254,8 @@ struct ScatterCapacity {
 };
 ScatterCapacity scatter_capacity(const Runtime& rt, std::size_t value_bytes, bool deterministic = false);
 
-// Partial scatter_reduce: scatter_reduce over a part of its (indices, values): what the part gives each bin of an output
-// of `bins` rows of `width`, before out's own values enter. Parts merge (merge_into) into what
+// Partial scatter_reduce, over a part of its (indices, values): what the part gives each bin of
+// an output of `bins` rows of `width`, before out's own values enter. Parts merge (merge_into) into what
 // the whole data gives, which finish_scatter() then applies to out, exactly as one
 // scatter_reduce(out, ...) over all the data treats out (include_self, mean, a bin no value
 // reaches keeping its value). O: the values' type, float for half_t and bfloat16_t values (the

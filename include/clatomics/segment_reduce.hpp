@@ -43,11 +43,9 @@ ScatterResult segment_reduce(Runtime& rt, std::vector<Out>& out, const std::vect
   return detail::scatter_host(rt, call, out.data(), out.size(), offsets.data(), offsets.size(), values.data(), values.size(), nullptr);
 }
 
-// Partial segment_reduce: dot, compact and segment_reduce need no partial type: a part's dot is dot() over the part
-// (parts' dots add, in order for the same bits), a part's kept elements are compact() over the
-// part (joined in the parts' order, with options.stable the input's order), and a part of whole
-// segments is segment_reduce() over those segments, offsets rebased (rows joined in order).
-// mpi.hpp gathers them over ranks.
+// Partial segment_reduce needs no type of its own: a part of whole segments is segment_reduce()
+// over those segments, offsets rebased, the parts' rows joined in order (mpi::concatenate joins
+// them over ranks).
 
 // Over a DeviceGroup (group_forms.hpp): host data in chunks of whole segments, or values resident
 // on the devices with the offsets on the host.
