@@ -43,6 +43,15 @@ __kernel void clat_hist_range(__global const CLAT_POS *in, ulong offset, ulong c
 #endif
   }
 #endif
+  /* Four loads in flight before their compares: one at a time left a GPU's memory idle (the
+   * range pass at 0.71x a read-only pass on an H100). fmin and fmax pass NaN over. */
+  for (; i + 3 * share.step < share.end; i += 4 * share.step) {
+    const CLAT_POS x0 = in[offset + i], x1 = in[offset + i + share.step];
+    const CLAT_POS x2 = in[offset + i + 2 * share.step], x3 = in[offset + i + 3 * share.step];
+    least = fmin(least, fmin(fmin(x0, x1), fmin(x2, x3)));
+    most = fmax(most, fmax(fmax(x0, x1), fmax(x2, x3)));
+    nans += (CLAT_POS)((isnan(x0) != 0) + (isnan(x1) != 0) + (isnan(x2) != 0) + (isnan(x3) != 0));
+  }
   for (; i < share.end; i += share.step) {
     const CLAT_POS x = in[offset + i];
     if (isnan(x)) nans += 1;
