@@ -150,7 +150,7 @@ CLATOMICS_FOR_SCATTER_OUTPUTS(CLATOMICS_BY_KEY_MERGE_EXTERN)
 #undef CLATOMICS_BY_KEY_MERGE_EXTERN
 
 // Over a DeviceGroup (group_forms.hpp): host data in chunks, or keys and values resident on the devices.
-// reduce_by_key over host data, as reduce_by_key(Runtime&, std::vector...) (scatter.hpp): the
+// reduce_by_key over host data, as reduce_by_key(Runtime&, std::vector...), above: the
 // keys of the runs of equal consecutive keys and their reductions (of the values' type, and float
 // for half_t and bfloat16_t values). The keys and values are cut into the engine's chunks (fixed
 // by the data, never by the number of devices, every chunk a multiple of 64 elements), each

@@ -315,7 +315,7 @@ CLATOMICS_FOR_SCATTER_OUTPUTS(CLATOMICS_SCATTER_MERGE_EXTERN)
 #undef CLATOMICS_SCATTER_MERGE_EXTERN
 
 // Over a DeviceGroup (group_forms.hpp): host data in chunks, or data resident on the devices.
-// scatter_reduce over host data, as scatter_reduce(Runtime&, std::vector...) (scatter.hpp): each
+// scatter_reduce over host data, as scatter_reduce(Runtime&, std::vector...), above: each
 // chunk of (indices, values) is reduced on the device that takes it into a copy of the output at
 // the op's identity (mean and include_self = false also count each bin's values), and the copies
 // join out on the host in chunk order; out is written once every chunk has succeeded (a refusal,

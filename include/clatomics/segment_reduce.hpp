@@ -49,7 +49,7 @@ ScatterResult segment_reduce(Runtime& rt, std::vector<Out>& out, const std::vect
 
 // Over a DeviceGroup (group_forms.hpp): host data in chunks of whole segments, or values resident
 // on the devices with the offsets on the host.
-// segment_reduce over host data, as segment_reduce(Runtime&, std::vector...) (scatter.hpp): out
+// segment_reduce over host data, as segment_reduce(Runtime&, std::vector...), above: out
 // holds bins rows of width, offsets bins + 1 CSR offsets into the rows of values (or none when out
 // is empty). The rows are cut into chunks of whole segments: each chunk ends at the last segment
 // boundary within the chunk size the engine takes (fixed by the data, never by the number of
