@@ -30,6 +30,8 @@ def _wrapped(indices, n):
     if indices.dtype.kind != "i":
         return indices
     if is_device(indices):
+        if not indices.flags.forc:
+            return indices  # refused as not contiguous when the call describes it
         return cla.if_positive(indices + 1, indices, indices + n)  # on the device, into a new array
     return np.where(indices < 0, indices + n, indices).astype(indices.dtype, copy=False)
 

@@ -22,9 +22,16 @@ Predicate::Value value_of(const py::handle& v) {
   throw py::type_error("clatomics.where: a value must be an int or a float, not " + std::string(py::str(v.get_type())));
 }
 
+// Deeper than any tree the library takes (at most Predicate::max_leaves leaves; negations fold):
+// refused before the recursion below can run out of stack.
+constexpr std::size_t max_predicate_depth = 4 * Predicate::max_leaves;
+
 // The Python side's predicate tree: ("cmp", op, value), ("test", name), ("range", lo, hi),
 // ("and", a, b), ("or", a, b), ("not", a).
-Predicate predicate_of(const py::handle& node) {
+Predicate predicate_of(const py::handle& node, std::size_t depth = 0) {
+  if (depth > max_predicate_depth)
+    throw py::value_error("clatomics.compact: the predicate is nested deeper than " + std::to_string(max_predicate_depth) +
+                          " levels (at most " + std::to_string(Predicate::max_leaves) + " comparisons are taken)");
   const auto t = node.cast<py::tuple>();
   const auto kind = t[0].cast<std::string>();
   if (kind == "cmp") {
@@ -44,11 +51,11 @@ Predicate predicate_of(const py::handle& node) {
   } else if (kind == "range") {
     return Predicate::range(value_of(t[1]), value_of(t[2]));
   } else if (kind == "and") {
-    return predicate_of(t[1]) && predicate_of(t[2]);
+    return predicate_of(t[1], depth + 1) && predicate_of(t[2], depth + 1);
   } else if (kind == "or") {
-    return predicate_of(t[1]) || predicate_of(t[2]);
+    return predicate_of(t[1], depth + 1) || predicate_of(t[2], depth + 1);
   } else if (kind == "not") {
-    return !predicate_of(t[1]);
+    return !predicate_of(t[1], depth + 1);
   }
   throw py::type_error("clatomics.compact: a predicate node the module does not know");
 }

@@ -4,6 +4,7 @@ outputs untouched; float64 on a device without fp64 refused with a message that 
 import os
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pyopencl as cl
@@ -94,3 +95,38 @@ def test_float64_without_fp64_refused():
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert "refused:" in run.stdout and "double" in run.stdout.lower() and run.stdout.strip().endswith("4.0")
+
+
+def test_predicate_nested_too_deep_refused(queue):
+    p = where.x > 1
+    for _ in range(5000):  # negations a user's loop stacked: refused before the module's recursion runs out of stack
+        p = ~p
+    with pytest.raises(ValueError, match="nested deeper than 1024"):
+        clatomics.compact(np.arange(10, dtype=np.float32), p)
+
+
+def test_float32_data_with_an_inexact_range_warns(queue):
+    x = np.array([0.48999998], np.float32)
+    with pytest.warns(UserWarning, match=r"rounded to float32"):
+        clatomics.histogram(x, 10, (0, 0.7))  # NumPy's edges come from the double 0.7: they may differ
+    with pytest.warns(UserWarning, match=r"rounded to float32"):
+        clatomics.histogram2d(x, x, 10, [[0, 1], [0, 0.7]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        clatomics.histogram(x, 10, (0, 0.75))  # exact in float32: NumPy's bits, no warning
+        clatomics.histogram(x.astype(np.float64), 10, (0, 0.7))
+
+
+@pytest.mark.parametrize("x, minlength", [(np.array([10**12], np.int64), 0), (np.array([2**64 - 1], np.uint64), 0),
+                                          (np.array([1], np.int64), 2**40)])
+def test_bincount_beyond_one_buffer_refused(queue, x, minlength):
+    with pytest.raises(ValueError, match="do not fit one device buffer"):
+        clatomics.bincount(x, minlength=minlength)
+
+
+def test_add_at_strided_device_indices_refused(queue):
+    idx = cla.to_device(queue, np.arange(8, dtype=np.int32))[::2]  # signed: the wrap step must not trip on it first
+    out = np.zeros(8, np.float32)
+    with pytest.raises(ValueError, match="contiguous"):
+        clatomics.add_at(out, idx, np.ones(4, np.float32))
+    np.testing.assert_array_equal(out, np.zeros(8, np.float32))
