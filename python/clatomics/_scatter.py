@@ -57,7 +57,11 @@ def _scatter_into(what, out, indices, values, reduce, include_self, deterministi
     array, or a NumPy array written back. wrap: negative indices count from the end (NumPy).
     Returns out."""
     out = as_array("out", out, what)
+    if not is_device(out) and not out.flags.writeable:
+        raise ValueError(f"clatomics.{what}: out is a read-only NumPy array")  # before any work, not when writing back
     indices = as_array("indices", indices, what)
+    if values is None:
+        raise TypeError(f"clatomics.{what}: values is None")
     vcode = _value_code(out, what)
     if not is_device(values) and np.ndim(values) == 0:  # a scalar, as numpy.add.at takes it
         values = np.full((indices.size,) + out.shape[1:], values, dtype=out.dtype)
@@ -130,6 +134,8 @@ def segment_reduce(data, reduce="sum", *, offsets, out=None, include_self=False,
         dout = call.zeros((segments,) + data.shape[1:], data.dtype)
     else:
         out = as_array("out", out, "segment_reduce")
+        if not is_device(out) and not out.flags.writeable:
+            raise ValueError("clatomics.segment_reduce: out is a read-only NumPy array")
         dout = call.device("out", out, dtype=data.dtype)
     _clatomics.scatter(call.handle, vcode, ocode, call.describe("out", dout), call.describe("offsets", call.device("offsets", offsets)),
                        call.describe("data", call.device("data", data)), _reduce_name(reduce, "segment_reduce"), width, True,

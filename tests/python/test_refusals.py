@@ -130,3 +130,15 @@ def test_add_at_strided_device_indices_refused(queue):
     with pytest.raises(ValueError, match="contiguous"):
         clatomics.add_at(out, idx, np.ones(4, np.float32))
     np.testing.assert_array_equal(out, np.zeros(8, np.float32))
+
+
+def test_none_values_and_read_only_out_refused(queue):
+    out = np.zeros(2, np.float32)
+    with pytest.raises(TypeError, match="values is None"):
+        clatomics.add_at(out, [0], None)  # NumPy raises too; it is no NaN
+    out.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        clatomics.add_at(out, [0], [1.0])
+    with pytest.raises(ValueError, match="read-only"):
+        clatomics.segment_reduce(np.ones(4, np.float32), offsets=[0, 2, 4], out=out)
+    np.testing.assert_array_equal(out, np.zeros(2, np.float32))
