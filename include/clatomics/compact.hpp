@@ -113,9 +113,10 @@ template <class T>
 std::vector<T> compact(DeviceGroup& group, const std::vector<T>& in, const Predicate& predicate, CompactOptions options = {});
 template <class T>
 std::vector<T> compact(DeviceGroup& group, const DistributedBuffer<T>& in, const Predicate& predicate, CompactOptions options = {});
-#define CLATOMICS_COMPACT_GROUP_EXTERN(T)                                                                                  \
-  extern template std::vector<T> compact<T>(DeviceGroup&, const std::vector<T>&, const Predicate&, CompactOptions); \
-  extern template std::vector<T> compact<T>(DeviceGroup&, const DistributedBuffer<T>&, const Predicate&, CompactOptions);
+#define CLATOMICS_COMPACT_GROUP(EXTERN, T)                                                                                \
+  EXTERN template std::vector<T> compact<T>(DeviceGroup&, const std::vector<T>&, const Predicate&, CompactOptions);       \
+  EXTERN template std::vector<T> compact<T>(DeviceGroup&, const DistributedBuffer<T>&, const Predicate&, CompactOptions);
+#define CLATOMICS_COMPACT_GROUP_EXTERN(T) CLATOMICS_COMPACT_GROUP(extern, T)
 CLATOMICS_COMPACT_GROUP_EXTERN(float)
 CLATOMICS_COMPACT_GROUP_EXTERN(cl_int)
 CLATOMICS_COMPACT_GROUP_EXTERN(cl_uint)

@@ -63,16 +63,15 @@ T reduce(Runtime& rt, const std::vector<T>& data, ReduceOp op, ReduceOptions opt
 template <class T>
 Plan plan_reduce(Runtime& rt, std::size_t count, ReduceOp op, ReduceOptions options = {});
 
-#define CLATOMICS_REDUCE_EXTERN(T)                                                                                   \
-  extern template T detail::reduce_buffer<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, ReduceOptions); \
-  extern template Plan plan_reduce<T>(Runtime&, std::size_t, ReduceOp, ReduceOptions);                            \
-  extern template T reduce<T>(Runtime&, const std::vector<T>&, ReduceOp, ReduceOptions);
-CLATOMICS_REDUCE_EXTERN(float)
-CLATOMICS_REDUCE_EXTERN(double)
-CLATOMICS_REDUCE_EXTERN(cl_int)
-CLATOMICS_REDUCE_EXTERN(cl_uint)
-CLATOMICS_REDUCE_EXTERN(cl_long)
-CLATOMICS_REDUCE_EXTERN(cl_ulong)
+// reduce's instantiations, declared `extern template` here and made by the library's sources from
+// the same macros (EXTERN: `extern` or nothing), one X(T) for each element type.
+#define CLATOMICS_FOR_REDUCE_TYPES(X) X(float) X(double) X(cl_int) X(cl_uint) X(cl_long) X(cl_ulong)
+#define CLATOMICS_REDUCE(EXTERN, T)                                                                                \
+  EXTERN template T detail::reduce_buffer<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, ReduceOptions); \
+  EXTERN template Plan plan_reduce<T>(Runtime&, std::size_t, ReduceOp, ReduceOptions);                             \
+  EXTERN template T reduce<T>(Runtime&, const std::vector<T>&, ReduceOp, ReduceOptions);
+#define CLATOMICS_REDUCE_EXTERN(T) CLATOMICS_REDUCE(extern, T)
+CLATOMICS_FOR_REDUCE_TYPES(CLATOMICS_REDUCE_EXTERN)
 #undef CLATOMICS_REDUCE_EXTERN
 
 // Partial reductions: results of parts of the data that merge into the result of the whole, for
@@ -114,32 +113,24 @@ ReducePartial<T> reduce_partial(Runtime& rt, const std::vector<T>& shard, Reduce
 // Only empty parts: reduce()'s identity; no parts at all: refused.
 template <class T>
 T merge_reduce(std::vector<ReducePartial<T>> parts);
-#define CLATOMICS_PARTIAL_EXTERN(T)                                                                                            \
-  extern template ReducePartial<T> reduce_partial<T>(Runtime&, const View<T>&, ReduceOp, std::uint64_t, ReduceOptions);        \
-  extern template ReducePartial<T> reduce_partial<T>(Runtime&, const std::vector<T>&, ReduceOp, std::uint64_t, ReduceOptions);  \
-  extern template T merge_reduce<T>(std::vector<ReducePartial<T>>);
-CLATOMICS_PARTIAL_EXTERN(float)
-CLATOMICS_PARTIAL_EXTERN(double)
-CLATOMICS_PARTIAL_EXTERN(cl_int)
-CLATOMICS_PARTIAL_EXTERN(cl_uint)
-CLATOMICS_PARTIAL_EXTERN(cl_long)
-CLATOMICS_PARTIAL_EXTERN(cl_ulong)
-#undef CLATOMICS_PARTIAL_EXTERN
+#define CLATOMICS_REDUCE_PARTIAL(EXTERN, T)                                                                                    \
+  EXTERN template ReducePartial<T> reduce_partial<T>(Runtime&, const View<T>&, ReduceOp, std::uint64_t, ReduceOptions);        \
+  EXTERN template ReducePartial<T> reduce_partial<T>(Runtime&, const std::vector<T>&, ReduceOp, std::uint64_t, ReduceOptions); \
+  EXTERN template T merge_reduce<T>(std::vector<ReducePartial<T>>);
+#define CLATOMICS_REDUCE_PARTIAL_EXTERN(T) CLATOMICS_REDUCE_PARTIAL(extern, T)
+CLATOMICS_FOR_REDUCE_TYPES(CLATOMICS_REDUCE_PARTIAL_EXTERN)
+#undef CLATOMICS_REDUCE_PARTIAL_EXTERN
 
 // Over a DeviceGroup (group_forms.hpp): host data in chunks, or data resident on the devices.
 template <class T>
 T reduce(DeviceGroup& group, const std::vector<T>& data, ReduceOp op, ReduceOptions options = {});
 template <class T>
 T reduce(DeviceGroup& group, const DistributedBuffer<T>& data, ReduceOp op, ReduceOptions options = {});
-#define CLATOMICS_REDUCE_GROUP_EXTERN(T)                                                      \
-  extern template T reduce<T>(DeviceGroup&, const std::vector<T>&, ReduceOp, ReduceOptions); \
-  extern template T reduce<T>(DeviceGroup&, const DistributedBuffer<T>&, ReduceOp, ReduceOptions);
-CLATOMICS_REDUCE_GROUP_EXTERN(float)
-CLATOMICS_REDUCE_GROUP_EXTERN(double)
-CLATOMICS_REDUCE_GROUP_EXTERN(cl_int)
-CLATOMICS_REDUCE_GROUP_EXTERN(cl_uint)
-CLATOMICS_REDUCE_GROUP_EXTERN(cl_long)
-CLATOMICS_REDUCE_GROUP_EXTERN(cl_ulong)
+#define CLATOMICS_REDUCE_GROUP(EXTERN, T)                                                          \
+  EXTERN template T reduce<T>(DeviceGroup&, const std::vector<T>&, ReduceOp, ReduceOptions);       \
+  EXTERN template T reduce<T>(DeviceGroup&, const DistributedBuffer<T>&, ReduceOp, ReduceOptions);
+#define CLATOMICS_REDUCE_GROUP_EXTERN(T) CLATOMICS_REDUCE_GROUP(extern, T)
+CLATOMICS_FOR_REDUCE_TYPES(CLATOMICS_REDUCE_GROUP_EXTERN)
 #undef CLATOMICS_REDUCE_GROUP_EXTERN
 
 }  // namespace clatomics

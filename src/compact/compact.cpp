@@ -349,13 +349,9 @@ std::vector<T> compact(DeviceGroup& group, const DistributedBuffer<T>& in, const
   return detail::run_resident(group, CompactOnGroup<T>{nullptr, predicate, options}, detail::resident_arrays(in), in.first, in.count);
 }
 
-#define CLATOMICS_COMPACT_GROUP_INSTANTIATE(T)                                                                    \
-  template std::vector<T> compact<T>(DeviceGroup&, const std::vector<T>&, const Predicate&, CompactOptions); \
-  template std::vector<T> compact<T>(DeviceGroup&, const DistributedBuffer<T>&, const Predicate&, CompactOptions);
-CLATOMICS_COMPACT_GROUP_INSTANTIATE(float)
-CLATOMICS_COMPACT_GROUP_INSTANTIATE(cl_int)
-CLATOMICS_COMPACT_GROUP_INSTANTIATE(cl_uint)
-#undef CLATOMICS_COMPACT_GROUP_INSTANTIATE
+CLATOMICS_COMPACT_GROUP(, float)
+CLATOMICS_COMPACT_GROUP(, cl_int)
+CLATOMICS_COMPACT_GROUP(, cl_uint)
 
 // Keeps x > 0.
 Plan detail::plan_request_compact(Runtime& rt, const PlanRequest& request) {

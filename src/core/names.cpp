@@ -15,10 +15,14 @@ Op op_named(const std::string& what, const std::string& name, const std::pair<co
     if (name == word) return op;
     takes += (takes.empty() ? "" : ", ") + std::string(word);
   }
-  throw std::invalid_argument("clatomics: " + what + " takes the ops " + takes + ", not '" + name + "'");
+  refuse_named(what, "ops", takes, name);
 }
 
 }  // namespace
+
+void refuse_named(const std::string& what, const std::string& kinds, const std::string& takes, const std::string& name) {
+  throw std::invalid_argument("clatomics: " + what + " takes the " + kinds + " " + takes + ", not '" + name + "'");
+}
 
 ReduceOp reduce_op_named(const std::string& what, const std::string& name) {
   static const std::pair<const char*, ReduceOp> ops[] = {

@@ -9,6 +9,9 @@
 
 namespace clatomics::detail {
 
+// std::invalid_argument: "clatomics: <what> takes the <kinds> <takes>, not '<name>'".
+[[noreturn]] void refuse_named(const std::string& what, const std::string& kinds, const std::string& takes, const std::string& name);
+
 // sum, prod, min, max; else std::invalid_argument: "clatomics: <what> takes the ops sum, prod,
 // min, max, not '<name>'".
 ReduceOp reduce_op_named(const std::string& what, const std::string& name);

@@ -4,7 +4,6 @@
 #include <map>
 #include <sstream>
 
-#include "core/names.hpp"
 #include "core/plan_request.hpp"
 
 namespace clatomics {
@@ -55,20 +54,5 @@ Plan plan(Runtime& rt, const std::string& algorithm, const PlanRequest& request)
   return planner->second(rt, request);
 }
 
-namespace detail {
-
-void refuse_plan(const std::string& algorithm, const std::string& what, const std::string& value, const std::string& takes) {
-  throw std::invalid_argument("clatomics: plan: " + algorithm + " takes the " + what + "s " + takes + ", not '" + value + "'");
-}
-
-ReduceOp plan_reduce_op(const std::string& algorithm, const PlanRequest& request) {
-  return reduce_op_named("plan: " + algorithm, request.op);
-}
-
-ScatterOp plan_scatter_op(const std::string& algorithm, const PlanRequest& request) {
-  return scatter_op_named("plan: " + algorithm, request.op);
-}
-
-}  // namespace detail
 
 }  // namespace clatomics

@@ -1,6 +1,6 @@
 // What the planners of plan(rt, name, request) share (src/core/plans.def lists them): the
-// element type (by its OpenCL C name) and op a request names, refused with what the algorithm
-// takes.
+// element type a request names (by its OpenCL C name), refused with what the algorithm takes; its
+// op by name comes from core/names.hpp.
 #pragma once
 
 #include <stdexcept>
@@ -8,17 +8,14 @@
 #include <utility>
 
 #include "clatomics/plan.hpp"
-#include "clatomics/reduce.hpp"
-#include "clatomics/scatter_options.hpp"
 #include "core/cl_types.hpp"
+#include "core/names.hpp"
 
 namespace clatomics::detail {
 
 #define CLATOMICS_PLAN(name) Plan plan_request_##name(Runtime& rt, const PlanRequest& request);
 #include "core/plans.def"
 #undef CLATOMICS_PLAN
-
-[[noreturn]] void refuse_plan(const std::string& algorithm, const std::string& what, const std::string& value, const std::string& takes);
 
 // plan(T{}) for the element type T among Types that request.type names; refused otherwise.
 template <class... Types, class Planner>
@@ -32,12 +29,9 @@ Plan plan_for_type(const std::string& algorithm, const PlanRequest& request, Pla
   if (!found) {
     std::string takes;
     ((takes += std::string(takes.empty() ? "" : ", ") + cl_type_name<Types>()), ...);
-    refuse_plan(algorithm, "type", request.type, takes);
+    refuse_named("plan: " + algorithm, "types", takes, request.type);
   }
   return result;
 }
-
-ReduceOp plan_reduce_op(const std::string& algorithm, const PlanRequest& request);    // sum, prod, min, max
-ScatterOp plan_scatter_op(const std::string& algorithm, const PlanRequest& request);  // and mean
 
 }  // namespace clatomics::detail

@@ -151,17 +151,10 @@ void merge_into(EvenHistogram2D& into, const EvenHistogram2D& from) {
     for (std::size_t b = 0; b < into.sums[c].size(); ++b) into.sums[c][b] += from.sums[c][b];
 }
 
-#define CLATOMICS_PARTIAL_INSTANTIATE(T)                                                                                          \
-  template ReducePartial<T> reduce_partial<T>(Runtime&, const View<T>&, ReduceOp, std::uint64_t, ReduceOptions);               \
-  template ReducePartial<T> reduce_partial<T>(Runtime&, const std::vector<T>&, ReduceOp, std::uint64_t, ReduceOptions);        \
-  template T merge_reduce<T>(std::vector<ReducePartial<T>>);                                                         \
+#define CLATOMICS_REDUCE_PARTIAL_MADE(T)                                                                                           \
+  CLATOMICS_REDUCE_PARTIAL(, T)                                                                                                    \
   template detail::Pending<ReducePartial<T>> detail::reduce_partial_later<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, \
                                                                              std::uint64_t, ReduceOptions);
-CLATOMICS_PARTIAL_INSTANTIATE(float)
-CLATOMICS_PARTIAL_INSTANTIATE(double)
-CLATOMICS_PARTIAL_INSTANTIATE(cl_int)
-CLATOMICS_PARTIAL_INSTANTIATE(cl_uint)
-CLATOMICS_PARTIAL_INSTANTIATE(cl_long)
-CLATOMICS_PARTIAL_INSTANTIATE(cl_ulong)
+CLATOMICS_FOR_REDUCE_TYPES(CLATOMICS_REDUCE_PARTIAL_MADE)
 
 }  // namespace clatomics

@@ -361,20 +361,13 @@ T detail::reduce_combine(ReduceOp op, T a, T b) {
   return combine<T>(op, a, b);
 }
 
-#define CLATOMICS_REDUCE_INSTANTIATE(T)                                                                       \
-  template T detail::reduce_buffer<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, ReduceOptions); \
+#define CLATOMICS_REDUCE_MADE(T)                                                                                                  \
+  CLATOMICS_REDUCE(, T)                                                                                                           \
   template detail::Pending<T> detail::reduce_buffer_later<T>(Runtime&, cl_mem, std::size_t, std::size_t, ReduceOp, ReduceOptions, \
-                                                             const char*);                                                    \
-  template T reduce<T>(Runtime&, const std::vector<T>&, ReduceOp, ReduceOptions);                             \
-  template Plan plan_reduce<T>(Runtime&, std::size_t, ReduceOp, ReduceOptions);                               \
-  template T detail::reduce_identity<T>(ReduceOp);                                                            \
+                                                             const char*);                                                        \
+  template T detail::reduce_identity<T>(ReduceOp);                                                                                \
   template T detail::reduce_combine<T>(ReduceOp, T, T);
-CLATOMICS_REDUCE_INSTANTIATE(float)
-CLATOMICS_REDUCE_INSTANTIATE(double)
-CLATOMICS_REDUCE_INSTANTIATE(cl_int)
-CLATOMICS_REDUCE_INSTANTIATE(cl_uint)
-CLATOMICS_REDUCE_INSTANTIATE(cl_long)
-CLATOMICS_REDUCE_INSTANTIATE(cl_ulong)
+CLATOMICS_FOR_REDUCE_TYPES(CLATOMICS_REDUCE_MADE)
 
 // reduce over a device group: each chunk or resident part a partial result (reduce.hpp), merged
 // as one pass over all the data would be.
@@ -428,19 +421,11 @@ T reduce(DeviceGroup& group, const DistributedBuffer<T>& data, ReduceOp op, Redu
                                  : detail::run_resident(group, call, arrays, data.first, data.count));
 }
 
-#define CLATOMICS_REDUCE_GROUP_INSTANTIATE(T)                                             \
-  template T reduce<T>(DeviceGroup&, const std::vector<T>&, ReduceOp, ReduceOptions); \
-  template T reduce<T>(DeviceGroup&, const DistributedBuffer<T>&, ReduceOp, ReduceOptions);
-CLATOMICS_REDUCE_GROUP_INSTANTIATE(float)
-CLATOMICS_REDUCE_GROUP_INSTANTIATE(double)
-CLATOMICS_REDUCE_GROUP_INSTANTIATE(cl_int)
-CLATOMICS_REDUCE_GROUP_INSTANTIATE(cl_uint)
-CLATOMICS_REDUCE_GROUP_INSTANTIATE(cl_long)
-CLATOMICS_REDUCE_GROUP_INSTANTIATE(cl_ulong)
-#undef CLATOMICS_REDUCE_GROUP_INSTANTIATE
+#define CLATOMICS_REDUCE_GROUP_MADE(T) CLATOMICS_REDUCE_GROUP(, T)
+CLATOMICS_FOR_REDUCE_TYPES(CLATOMICS_REDUCE_GROUP_MADE)
 
 Plan detail::plan_request_reduce(Runtime& rt, const PlanRequest& request) {
-  const ReduceOp op = plan_reduce_op("reduce", request);
+  const ReduceOp op = reduce_op_named("plan: reduce", request.op);
   return plan_for_type<float, double, cl_int, cl_uint, cl_long, cl_ulong>("reduce", request, [&](auto value) {
     return plan_reduce<decltype(value)>(rt, request.n, op, ReduceOptions{request.deterministic});
   });

@@ -43,7 +43,7 @@ Plan detail::plan_request_scatter_reduce(Runtime& rt, const PlanRequest& request
     const cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, request.bins * sizeof(V));
     const cl::Buffer values(rt.context(), CL_MEM_READ_ONLY, request.n * sizeof(V));
     return plan_scatter_reduce(rt, view<V>(out), view<cl_uint>(device_copy(rt, indices)), view<V>(values),
-                               plan_scatter_op("scatter_reduce", request), options_of(request));
+                               detail::scatter_op_named("plan: scatter_reduce", request.op), options_of(request));
   });
 }
 
@@ -59,7 +59,7 @@ Plan detail::plan_request_segment_reduce(Runtime& rt, const PlanRequest& request
     const cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, request.bins * sizeof(V));
     const cl::Buffer values(rt.context(), CL_MEM_READ_ONLY, request.n * sizeof(V));
     return plan_segment_reduce(rt, view<V>(out), view<cl_uint>(device_copy(rt, offsets)), view<V>(values),
-                               plan_scatter_op("segment_reduce", request), options_of(request));
+                               detail::scatter_op_named("plan: segment_reduce", request.op), options_of(request));
   });
 }
 
@@ -73,7 +73,7 @@ Plan detail::plan_request_reduce_by_key(Runtime& rt, const PlanRequest& request)
     const cl::Buffer unique(rt.context(), CL_MEM_READ_WRITE, request.n * sizeof(cl_uint));
     const cl::Buffer reductions(rt.context(), CL_MEM_READ_WRITE, request.n * sizeof(V));
     return plan_reduce_by_key(rt, view<cl_uint>(device_copy(rt, keys)), view<V>(values), view<cl_uint>(unique), view<V>(reductions),
-                              plan_scatter_op("reduce_by_key", request), options_of(request));
+                              detail::scatter_op_named("plan: reduce_by_key", request.op), options_of(request));
   });
 }
 
