@@ -33,15 +33,18 @@ namespace clatomics {
 class DeviceGroup;
 namespace detail {
 class Worker;
+class CopyPool;
 struct Staging;
 void run_on_streams(DeviceGroup& group, const std::vector<Runtime*>& streams, const std::vector<std::function<void()>>& jobs);
 std::unique_lock<std::mutex> take_turn(DeviceGroup& group);  // the group's streams, for this thread's call
 Staging& staging_of(DeviceGroup& group, const Runtime& stream);
+CopyPool& copy_pool_of(DeviceGroup& group);  // the host threads that share the group's staging copies
 }
 
 // Safe to call from several threads: their calls take the group's streams one after another.
 // Host data goes through staging buffers each stream keeps for the group's life (on GPUs, pinned
-// host memory too): at most two chunks of 64 MiB per array and stream.
+// host memory too, filled by host threads the group keeps: one fewer than the host has, at most
+// 15): at most two chunks of 64 MiB per array and stream.
 class DeviceGroup {
  public:
   // The devices of selector (empty: CLATOMICS_DEVICE, which may itself be a group selector such
@@ -65,7 +68,10 @@ class DeviceGroup {
   friend void detail::run_on_streams(DeviceGroup&, const std::vector<Runtime*>&, const std::vector<std::function<void()>>&);
   friend std::unique_lock<std::mutex> detail::take_turn(DeviceGroup&);
   friend detail::Staging& detail::staging_of(DeviceGroup&, const Runtime&);
+  friend detail::CopyPool& detail::copy_pool_of(DeviceGroup&);
   std::vector<std::unique_ptr<Member>> members_;
+  std::unique_ptr<detail::CopyPool> copiers_;  // made on the first copy into pinned staging memory
+  std::mutex copiers_made_;
   std::mutex one_call_;  // calls from several threads take the group's streams in turn
 };
 

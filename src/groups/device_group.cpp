@@ -16,6 +16,7 @@
 #include "core/cl_handles.hpp"
 #include "core/launch.hpp"
 #include "core/testing.hpp"
+#include "groups/copy_pool.hpp"
 #include "groups/engine.hpp"
 #include "groups/group_spread.hpp"
 
@@ -104,6 +105,12 @@ Staging& staging_of(DeviceGroup& group, const Runtime& stream) {
     if (m->second.get() == &stream) return m->second_staging;
   }
   throw std::logic_error("clatomics: DeviceGroup: a runtime of another group");
+}
+
+CopyPool& copy_pool_of(DeviceGroup& group) {
+  const std::lock_guard<std::mutex> lock(group.copiers_made_);
+  if (!group.copiers_) group.copiers_ = std::make_unique<CopyPool>(CopyPool::default_threads(std::thread::hardware_concurrency()));
+  return *group.copiers_;
 }
 
 void Staging::reserve(const Runtime& rt, std::size_t wanted, bool with_pinned) {

@@ -19,6 +19,7 @@
 #include "clatomics/device_group.hpp"
 #include "core/launch.hpp"
 #include "core/testing.hpp"
+#include "groups/copy_pool.hpp"
 
 namespace clatomics::detail {
 
@@ -116,7 +117,10 @@ void spread(DeviceGroup& group, const std::vector<HostArray>& arrays, const std:
         for (std::size_t k = 0; k < arrays.size(); ++k) {
           const std::size_t at = staging_offset(arrays, k, capacity), bytes = count * arrays[k].element_bytes;
           const unsigned char* from = static_cast<const unsigned char*>(arrays[k].data) + first * arrays[k].element_bytes;
-          if (pinned) from = static_cast<const unsigned char*>(std::memcpy(pinned->data() + at, from, bytes));
+          if (pinned) {
+            copy_pool_of(group).copy(pinned->data() + at, from, bytes);
+            from = pinned->data() + at;
+          }
           Commands(rt).write(buffer.get(), at, bytes, from);
         }
         P result = part(rt, buffer.get(), first, count);
