@@ -459,24 +459,28 @@ TEST_CASE("staging copies shared by host threads: every byte where it belongs, s
   CHECK(CopyPool::default_threads(0) == 1);
   CHECK(CopyPool::default_threads(2) == 1);
   CHECK(CopyPool::default_threads(32) == 15);
-  CopyPool pool(3);
   // Sizes around the slicing (none, one byte, under one slice, several slices with a short last
-  // one), at odd offsets in both buffers, from four threads at once as four streams copy.
+  // one), at odd offsets in both buffers, from four threads at once as four streams copy; a pool
+  // of no threads of its own leaves each caller to copy alone.
   const std::vector<std::size_t> sizes{0, 1, 63, CopyPool::min_slice - 1, 3 * CopyPool::min_slice + 17, 10 * CopyPool::min_slice + 5};
-  const auto copy_all = [&](std::uint32_t seed) {
-    std::size_t wrong = 0;
-    for (const std::size_t bytes : sizes) {
-      std::vector<unsigned char> from(bytes + 7), to(bytes + 9, 0xee);
-      for (std::size_t i = 0; i < from.size(); ++i) from[i] = static_cast<unsigned char>(test::mix(std::uint32_t(i) ^ seed));
-      pool.copy(to.data() + 5, from.data() + 3, bytes);
-      wrong += std::memcmp(to.data() + 5, from.data() + 3, bytes) != 0;
-      for (std::size_t i = 0; i < 5; ++i) wrong += to[i] != 0xee || to[bytes + 5 + i % 4] != 0xee;  // nothing around it touched
-    }
-    return wrong;
-  };
-  std::vector<std::future<std::size_t>> callers;
-  for (std::uint32_t t = 0; t < 4; ++t) callers.push_back(std::async(std::launch::async, copy_all, t));
-  for (auto& c : callers) CHECK(c.get() == 0);
+  for (const std::size_t threads : {0, 3}) {
+    CopyPool pool(threads);
+    CHECK(pool.threads() == threads);
+    const auto copy_all = [&](std::uint32_t seed) {
+      std::size_t wrong = 0;
+      for (const std::size_t bytes : sizes) {
+        std::vector<unsigned char> from(bytes + 7), to(bytes + 9, 0xee);
+        for (std::size_t i = 0; i < from.size(); ++i) from[i] = static_cast<unsigned char>(test::mix(std::uint32_t(i) ^ seed));
+        pool.copy(to.data() + 5, from.data() + 3, bytes);
+        wrong += std::memcmp(to.data() + 5, from.data() + 3, bytes) != 0;
+        for (std::size_t i = 0; i < 5; ++i) wrong += to[i] != 0xee || to[bytes + 5 + i % 4] != 0xee;  // nothing around it touched
+      }
+      return wrong;
+    };
+    std::vector<std::future<std::size_t>> callers;
+    for (std::uint32_t t = 0; t < 4; ++t) callers.push_back(std::async(std::launch::async, copy_all, t));
+    for (auto& c : callers) CHECK(c.get() == 0);
+  }
 }
 
 TEST_CASE("a group of the caller's own out-of-order queue: host data and resident parts exact; another group's parts refused") {

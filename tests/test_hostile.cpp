@@ -7,6 +7,8 @@
 #include <cmath>
 #include <random>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "support.hpp"
 
@@ -98,6 +100,14 @@ TEST_CASE("environment flags are read strictly") {
       const auto what = test::message_of<std::invalid_argument>([] { clatomics::Options::from_env(); });
       CHECK(test::contains(what, name));
     }
+  for (const auto& [text, count] : std::vector<std::pair<const char*, int>>{{"", -1}, {"0", 0}, {"7", 7}, {"0256", 256}}) {
+    const test::ScopedEnv env("CLATOMICS_STAGING_THREADS", text);
+    CHECK(clatomics::Options::from_env().staging_threads == count);
+  }
+  for (const char* nonsense : {"-1", "257", "4 ", "many", "99999999999", "1e3"}) {
+    const test::ScopedEnv env("CLATOMICS_STAGING_THREADS", nonsense);
+    CHECK(test::contains(test::message_of<std::invalid_argument>([] { clatomics::Options::from_env(); }), "CLATOMICS_STAGING_THREADS"));
+  }
   for (const char* blank : {" ", "\t"}) {
     const test::ScopedEnv env("CLATOMICS_DEVICE", blank);
     CHECK(test::contains(test::message_of<std::invalid_argument>([] { clatomics::Runtime rt; }), "CLATOMICS_DEVICE"));

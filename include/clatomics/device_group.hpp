@@ -43,8 +43,8 @@ CopyPool& copy_pool_of(DeviceGroup& group);  // the host threads that share the 
 
 // Safe to call from several threads: their calls take the group's streams one after another.
 // Host data goes through staging buffers each stream keeps for the group's life (on GPUs, pinned
-// host memory too, filled by host threads the group keeps: one fewer than the host has, at most
-// 15): at most two chunks of 64 MiB per array and stream.
+// host memory too, filled by host threads the group keeps: Options::staging_threads): at most two
+// chunks of 64 MiB per array and stream.
 class DeviceGroup {
  public:
   // The devices of selector (empty: CLATOMICS_DEVICE, which may itself be a group selector such

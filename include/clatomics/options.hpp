@@ -39,10 +39,15 @@ struct Options {
   // (their source and binaries); the least recently used go first. 0: no limit.
   std::size_t program_cache_entries = 64;
   std::size_t program_cache_bytes = std::size_t(256) << 20;
+  // A DeviceGroup's host threads that share the copies of host data into pinned staging memory
+  // (on GPUs), besides each stream's own: -1 (the default) one fewer than the host's hardware
+  // threads, at most 15; 0 each stream copies alone. The group takes its first device's.
+  // Environment: CLATOMICS_STAGING_THREADS (a count from 0 to 256).
+  int staging_threads = -1;
 
   // The defaults, overridden by the environment variables above. Booleans are 1/0, true/false,
-  // yes/no, on/off in any case (empty: as if unset); anything else, and a blank CLATOMICS_DEVICE,
-  // throws std::invalid_argument naming the variable.
+  // yes/no, on/off in any case (empty: as if unset); anything else, a count out of its range, and
+  // a blank CLATOMICS_DEVICE, throw std::invalid_argument naming the variable.
   static Options from_env();
 };
 

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 namespace clatomics {
 namespace {
@@ -26,6 +27,17 @@ bool env_flag(const char* name, bool fallback) {
                               "' is not a boolean (1/0, true/false, yes/no, on/off)");
 }
 
+// Unset or empty: fallback. A decimal count from 0 to most; anything else throws.
+int env_count(const char* name, int fallback, int most) {
+  const char* value = std::getenv(name);
+  if (!value || !*value) return fallback;
+  const std::string v = value;
+  if (v.size() > 4 || v.find_first_not_of("0123456789") != std::string::npos || std::stoi(v) > most)
+    throw std::invalid_argument(std::string("clatomics: environment variable ") + name + "='" + value + "' is not a count from 0 to " +
+                                std::to_string(most));
+  return std::stoi(v);
+}
+
 }  // namespace
 
 Options Options::from_env() {
@@ -42,6 +54,7 @@ Options Options::from_env() {
   options.exact_subnormals = env_flag("CLATOMICS_EXACT_SUBNORMALS", options.exact_subnormals);
   options.native_checks = env_flag("CLATOMICS_NATIVE_CHECKS", options.native_checks);
   options.atomic_first_read = env_flag("CLATOMICS_ATOMIC_FIRST_READ", options.atomic_first_read);
+  options.staging_threads = env_count("CLATOMICS_STAGING_THREADS", options.staging_threads, 256);
   return options;
 }
 

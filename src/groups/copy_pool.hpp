@@ -14,7 +14,8 @@ namespace clatomics::detail {
 
 class CopyPool {
  public:
-  // threads: the pool's own threads; a caller of copy() works beside them.
+  // threads: the pool's own threads (0: each caller copies alone); a caller of copy() works
+  // beside them.
   explicit CopyPool(std::size_t threads);
   ~CopyPool();
   CopyPool(const CopyPool&) = delete;
