@@ -224,6 +224,9 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
 #define CLAT_SC_ONE(B, V)                                  \
   if ((ulong)(B) < nbins) CLAT_SC_PUT((ulong)(B), V, 0u)   \
   else ++out_of_range;
+#define CLAT_SC_ONE_Q(B, Q, OK, V)                                  \
+  if ((ulong)(B) < nbins) CLAT_SC_PUT_Q((ulong)(B), Q, OK, V, 0u)   \
+  else ++out_of_range;
     for (uint e = begin + lid * CLAT_SC_K; e < end; e += step) {
       if (e + CLAT_SC_K <= end) {
         /* CPUs (one work-item a group) keep each load next to its use: measured faster there. */
@@ -245,10 +248,21 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
             v[4u * c] = w.x, v[4u * c + 1u] = w.y, v[4u * c + 2u] = w.z, v[4u * c + 3u] = w.w;
 #endif
           }
+#if CLAT_SC_WINDOW
+          /* Deterministic float sums: the window's integers of four values at once. */
+          for (uint c = 0; c < CLAT_SC_LOADS; ++c) {
+            long4 q;
+            int4 ok;
+            CLAT_SC_WINDOW4(((float4)(v[4u * c], v[4u * c + 1u], v[4u * c + 2u], v[4u * c + 3u])), q, ok)
+            CLAT_SC_ONE_Q(b[c].x, q.x, ok.x, v[4u * c]) CLAT_SC_ONE_Q(b[c].y, q.y, ok.y, v[4u * c + 1u])
+            CLAT_SC_ONE_Q(b[c].z, q.z, ok.z, v[4u * c + 2u]) CLAT_SC_ONE_Q(b[c].w, q.w, ok.w, v[4u * c + 3u])
+          }
+#else
           for (uint c = 0; c < CLAT_SC_LOADS; ++c) {
             CLAT_SC_ONE(b[c].x, v[4u * c]) CLAT_SC_ONE(b[c].y, v[4u * c + 1u])
             CLAT_SC_ONE(b[c].z, v[4u * c + 2u]) CLAT_SC_ONE(b[c].w, v[4u * c + 3u])
           }
+#endif
         }
       } else {
         for (uint q = e; q < end; ++q) {

@@ -167,29 +167,48 @@ CLAT_FN void clat_sc_flush(ulong key, CLAT_SC_A a, uint nelem, uint width, __glo
 
 /* One element's value v for slot key: extends the run or hands it on. n counts elements (d == 0). */
 #if CLAT_SC_WINDOW
-/* The window's fast path (scatter_window.cl): one subtraction and compare tell a value within
- * the window (a 64-bit integer) from any other, which takes the 128-bit path into run_w (finite
- * values within the grid: zeros, subnormals, values below or above the window) or sets flags.
- * Every element counts in its bin. */
-#define CLAT_SC_PUT(KEY, V, D)                                                                  \
+/* The window's fast path (scatter_window.cl): Q, the value's 64-bit integer, counts when OK (its
+ * exponent lies in the window); any other value takes the 128-bit path into run_w (finite values
+ * within the grid: zeros, subnormals, values below or above the window) or sets flags. Every
+ * element counts in its bin. Loads of four values compute Q and OK as vectors
+ * (CLAT_SC_WINDOW4, scatter.cl); one value alone, CLAT_SC_PUT. */
+/* A value outside the window. CPUs keep it out of line (a work-group of one work-item runs the
+ * loop as plain code, which stays small: measured faster on PoCL); GPUs inline it as ever. */
+#if CLAT_SC_SOLO
+#define CLAT_SC_OUTSIDE_FN __attribute__((noinline))
+#else
+#define CLAT_SC_OUTSIDE_FN CLAT_FN
+#endif
+CLAT_SC_OUTSIDE_FN ulong2 clat_sc_outside(float v, ulong key, ulong2 run_w, int e_keep, int e_grid, __global uint *flags,
+                                                 __global uint *oor) {
+  if (clat_sc_exponent(v) <= e_keep) return clat_sc_add128(run_w, clat_sc_fixed(v, e_grid));
+  clat_sc_rare(v, key, flags, oor);
+  return run_w;
+}
+#define CLAT_SC_PUT_Q(KEY, Q, OK, V, D)                                                         \
   {                                                                                            \
     const ulong k_ = (KEY);                                                                    \
     const float v_ = (V);                                                                      \
     if (k_ != run_key) {                                                                       \
       if (run_key != CLAT_SC_NONE) {                                                           \
         clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, lacc, ltag, lcount, lslots); \
-        clat_sc_wide_flush(run_key, run_w, width, wide, acc_off, astride);                     \
-        run_w = (ulong2)(0ul, 0ul);                                                            \
+        if (run_w.x | run_w.y) {                                                               \
+          clat_sc_wide_flush(run_key, run_w, width, wide, acc_off, astride);                   \
+          run_w = (ulong2)(0ul, 0ul);                                                          \
+        }                                                                                      \
       }                                                                                        \
       run_key = k_;                                                                            \
       run = 0l;                                                                                \
       run_n = 0u;                                                                              \
     }                                                                                          \
-    const uint e_ = (uint)clat_sc_exponent(v_);                                                \
-    if (e_ - (uint)w_lo <= w_span) run += convert_long(v_ * w_scale);                          \
-    else if ((int)e_ <= e_keep) run_w = clat_sc_add128(run_w, clat_sc_fixed(v_, e_grid));      \
-    else clat_sc_rare(v_, k_, flags, oor);                                                     \
+    if (OK) run += (Q);                                                                        \
+    else run_w = clat_sc_outside(v_, k_, run_w, e_keep, e_grid, flags, oor);                   \
     run_n += (D) == 0u ? 1u : 0u;                                                              \
+  }
+#define CLAT_SC_PUT(KEY, V, D)                                                                                   \
+  {                                                                                                             \
+    const float pv_ = (V);                                                                                      \
+    CLAT_SC_PUT_Q(KEY, convert_long(pv_ * w_scale), (uint)clat_sc_exponent(pv_) - (uint)w_lo <= w_span, pv_, D) \
   }
 #else
 #define CLAT_SC_PUT(KEY, V, D)                                                                  \

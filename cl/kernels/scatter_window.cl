@@ -44,9 +44,17 @@ CLAT_FN ulong2 clat_sc_window_wide(long x, int sh) {
   return (ulong2)(0ul, sh < 128 ? (ulong)x << (sh - 64) : 0ul);
 }
 
+/* Four values' window integers and whether each lies in the window, as vector operations (one
+ * instruction each on CPUs with wide vectors). A value outside the window gets an unused q. */
+#define CLAT_SC_WINDOW4(F, Q, OK)                                                  \
+  {                                                                                \
+    const float4 f4_ = (F);                                                        \
+    (Q) = convert_long4(f4_ * w_scale);                                            \
+    (OK) = ((as_uint4(f4_) >> 23) & 0xffu) - (uint4)((uint)w_lo) <= (uint4)w_span; \
+  }
+
 /* A run's values outside the window into `wide` at slot key. */
 CLAT_FN void clat_sc_wide_flush(ulong key, ulong2 a, uint width, __global ulong *wide, ulong acc_off, ulong astride) {
-  if (!(a.x | a.y)) return;
   const ulong bin = width == 1u ? key : key / width, d = width == 1u ? 0ul : key % width;
   clat_sc_add128_global(wide + (acc_off + bin * astride + d) * 2ul, a);
 }
