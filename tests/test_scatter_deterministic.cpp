@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "scatter_fixed_model.hpp"
 #include "scatter_harness.hpp"
 
 using namespace scatter_test;
@@ -304,4 +305,73 @@ void special_sums() {
 TEST_CASE("sums of infinities and NaN are IEEE's, atomic and deterministic") {
   special_sums<float>();
   special_sums<double>();
+}
+
+namespace {
+
+// Float data for the bit-for-bit model: each set takes different paths through the device's
+// accumulators (kernels/scatter_window.cl): the window's 64-bit sums, the 128-bit one, both in
+// one bin, rounding to the grid, the grid redone for a value the sample missed.
+std::vector<float> model_values(int set, std::size_t n, std::mt19937_64& gen) {
+  std::normal_distribution<float> normal;
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto r = gen();
+    float x = 0;
+    switch (set) {
+      case 0: x = normal(gen); break;  // within the window but for the smallest
+      case 1: {                        // any finite float: mostly outside the window, subnormals too
+        std::uint32_t u = std::uint32_t(r);
+        if (((u >> 23) & 0xff) == 0xff) u &= 0xbfffffffu;
+        std::memcpy(&x, &u, 4);
+        break;
+      }
+      case 2: x = i % 3 == 0 ? 1e20f : i % 3 == 1 ? -1e20f : normal(gen) * 1e-10f; break;  // cancels to what lies below
+      case 3: {  // zeros of both signs, subnormals, infinities and NaN among normal values
+        const int k = int(r % 16);
+        x = k == 0 ? 0.0f : k == 1 ? -0.0f : k == 2 ? std::ldexp(float(r >> 40 & 0x7fffff), -149) : k == 3 ? INFINITY : k == 4 ? -INFINITY
+          : k == 5 && i % 1000 == 0 ? NAN : normal(gen);
+        break;
+      }
+      case 4: x = i == n / 2 + 3 ? 3e37f : normal(gen); break;  // far above the sample: the grid is redone
+      case 5: x = -std::ldexp(float(r % 1000000 + 1), 20) + (i % 5 == 0 ? std::ldexp(1.0f, -40) : 0.0f); break;  // negative window sums with a positive 128-bit part
+      case 6: x = std::nextafter(2.0f, 0.0f) * 1024.0f; break;  // every value at the window's top: its 64-bit sums near their limit
+      default: x = std::ldexp(normal(gen), int(r % 120) - 60); break;  // exponents over 2^120
+    }
+    v[i] = x;
+  }
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("deterministic float sums: bit for bit the 128-bit fixed point's result, whatever path a value takes") {
+  auto& rt = test::runtime();
+  if (!rt.supports_double()) return;
+  std::mt19937_64 gen(7);
+  for (int set = 0; set < 8; ++set)
+    for (const std::size_t bins : {std::size_t(1), std::size_t(61), std::size_t(5000)}) {
+      const std::size_t n = set == 6 ? 300007 : 40009;
+      std::vector<cl_uint> idx(n);
+      for (std::size_t i = 0; i < n; ++i) idx[i] = cl_uint(i % 97 == 0 ? bins : gen() % bins);  // a few out of range
+      const auto values = model_values(set, n, gen);
+      std::vector<float> init(bins);
+      for (auto& x : init) x = float(std::ldexp(double(gen() % 1000) - 500, int(gen() % 40) - 20));
+      if (bins > 2) init[0] = INFINITY, init[1] = 1e38f, init[2] = -0.0f;
+      for (const bool self : {true, false}) {
+        const auto want = FixedModel::sum(init, idx, values, self);
+        for (const ScatterStrategy s : {ScatterStrategy::automatic, ScatterStrategy::global_atomics, ScatterStrategy::local_private,
+                                        ScatterStrategy::local_cache}) {
+          INFO("set ", set, ", bins ", bins, ", include_self ", self, ", ", name_of(s));
+          std::vector<float> out = init;
+          clatomics::scatter_reduce(rt, out, idx, values, ScatterOp::sum, options(self, s, true));
+          std::size_t wrong = 0;
+          std::ostringstream first;
+          for (std::size_t b = 0; b < bins; ++b)
+            if (!same(out[b], want[b]) && wrong++ < 3) first << "\n  bin " << b << ": model " << show(want[b]) << ", got " << show(out[b]);
+          INFO(wrong, " bins differ", first.str());
+          CHECK(wrong == 0);
+        }
+      }
+    }
 }

@@ -5,7 +5,8 @@
  *
  * Build options (defaults in brackets), besides the types (scatter_types.cl):
  *   CLAT_SC_OP      CLAT_SC_OP_SUM, CLAT_SC_OP_PROD, CLAT_SC_OP_MIN or CLAT_SC_OP_MAX [SUM]
- *   CLAT_SC_FIXED   1: sums in 128-bit fixed point (the deterministic mode; floating types) [0]
+ *   CLAT_SC_FIXED   1: sums in 128-bit fixed point (the deterministic mode; floating types) [0];
+ *                   float values take the window's 64-bit fast path (scatter_window.cl)
  *   CLAT_SC_MODE    where a finished run goes: CLAT_SC_MODE_GLOBAL the global accumulator,
  *                   CLAT_SC_MODE_PRIVATE private copies of every slot in __local memory,
  *                   CLAT_SC_MODE_CACHE a tagged __local table of the slots a work-group meets
@@ -83,6 +84,12 @@
 #ifndef CLAT_SC_NAN_PROP
 #define CLAT_SC_NAN_PROP 1
 #endif
+/* Deterministic float sums: the window's 64-bit integers beside the 128-bit fixed point. */
+#if CLAT_SC_FIXED && !CLAT_SC_DOUBLE
+#define CLAT_SC_WINDOW 1
+#else
+#define CLAT_SC_WINDOW 0
+#endif
 /* Floating-point min/max whose NaN propagates: the ordered-bits path below. */
 #if CLAT_SC_REAL && (CLAT_SC_OP == CLAT_SC_OP_MIN || CLAT_SC_OP == CLAT_SC_OP_MAX) && CLAT_SC_NAN_PROP && !CLAT_SC_FIXED
 #define CLAT_SC_PROP 1
@@ -99,6 +106,7 @@
 
 #include "kernels/scatter_combine.cl"
 #include "kernels/scatter_fixed.cl"
+#include "kernels/scatter_window.cl"
 #include "kernels/scatter_accumulator.cl"
 #include "kernels/scatter_runs.cl"
 
@@ -122,11 +130,13 @@ CLAT_FN void clat_sc_red4(__global float *p, float4 v) {
  * bin is idx[idx_off + p] (or its segment in the nbins + 1 offsets from idx + idx_off); slot
  * (bin, d) is acc[acc_off + bin * astride + d] (in words of CLAT_SC_WORDS). counts[bin] and
  * flags[bin * width + d] as the options say; elements with an index >= nbins are counted into
- * oor[oor_slot]. lslots: private, the slots (bins * width) each __local copy holds. lacc, ltag
+ * oor[oor_slot]. e_grid, e_top: the fixed point's grid and top; wide, w_lo, w_span: the window's
+ * second accumulator (2 words a slot, as acc) and exponents (scatter_window.cl). lslots: private, the slots (bins * width) each __local copy holds. lacc, ltag
  * and lcount: the __local slots, the cache's tags and the __local counts. */
 __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __global const CLAT_SC_IN *val, ulong val_off, ulong first,
                            ulong n, uint width, ulong vstride, ulong nbins, __global CLAT_SC_STORE *acc, ulong acc_off, ulong astride,
-                           __global ulong *counts, __global uint *flags, int e_grid, int e_top, __global uint *oor, uint oor_slot,
+                           __global ulong *counts, __global uint *flags, int e_grid, int e_top, __global ulong *wide, int w_lo, uint w_span,
+                           __global uint *oor, uint oor_slot,
                            uint lslots, __local CLAT_SC_STORE *lacc, __local uint *ltag, __local uint *lcount) {
   const uint lid = get_local_id(0), lsize = get_local_size(0);
 #if CLAT_SC_MODE == CLAT_SC_MODE_PRIVATE
@@ -146,6 +156,10 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
   const __global CLAT_SC_IN *vp = val + val_off;
 #if CLAT_SC_FIXED
   const int e_keep = CLAT_SC_KEEP_LIMIT(e_top);
+#endif
+#if CLAT_SC_WINDOW
+  const float w_scale = clat_sc_window_scale(w_lo);
+  ulong2 run_w = (ulong2)(0ul, 0ul);
 #endif
   ulong cursor = 0;
   ulong run_key = CLAT_SC_NONE;
@@ -210,6 +224,9 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
 #define CLAT_SC_ONE(B, V)                                  \
   if ((ulong)(B) < nbins) CLAT_SC_PUT((ulong)(B), V, 0u)   \
   else ++out_of_range;
+#define CLAT_SC_ONE_Q(B, Q, OK, V)                                  \
+  if ((ulong)(B) < nbins) CLAT_SC_PUT_Q((ulong)(B), Q, OK, V, 0u)   \
+  else ++out_of_range;
     for (uint e = begin + lid * CLAT_SC_K; e < end; e += step) {
       if (e + CLAT_SC_K <= end) {
         /* CPUs (one work-item a group) keep each load next to its use: measured faster there. */
@@ -231,10 +248,21 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
             v[4u * c] = w.x, v[4u * c + 1u] = w.y, v[4u * c + 2u] = w.z, v[4u * c + 3u] = w.w;
 #endif
           }
+#if CLAT_SC_WINDOW
+          /* Deterministic float sums: the window's integers of four values at once. */
+          for (uint c = 0; c < CLAT_SC_LOADS; ++c) {
+            long4 q;
+            int4 ok;
+            CLAT_SC_WINDOW4(((float4)(v[4u * c], v[4u * c + 1u], v[4u * c + 2u], v[4u * c + 3u])), q, ok)
+            CLAT_SC_ONE_Q(b[c].x, q.x, ok.x, v[4u * c]) CLAT_SC_ONE_Q(b[c].y, q.y, ok.y, v[4u * c + 1u])
+            CLAT_SC_ONE_Q(b[c].z, q.z, ok.z, v[4u * c + 2u]) CLAT_SC_ONE_Q(b[c].w, q.w, ok.w, v[4u * c + 3u])
+          }
+#else
           for (uint c = 0; c < CLAT_SC_LOADS; ++c) {
             CLAT_SC_ONE(b[c].x, v[4u * c]) CLAT_SC_ONE(b[c].y, v[4u * c + 1u])
             CLAT_SC_ONE(b[c].z, v[4u * c + 2u]) CLAT_SC_ONE(b[c].w, v[4u * c + 3u])
           }
+#endif
         }
       } else {
         for (uint q = e; q < end; ++q) {
@@ -266,6 +294,9 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
     }
   }
   if (run_key != CLAT_SC_NONE) clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, lacc, ltag, lcount, lslots);
+#if CLAT_SC_WINDOW
+  if (run_key != CLAT_SC_NONE) clat_sc_wide_flush(run_key, run_w, width, wide, acc_off, astride);
+#endif
   if (out_of_range) atomic_add(oor + oor_slot, out_of_range);
 
 #if CLAT_SC_MODE != CLAT_SC_MODE_GLOBAL

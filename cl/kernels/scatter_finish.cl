@@ -51,10 +51,13 @@ CLAT_FN CLAT_SC_T clat_sc_mean(CLAT_SC_T sum, ulong count) {
  * Fixed point: out's own value joins the exact sum when it lies within the grid (e_top), so
  * that the result is rounded once; the flags' NaN and infinities decide where they are set.
  * A bin no element reached keeps its value; a CSR segment with none (segments, include_self
- * false) gets the empty reduction, as torch_scatter's segment_csr writes it: 1 for prod, else 0. */
+ * false) gets the empty reduction, as torch_scatter's segment_csr writes it: 1 for prod, else 0.
+ * The window (scatter_window.cl): a slot's 128-bit sum is wide's plus acc's 64-bit one on the
+ * grid, exact. */
 __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong ostride, uint width, ulong nbins,
                                   __global const CLAT_SC_STORE *acc, __global const ulong *counts,
-                                  __global const uint *flags, int e_grid, int e_top, uint include_self, uint mean) {
+                                  __global const uint *flags, int e_grid, int e_top, __global const ulong *wide, int w_lo,
+                                  uint include_self, uint mean) {
   for (ulong j = get_global_id(0); j < nbins * width; j += get_global_size(0)) {
     const ulong bin = j / width, d = j - bin * width;
     __global CLAT_SC_T *o = out + out_off + bin * ostride + d;
@@ -68,7 +71,13 @@ __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong 
 #endif
 #if CLAT_SC_FIXED
     const uint flag = flags[j];
+#if CLAT_SC_WINDOW
+    const long in_window = acc[j];
+    ulong2 of_values = CLAT_SC_READ128(wide + j * 2ul);
+    if (in_window) of_values = clat_sc_add128(of_values, clat_sc_window_wide(in_window, w_lo - 150 - e_grid));
+#else
     const ulong2 of_values = CLAT_SC_READ(acc + j * CLAT_SC_WORDS);
+#endif
     ulong2 sum = of_values;
     CLAT_SC_T self = (CLAT_SC_T)0, r;
     int self_apart = 0; /* out's value is added after rounding */

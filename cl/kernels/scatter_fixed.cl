@@ -15,16 +15,10 @@
 #if !CLAT_SC_REAL || CLAT_SC_OP != CLAT_SC_OP_SUM || !defined(CLAT_HAS_DOUBLE)
 #error "kernels/scatter.cl: CLAT_SC_FIXED sums floating-point values on a device with fp64"
 #endif
-#define CLAT_SC_A ulong2
-#define CLAT_SC_STORE ulong
-#define CLAT_SC_WORDS 2
-#define CLAT_SC_IDENT ((ulong2)(0ul, 0ul))
-#define CLAT_SC_IS_IDENT(a) ((a).x == 0ul && (a).y == 0ul)
 CLAT_FN ulong2 clat_sc_add128(ulong2 a, ulong2 b) {
   const ulong lo = a.x + b.x;
   return (ulong2)(lo, a.y + b.y + (lo < a.x ? 1ul : 0ul));
 }
-#define CLAT_SC_COMB(a, b) clat_sc_add128(a, b)
 /* m * 2^lsb / 2^e_grid rounded to nearest even, as 128 bits, negated when neg; m < 2^53 and
  * the host keeps lsb - e_grid <= 102 - log2(elements). */
 CLAT_FN ulong2 clat_sc_fixed_bits(ulong m, int lsb, int neg, int e_grid) {
@@ -80,10 +74,21 @@ CLAT_FN ulong2 clat_sc_fixed(float v, int e_grid) {
   }
 CLAT_SC_DEFINE_ADD128(clat_sc_add128_global, __global)
 CLAT_SC_DEFINE_ADD128(clat_sc_add128_local, __local)
+#define CLAT_SC_READ128(p) ((ulong2)((p)[0], (p)[1]))
+
+/* The accumulator of every slot 128 bits wide (doubles; floats take scatter_window.cl's). */
+#if !CLAT_SC_WINDOW
+#define CLAT_SC_A ulong2
+#define CLAT_SC_STORE ulong
+#define CLAT_SC_WORDS 2
+#define CLAT_SC_IDENT ((ulong2)(0ul, 0ul))
+#define CLAT_SC_IS_IDENT(a) ((a).x == 0ul && (a).y == 0ul)
+#define CLAT_SC_COMB(a, b) clat_sc_add128(a, b)
 #define CLAT_SC_GLOBAL(p, a) clat_sc_add128_global(p, a)
 #define CLAT_SC_LOCAL(p, a) clat_sc_add128_local(p, a)
-#define CLAT_SC_READ(p) ((ulong2)((p)[0], (p)[1]))
+#define CLAT_SC_READ(p) CLAT_SC_READ128(p)
 #define CLAT_SC_WRITE(p, a) ((p)[0] = (a).x, (p)[1] = (a).y)
+#endif
 
 #endif
 

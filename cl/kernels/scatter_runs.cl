@@ -82,9 +82,9 @@ CLAT_FN void clat_sc_global(ulong key, CLAT_SC_A a, ulong nelem, uint width, __g
 #if CLAT_SC_RUNS && CLAT_PATH_AGG == CLAT_PATH_WARP && CLAT_SC_MODE == CLAT_SC_MODE_GLOBAL
 #define CLAT_SC_WARP_RUNS 1
 /* The accumulator as 32-bit words, for shuffles. */
-#if CLAT_SC_FIXED
+#if CLAT_SC_FIXED && !CLAT_SC_WINDOW
 #define CLAT_SC_AW uint4
-#elif CLAT_SC_DOUBLE || CLAT_SC_WIDE_INT
+#elif CLAT_SC_DOUBLE || CLAT_SC_WIDE_INT || CLAT_SC_WINDOW
 #define CLAT_SC_AW uint2
 #else
 #define CLAT_SC_AW uint
@@ -92,9 +92,9 @@ CLAT_FN void clat_sc_global(ulong key, CLAT_SC_A a, ulong nelem, uint width, __g
 CLAT_FN uint clat_sc_up(uint v, uint d) { return clat_warp_shfl_up_uint(0xffffffffu, v, d); }
 CLAT_FN CLAT_SC_A clat_sc_up_a(CLAT_SC_A a, uint d) {
   CLAT_SC_AW w = CLAT_CAT(as_, CLAT_SC_AW)(a);
-#if CLAT_SC_FIXED
+#if CLAT_SC_FIXED && !CLAT_SC_WINDOW
   w = (uint4)(clat_sc_up(w.x, d), clat_sc_up(w.y, d), clat_sc_up(w.z, d), clat_sc_up(w.w, d));
-#elif CLAT_SC_DOUBLE || CLAT_SC_WIDE_INT
+#elif CLAT_SC_DOUBLE || CLAT_SC_WIDE_INT || CLAT_SC_WINDOW
   w = (uint2)(clat_sc_up(w.x, d), clat_sc_up(w.y, d));
 #else
   w = clat_sc_up(w, d);
@@ -166,6 +166,51 @@ CLAT_FN void clat_sc_flush(ulong key, CLAT_SC_A a, uint nelem, uint width, __glo
 }
 
 /* One element's value v for slot key: extends the run or hands it on. n counts elements (d == 0). */
+#if CLAT_SC_WINDOW
+/* The window's fast path (scatter_window.cl): Q, the value's 64-bit integer, counts when OK (its
+ * exponent lies in the window); any other value takes the 128-bit path into run_w (finite values
+ * within the grid: zeros, subnormals, values below or above the window) or sets flags. Every
+ * element counts in its bin. Loads of four values compute Q and OK as vectors
+ * (CLAT_SC_WINDOW4, scatter.cl); one value alone, CLAT_SC_PUT. */
+/* A value outside the window. CPUs keep it out of line (a work-group of one work-item runs the
+ * loop as plain code, which stays small: measured faster on PoCL); GPUs inline it as ever. */
+#if CLAT_SC_SOLO
+#define CLAT_SC_OUTSIDE_FN __attribute__((noinline))
+#else
+#define CLAT_SC_OUTSIDE_FN CLAT_FN
+#endif
+CLAT_SC_OUTSIDE_FN ulong2 clat_sc_outside(float v, ulong key, ulong2 run_w, int e_keep, int e_grid, __global uint *flags,
+                                                 __global uint *oor) {
+  if (clat_sc_exponent(v) <= e_keep) return clat_sc_add128(run_w, clat_sc_fixed(v, e_grid));
+  clat_sc_rare(v, key, flags, oor);
+  return run_w;
+}
+#define CLAT_SC_PUT_Q(KEY, Q, OK, V, D)                                                         \
+  {                                                                                            \
+    const ulong k_ = (KEY);                                                                    \
+    const float v_ = (V);                                                                      \
+    if (k_ != run_key) {                                                                       \
+      if (run_key != CLAT_SC_NONE) {                                                           \
+        clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, lacc, ltag, lcount, lslots); \
+        if (run_w.x | run_w.y) {                                                               \
+          clat_sc_wide_flush(run_key, run_w, width, wide, acc_off, astride);                   \
+          run_w = (ulong2)(0ul, 0ul);                                                          \
+        }                                                                                      \
+      }                                                                                        \
+      run_key = k_;                                                                            \
+      run = 0l;                                                                                \
+      run_n = 0u;                                                                              \
+    }                                                                                          \
+    if (OK) run += (Q);                                                                        \
+    else run_w = clat_sc_outside(v_, k_, run_w, e_keep, e_grid, flags, oor);                   \
+    run_n += (D) == 0u ? 1u : 0u;                                                              \
+  }
+#define CLAT_SC_PUT(KEY, V, D)                                                                                   \
+  {                                                                                                             \
+    const float pv_ = (V);                                                                                      \
+    CLAT_SC_PUT_Q(KEY, convert_long(pv_ * w_scale), (uint)clat_sc_exponent(pv_) - (uint)w_lo <= w_span, pv_, D) \
+  }
+#else
 #define CLAT_SC_PUT(KEY, V, D)                                                                  \
   {                                                                                            \
     const ulong k_ = (KEY);                                                                    \
@@ -185,6 +230,7 @@ CLAT_FN void clat_sc_flush(ulong key, CLAT_SC_A a, uint nelem, uint width, __glo
       CLAT_SC_COUNT_SKIPPED(k_, D)                                                             \
     }                                                                                          \
   }
+#endif
 /* A value that did not enter the accumulator (fixed point: NaN, infinities) still counts as an
  * element of its bin (mean, include_self false). */
 #if CLAT_SC_FIXED && CLAT_SC_COUNTS

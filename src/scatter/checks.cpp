@@ -38,7 +38,10 @@ void Scatter::check_options() {
   plan_.prop = info_.real && (call_.op == ScatterOp::min || call_.op == ScatterOp::max) && o.nan == NanRule::propagate;
   plan_.counts = call_.op == ScatterOp::mean || !o.include_self;
   plan_.store_bytes = plan_.fixed ? 8 : info_.out_size;
-  plan_.words = plan_.fixed ? 2 : 1;
+  // Float values: the window's 64-bit sums in the slots, the rest in a 128-bit `wide` array
+  // (kernels/scatter_window.cl); doubles: 128-bit slots.
+  plan_.window = plan_.fixed && call_.type != ScatterType::f64;
+  plan_.words = plan_.fixed && !plan_.window ? 2 : 1;
   const bool needs64 = plan_.fixed || plan_.counts || info_.wide || is_arg || call_.type == ScatterType::f64;
   if (needs64 && !caps.int64_base_atomics)
     scatter_refuse(what_, "this call needs 64-bit atomics (cl_khr_int64_base_atomics), which the device lacks");

@@ -68,7 +68,14 @@ class Scatter {
   ScatterResult run_nothing(const Program& checks);
   int values_top(const Program& checks, std::size_t rows);
   int fixed_grid(int top) const;
-  bool accumulate(const Program& program, int e_grid, int e_top, ScatterResult& result);
+  // The window of float exponents whose values are 64-bit sums (kernels/scatter_window.cl): lo,
+  // and span above it; an empty one (lo beyond every exponent) where none fits.
+  struct Window {
+    int lo = 1 << 20;
+    cl_uint span = 0;
+  };
+  Window window(int e_grid, int e_top, int likely_top) const;
+  bool accumulate(const Program& program, int e_grid, int e_top, int likely_top, ScatterResult& result);
   void find_arg(const Program& checks, const Program& program);
   // __local memory's room for this call's slots (accumulator, and count when counting).
   LocalRoom room() const { return local_room(rt_.device_info(), plan_.store_bytes * plan_.words + (plan_.counts ? 4 : 0)); }

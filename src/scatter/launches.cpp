@@ -13,11 +13,13 @@ namespace {
 // kernels/scatter.cl, built per op, options and plan.
 const Signature scatter_kernel{"clat_scatter",
                                "global idx, idx_off, global val, val_off, first, n, width, vstride, nbins, global acc, acc_off, astride, "
-                               "global counts, global flags, e_grid, e_top, global oor, oor_slot, lslots, local lacc, local ltag, "
+                               "global counts, global flags, e_grid, e_top, global wide, w_lo, w_span, global oor, oor_slot, lslots, local lacc, "
+                               "local ltag, "
                                "local lcount"};
 const Signature fill_kernel{"clat_scatter_fill", "global acc, n"};
 const Signature finish_kernel{"clat_scatter_finish",
-                              "global out, out_off, ostride, width, nbins, global acc, global counts, global flags, e_grid, e_top, include_self, mean"};
+                              "global out, out_off, ostride, width, nbins, global acc, global counts, global flags, e_grid, e_top, global wide, "
+                              "w_lo, include_self, mean"};
 const Signature arg_kernel{"clat_scatter_arg",
                            "global idx, idx_off, global val, val_off, first, n, nbins, global out, out_off, global arg, arg_off"};
 // kernels/scatter_checks.cl, built per type.
@@ -69,6 +71,25 @@ int Scatter::fixed_grid(int top) const {
   int bits = 0;
   for (std::uint64_t c = std::uint64_t(call_.count) + 1; c; c >>= 1) ++bits;  // count + 1 < 2^bits
   return top - 1022 + bits - 126;
+}
+
+// The window: float exponents [lo, lo + span] whose values are integers in units of 2^(lo - 150)
+// on the grid (lo - 150 >= e_grid) and whose count-fold sum stays below 2^63 (count * 2^(span +
+// 24) <= 2^63), under the largest exponent the grid keeps and one above the likely top (the
+// sample's largest), reaching down as far as that allows; 2^(150 - lo) must be a normal float.
+Scatter::Window Scatter::window(int e_grid, int e_top, int likely_top) const {
+  Window w;
+  if (!plan_.window) return w;
+  int bits = 0;
+  for (std::uint64_t c = std::uint64_t(call_.count) + 1; c; c >>= 1) ++bits;  // count < 2^bits
+  const int span = 39 - bits;
+  const int keep = std::min(e_top - 896, 254);  // kernels/scatter_runs.cl, CLAT_SC_KEEP_LIMIT
+  const int hi = std::min(keep, likely_top - 896 + 1);
+  const int lo = std::max({hi - span, 23, e_grid + 150});
+  if (span < 0 || lo > hi) return w;
+  w.lo = lo;
+  w.span = cl_uint(hi - lo);
+  return w;
 }
 
 // A call of no values: empty segments get the empty reduction (include_self false), arg "no
@@ -123,14 +144,15 @@ ScatterResult Scatter::run() {
   // Fixed point: a grid from a sample's largest value with room to spare; a value above it sends
   // the call round again with the grid of the true largest (found by a pass over the values).
   if (plan_.fixed) {
-    const int guess = values_top(checks, std::min(tuning_.sample_size, call_.count)) + fixed_headroom;
-    if (!accumulate(program, fixed_grid(guess), guess, result)) {
+    const int sampled = values_top(checks, std::min(tuning_.sample_size, call_.count));
+    const int guess = sampled + fixed_headroom;
+    if (!accumulate(program, fixed_grid(guess), guess, sampled, result)) {
       const int top = values_top(checks, call_.count);
-      if (!accumulate(program, fixed_grid(top), top, result))
+      if (!accumulate(program, fixed_grid(top), top, top, result))
         throw std::logic_error("clatomics: scatter_reduce: a value lay above the grid of the largest value");
     }
   } else {
-    accumulate(program, 0, 0, result);
+    accumulate(program, 0, 0, 0, result);
   }
   if (call_.with_arg) find_arg(checks, program);
   if (call_.out16) {
@@ -160,11 +182,13 @@ void Scatter::find_arg(const Program& checks, const Program& program) {
 }
 
 // Every element into the accumulator, then (unless it is out itself) into out. Returns false,
-// out untouched, when a fixed-point value lay above e_top (the grid must be redone).
-bool Scatter::accumulate(const Program& program, int e_grid, int e_top, ScatterResult& result) {
+// out untouched, when a fixed-point value lay above e_top (the grid must be redone). likely_top:
+// where the window of float values ends (the sample's largest exponent, or the true one).
+bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int likely_top, ScatterResult& result) {
   const LibraryKernel& kernel = kernel_;  // made by plan()
   // The accumulator: out itself, or scratch slots at the identity (plus counts and flags).
-  Mem scratch, counts, flags;
+  Mem scratch, counts, flags, wide;
+  const Window window = this->window(e_grid, e_top, likely_top);
   cl_mem acc = call_.out;
   std::size_t acc_offset = call_.out_offset, astride = ostride_;
   if (!plan_.direct) {
@@ -184,6 +208,10 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, ScatterR
     flags = make_buffer(rt_, slots_ * sizeof(cl_uint));
     commands_.fill_zero(flags.get(), slots_ * sizeof(cl_uint));
   }
+  if (plan_.window) {  // the 128-bit sums of the values outside the window
+    wide = make_buffer(rt_, slots_ * 2 * sizeof(cl_ulong));
+    commands_.fill_zero(wide.get(), slots_ * 2 * sizeof(cl_ulong));
+  }
   // Launches of fewer than 2^32 (element, column) pairs: 32-bit positions, run lengths and
   // tallies. tally[0]: a value above the grid; tally[1 + l]: launch l's indices >= bins.
   const std::uint64_t per_launch = this->per_launch();
@@ -200,7 +228,8 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, ScatterR
          arg("val_off", cl_ulong(call_.values_offset)), arg("first", cl_ulong(first)), arg("n", cl_ulong(n)), arg("width", cl_uint(width_)),
          arg("vstride", cl_ulong(vstride_)), arg("nbins", cl_ulong(call_.bins)), arg("acc", acc), arg("acc_off", cl_ulong(acc_offset)),
          arg("astride", cl_ulong(astride)), arg("counts", counts ? counts.get() : no_buffer), arg("flags", flags ? flags.get() : no_buffer),
-         arg("e_grid", cl_int(e_grid)), arg("e_top", cl_int(e_top)), arg("oor", tally), arg("oor_slot", cl_uint(1 + l)),
+         arg("e_grid", cl_int(e_grid)), arg("e_top", cl_int(e_top)), arg("wide", wide ? wide.get() : no_buffer),
+         arg("w_lo", cl_int(window.lo)), arg("w_span", window.span), arg("oor", tally), arg("oor_slot", cl_uint(1 + l)),
          arg("lslots", cl_uint(private_slots ? slots_ : 0)), arg("lacc", LocalBytes{local.acc}), arg("ltag", LocalBytes{local.tags}),
          arg("lcount", LocalBytes{local.counts}));
     commands_.launch(kernel, grid);
@@ -215,7 +244,8 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, ScatterR
     bind(finish, arg("out", call_.out), arg("out_off", cl_ulong(call_.out_offset)), arg("ostride", cl_ulong(ostride_)),
          arg("width", cl_uint(width_)), arg("nbins", cl_ulong(call_.bins)), arg("acc", scratch),
          arg("counts", counts ? counts.get() : no_buffer), arg("flags", flags ? flags.get() : no_buffer), arg("e_grid", cl_int(e_grid)),
-         arg("e_top", cl_int(e_top)), arg("include_self", cl_uint(call_.options.include_self ? 1 : 0)),
+         arg("e_top", cl_int(e_top)), arg("wide", wide ? wide.get() : no_buffer), arg("w_lo", cl_int(window.lo)),
+         arg("include_self", cl_uint(call_.options.include_self ? 1 : 0)),
          arg("mean", cl_uint(call_.op == ScatterOp::mean ? 1 : 0)));
     commands_.launch(finish, small_grid(finish, slots_));
   }

@@ -151,7 +151,7 @@ Plan ScatterPlan::plan(const Runtime& rt, const char* what) const {
                 {"launches", text(launches)},
                 {"local bytes", text(local_bytes)},
                 {"sample", std::string(sample.sorted ? "sorted" : "unsorted") + ", " + (sample.hot ? "hot" : "spread")},
-                {"accumulator", std::string(direct ? "out" : "scratch") + (fixed ? ", 128-bit fixed point" : "") + (counts ? ", counts" : "")},
+                {"accumulator", std::string(direct ? "out" : "scratch") + (fixed ? ", 128-bit fixed point" : "") + (window ? ", 64-bit window" : "") + (counts ? ", counts" : "")},
                 {"group", text(tuning.group)},
                 {"max copies", text(tuning.max_copies)},
                 {"merging groups per cu", text(tuning.merging_groups_per_cu)},

@@ -20,6 +20,7 @@ struct ScatterPlan {
   ScatterStrategy strategy = ScatterStrategy::global_atomics;
   ScatterSample sample;
   bool fixed = false;   // 128-bit fixed-point sums (deterministic floating-point sum/mean)
+  bool window = false;  // fixed, float values: a window of exponents as 64-bit sums (scatter_window.cl)
   bool prop = false;    // floating-point min/max whose NaN propagates (never in place on out)
   bool counts = false;  // elements per bin: mean, or include_self false
   bool direct = false;  // accumulate straight into out (no scratch, no finish)

@@ -1,0 +1,63 @@
+/* kernels/scatter_window.cl — the deterministic float sums' fast path (CLAT_SC_WINDOW): the values
+ * of a window of exponents as plain 64-bit integers, the rest in 128-bit fixed point.
+ * Part of kernels/scatter.cl, which includes it after scatter_fixed.cl.
+ *
+ * The fixed point gives a value v the integer round(v / 2^e_grid) (scatter_fixed.cl), a general
+ * shift, rounding and 128-bit negation, and a 128-bit add: many integer instructions a value. A
+ * float whose biased exponent lies in [w_lo, w_lo + w_span] is an integer multiple of
+ * 2^L, L = w_lo - 150, below 2^(w_span + 24) of them; L >= e_grid (the host keeps it so), so
+ * that its fixed point is exactly (v / 2^L) * 2^(L - e_grid), no rounding. So it joins a signed
+ * 64-bit sum in units of 2^L: one multiply by 2^-L and one conversion, both exact, and one
+ * 64-bit add (an atomic without a carry or a result in memory). The host keeps count *
+ * 2^(w_span + 24) <= 2^63, so that no partial sum of these can overflow. Values outside the
+ * window (zeros, subnormals, values far below the largest, values above the sample's largest)
+ * take the 128-bit path into a second accumulator, `wide`; the finish adds the two exactly, so
+ * every slot's 128-bit sum, hence its result, is bit for bit what the 128-bit path alone gives.
+ *
+ * The accumulator the runs, __local copies and the global slots carry is the 64-bit sum; a run
+ * keeps its values outside the window in a register of its own (run_w) and adds it straight to
+ * `wide` when it ends.
+ */
+#ifndef CLATOMICS_KERNELS_SCATTER_WINDOW_CL
+#define CLATOMICS_KERNELS_SCATTER_WINDOW_CL
+
+#if CLAT_SC_WINDOW
+#define CLAT_SC_A long
+#define CLAT_SC_STORE long
+#define CLAT_SC_WORDS 1
+#define CLAT_SC_IDENT 0l
+#define CLAT_SC_IS_IDENT(a) ((a) == 0l)
+#define CLAT_SC_COMB(a, b) ((a) + (b))
+#define CLAT_SC_GLOBAL(p, a) atom_add((volatile __global long *)(p), a)
+#define CLAT_SC_LOCAL(p, a) atom_add((volatile __local long *)(p), a)
+#define CLAT_SC_READ(p) ((p)[0])
+#define CLAT_SC_WRITE(p, a) ((p)[0] = (a))
+
+/* 2^(150 - w_lo) as a float: the window's unit's inverse (the host keeps 23 <= w_lo <= 254 for a
+ * window that is not empty; an empty one never uses it). */
+CLAT_FN float clat_sc_window_scale(int w_lo) { return as_float((uint)clamp(277 - w_lo, 1, 254) << 23); }
+
+/* A 64-bit sum x in units of 2^sh on the 128-bit grid (sh >= 0): x * 2^sh, two's complement. */
+CLAT_FN ulong2 clat_sc_window_wide(long x, int sh) {
+  if (sh == 0) return (ulong2)((ulong)x, (ulong)(x >> 63));
+  if (sh < 64) return (ulong2)((ulong)x << sh, (ulong)(x >> (64 - sh)));
+  return (ulong2)(0ul, sh < 128 ? (ulong)x << (sh - 64) : 0ul);
+}
+
+/* Four values' window integers and whether each lies in the window, as vector operations (one
+ * instruction each on CPUs with wide vectors). A value outside the window gets an unused q. */
+#define CLAT_SC_WINDOW4(F, Q, OK)                                                  \
+  {                                                                                \
+    const float4 f4_ = (F);                                                        \
+    (Q) = convert_long4(f4_ * w_scale);                                            \
+    (OK) = ((as_uint4(f4_) >> 23) & 0xffu) - (uint4)((uint)w_lo) <= (uint4)w_span; \
+  }
+
+/* A run's values outside the window into `wide` at slot key. */
+CLAT_FN void clat_sc_wide_flush(ulong key, ulong2 a, uint width, __global ulong *wide, ulong acc_off, ulong astride) {
+  const ulong bin = width == 1u ? key : key / width, d = width == 1u ? 0ul : key % width;
+  clat_sc_add128_global(wide + (acc_off + bin * astride + d) * 2ul, a);
+}
+#endif
+
+#endif /* CLATOMICS_KERNELS_SCATTER_WINDOW_CL */
