@@ -67,12 +67,12 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
   // __local: copies of the counts and of the weights' partial sums, each a power of two (<=
   // max_local_copies and <= the group), the weights' as many as fit first (they take most of an
   // element's atomics), then the counts'. The weights' stop where one step's adds of neighbouring
-  // work-items fill a bank-wide access (128 bytes) without two in one bank (count.cl: with 2 or
-  // 4 channels, two phases of work-items share the copies).
+  // work-items fill a conflict-free access (local_bank_bytes) once (count.cl: with 2 or 4
+  // channels, two phases of work-items share the copies).
   const std::size_t acc = setup.acc_bytes(), count_bytes = slots * 4, weight_bytes = setup.channels * slots * acc;
   const int phases = setup.channels == 2 || setup.channels == 4 ? 2 : 1;
   const std::size_t most = std::min(tuning.max_local_copies, local_group);
-  const std::size_t most_w = setup.channels ? std::max<std::size_t>(1, std::min(most, 128 / acc / phases)) : 1;
+  const std::size_t most_w = setup.channels ? std::max<std::size_t>(1, std::min(most, tuning.local_bank_bytes / acc / phases)) : 1;
   std::size_t copies = 0, wcopies = 0;
   for (std::size_t w = most_w; w >= 1 && !copies; w /= 2)
     for (std::size_t c = most; c >= 1 && !copies; c /= 2)
@@ -171,6 +171,7 @@ clatomics::Plan Plan::shown(const Runtime& rt, const std::string& what) const {
                                        {"local groups per CU", text(tuning.local_groups_per_cu)},
                                        {"local items per CU", text(tuning.local_items_per_cu)},
                                        {"fixed local group", tuning.fixed_local_group ? "yes" : "no"},
+                                       {"local bank bytes", text(tuning.local_bank_bytes)},
                                        {"private counters at most", text(tuning.max_private_counters)},
                                        {"private slots at least", text(tuning.private_min_slots)},
                                        {"private byte copies", text(tuning.private_byte_copies)},
