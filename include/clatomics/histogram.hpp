@@ -42,9 +42,12 @@ enum class WeightAccumulation {
   float_atomic,        // (n_b - 1) * u * S, to first order: float adds in an order that changes
                        // from run to run. Device: any. Result: the float sum.
   compensated_float2,  // 3 * u^2 / (1 - 4u) * n_b * S + 2^-53 * |sum|: a double-word (hi, lo) of
-                       // floats per bin, updated as one 64-bit compare-exchange; every add is
+                       // floats per bin, updated as one 64-bit compare-exchange by
                        // Joldes-Muller-Popescu's AccurateDWPlusDW (relative error <= 3u^2 /
-                       // (1 - 4u), u = 2^-24), the pair read back as hi + lo in double. Needs
+                       // (1 - 4u), u = 2^-24); a work-group's or work-item's partial sums in
+                       // double where the device has fp64 (each add within 2^-53), else in pairs
+                       // (a weight added by their DWPlusFP, <= 2u^2 / (1 - 2u)); a bin's pairs
+                       // (in copies) read back as hi + lo, added in double. Needs
                        // cl_khr_int64_base_atomics. Sums of floats that share a grid of 2^-k
                        // (0.1f, for instance) stay exact while they span fewer than 48 bits.
                        // Infinities, NaN and sums past float's range: as float_atomic's.

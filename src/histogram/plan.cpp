@@ -55,9 +55,7 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
   Plan plan;
   plan.tuning = histogram_tuning(caps);
   const HistogramTuning& tuning = plan.tuning;
-  // __local: the largest power-of-two number of copies (<= max_local_copies and <= the group) that fits.
   const std::size_t local_group = floor_pow2(std::min<std::size_t>(tuning.local_group, caps.max_work_group_size));
-  const std::size_t slot_bytes = 4 + setup.channels * setup.acc_bytes();
   // Without weights the kernel's __local weight argument still takes 4 bytes (a __local argument
   // cannot be empty): the launch needs them beside the counters, or a device with exactly the
   // counters' bytes of __local memory (32 copies of 256 byte slots in 32 KiB) refuses it.
@@ -66,9 +64,19 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
   const std::size_t stand_in = setup.channels ? 0 : 4, slack = 16 + stand_in;
   const cl_ulong usable = rt.device_info().local_mem_usable;
   const std::size_t local_room = usable > slack ? std::size_t(usable) - slack : 0;
-  std::size_t copies = 0;
-  for (std::size_t c = std::min(tuning.max_local_copies, local_group); c >= 1 && !copies; c /= 2)
-    if (slots <= local_room / (c * slot_bytes)) copies = c;
+  // __local: copies of the counts and of the weights' partial sums, each a power of two (<=
+  // max_local_copies and <= the group), the weights' as many as fit first (they take most of an
+  // element's atomics), then the counts'. The weights' stop where one step's adds of neighbouring
+  // work-items fill a conflict-free access (local_bank_bytes) once (count.cl: with 2 or 4
+  // channels, two phases of work-items share the copies).
+  const std::size_t acc = setup.acc_bytes(), count_bytes = slots * 4, weight_bytes = setup.channels * slots * acc;
+  const int phases = setup.channels == 2 || setup.channels == 4 ? 2 : 1;
+  const std::size_t most = std::min(tuning.max_local_copies, local_group);
+  const std::size_t most_w = setup.channels ? std::max<std::size_t>(1, std::min(most, tuning.local_bank_bytes / acc / phases)) : 1;
+  std::size_t copies = 0, wcopies = 0;
+  for (std::size_t w = most_w; w >= 1 && !copies; w /= 2)
+    for (std::size_t c = most; c >= 1 && !copies; c /= 2)
+      if (c * count_bytes + w * weight_bytes <= local_room) copies = c, wcopies = w;
   const std::size_t private_copies = setup.kind == Kind::bytes ? tuning.private_byte_copies : 1;
   const std::size_t private_cap = std::max<std::size_t>(tuning.private_min_slots, ceil_pow2(slots));
   const std::size_t max_private = tuning.max_private_counters;
@@ -92,8 +100,10 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
         throw std::invalid_argument("clatomics: histogram: options.strategy " + std::string(strategy_name(s)) + ": " +
                                     std::to_string(slots) + " slots do not fit in " + std::to_string(usable) +
                                     " bytes of __local memory");
-      if (s == HistogramStrategy::local_single) copies = 1;
+      if (s == HistogramStrategy::local_single) copies = 1, wcopies = 1;
       while ((std::size_t(1) << plan.shift) < copies) ++plan.shift;
+      while ((std::size_t(1) << plan.wshift) < wcopies) ++plan.wshift;
+      plan.phases = phases;
       plan.kernel = &local_kernel;
       plan.group = local_group;
       plan.max_groups = tuning.local_groups_per_cu * cu;
@@ -120,6 +130,10 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
       break;
   }
   plan.strategy = s;
+  // Compensated pairs' global sums take a compare-exchange loop on every device, and loops of many
+  // groups on one address serialize: copies of the sums (at most 32, 128 KiB in all) spread them.
+  if (setup.channels && setup.accumulation == WeightAccumulation::compensated_float2)
+    while (plan.wcopies < 32 && 2 * plan.wcopies * setup.channels * slots * acc <= (std::size_t(128) << 10)) plan.wcopies *= 2;
   plan.direct = caps.int64_base_atomics && !merge_32bit();
   plan.ahead = !setup.two_d && setup.channels <= tuning.ahead_max_channels ? tuning.loads_ahead : 1;
   plan.options = define("CLAT_HIST_KIND", kind_macro(setup.kind)) + position_define(setup.doubles) +
@@ -127,7 +141,8 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
                  define("CLAT_HIST_ACCUM", accumulation_macro(setup.accumulation)) +
                  define("CLAT_CONTIGUOUS", tuning.contiguous ? 1 : 0) + define("CLAT_HIST_SHIFT", int(plan.shift)) +
                  define("CLAT_HIST_DIRECT", plan.direct ? 1 : 0) + define("CLAT_HIST_AHEAD", plan.ahead) +
-                 define("CLAT_HIST_VSLOTS", tuning.vector_slots ? 1 : 0);
+                 define("CLAT_HIST_VSLOTS", tuning.vector_slots ? 1 : 0) + define("CLAT_HIST_WSHIFT", int(plan.wshift)) +
+                 define("CLAT_HIST_PHASES", plan.phases) + define("CLAT_HIST_WCOPIES", (long long)plan.wcopies);
   if (tuning.fixed_local_group && plan.kernel == &local_kernel) plan.options += define("CLAT_HIST_GROUP", (long long)plan.group);
   if (s == HistogramStrategy::private_per_item)
     plan.options += define("CLAT_HIST_SLOTS", (long long)plan.slots_cap) + define("CLAT_HIST_COPIES", (long long)plan.copies);
@@ -148,12 +163,15 @@ clatomics::Plan Plan::shown(const Runtime& rt, const std::string& what) const {
                 {"counts", direct ? "straight into the 64-bit totals" : "32-bit per launch, merged into the 64-bit totals"},
                 {"loads ahead", text(ahead)}};
   if (kernel == &local_kernel) out.tuning.push_back({"__local copies", text(std::size_t(1) << shift)});
+  if (kernel == &local_kernel && wshift) out.tuning.push_back({"__local weight copies", text(std::size_t(1) << wshift)});
+  if (wcopies > 1) out.tuning.push_back({"copies of the global weight sums", text(wcopies)});
   if (kernel == &private_kernel) out.tuning.push_back({"private counters", text(copies) + " copies of " + text(slots_cap) + " slots"});
   out.tuning.insert(out.tuning.end(), {{"local group", text(tuning.local_group)},
                                        {"local copies at most", text(tuning.max_local_copies)},
                                        {"local groups per CU", text(tuning.local_groups_per_cu)},
                                        {"local items per CU", text(tuning.local_items_per_cu)},
                                        {"fixed local group", tuning.fixed_local_group ? "yes" : "no"},
+                                       {"local bank bytes", text(tuning.local_bank_bytes)},
                                        {"private counters at most", text(tuning.max_private_counters)},
                                        {"private slots at least", text(tuning.private_min_slots)},
                                        {"private byte copies", text(tuning.private_byte_copies)},

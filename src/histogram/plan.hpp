@@ -42,7 +42,10 @@ struct Plan {
   HistogramStrategy strategy = HistogramStrategy::global_atomics;
   const Signature* kernel = &global_kernel;
   HistogramTuning tuning{};  // the device class's numbers the plan was made from
-  unsigned shift = 0;         // local: 1 << shift copies
+  unsigned shift = 0;         // local: 1 << shift copies of the counts
+  unsigned wshift = 0;        // local: 1 << wshift copies of the weights' partial sums
+  int phases = 1;             // local: CLAT_HIST_PHASES (kernels/histogram/config.cl)
+  std::size_t wcopies = 1;    // copies of the weights' global sums, added up when read (run.cpp)
   std::size_t group = 1, max_groups = 1;
   std::size_t fill_items = 0;  // when set: max_groups = fill_items / the group size the kernel allows
   std::size_t slots_cap = 256, copies = 1;  // private: counters per copy, copies per work-item

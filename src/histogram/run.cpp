@@ -3,7 +3,9 @@
 #include "histogram/run.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <utility>
 
@@ -70,7 +72,7 @@ Run::Run(Runtime& rt, const Setup& setup, HistogramOptions options)
 }
 
 // Direct plans count into totals_ themselves: no counts_ to merge. Weights always go straight into
-// wtotals_.
+// wtotals_: plan_.wcopies copies of every channel's sums, added up when read.
 void Run::start() {
   const auto zeroed = [&](std::size_t bytes) {
     Mem buffer = make_buffer(rt_, bytes);
@@ -82,7 +84,7 @@ void Run::start() {
   // Only even bins read edges (and only two axes the second axis'); the others get any valid buffer.
   edges_x_ = setup_.x.edges.empty() ? counts_ : edges_buffer(setup_.x.edges);
   edges_y_ = setup_.y.edges.empty() ? counts_ : edges_buffer(setup_.y.edges);
-  wtotals_ = setup_.channels ? zeroed(setup_.channels * slots_ * setup_.acc_bytes()) : counts_;
+  wtotals_ = setup_.channels ? zeroed(plan_.wcopies * setup_.channels * slots_ * setup_.acc_bytes()) : counts_;
 }
 
 void Run::add(const Inputs& in, std::size_t count) {
@@ -98,21 +100,32 @@ Pending<std::vector<std::uint64_t>> Run::totals_later() {
   return Pending<std::vector<std::uint64_t>>(commands_, [out] { return std::move(*out); });
 }
 
+// A copy's sums that nothing was added to are +0: adding them changes no sum. A pair's hi + lo is
+// exact in double (|lo| <= ulp(hi) / 2), and the copies' sum is within 2^-53 of each partial sum
+// per add (the first copy's is exact: the bound histogram.hpp states holds).
 std::vector<std::vector<double>> Run::weight_sums() {
-  const std::size_t acc = setup_.acc_bytes(), bins = setup_.bins();
-  std::vector<unsigned char> raw(setup_.channels * slots_ * acc);
+  const std::size_t acc = setup_.acc_bytes(), bins = setup_.bins(), per_copy = setup_.channels * slots_ * acc;
+  std::vector<unsigned char> raw(plan_.wcopies * per_copy);
   commands_.read(wtotals_.get(), 0, raw.size(), raw.data());
   std::vector<std::vector<double>> sums(setup_.channels, std::vector<double>(bins));
   for (std::size_t c = 0; c < setup_.channels; ++c)
     for (std::size_t b = 0; b < bins; ++b) {
-      const unsigned char* at = raw.data() + (c * slots_ + b) * acc;
-      float pair[2] = {0, 0};
-      double value = 0;
-      if (setup_.accumulation == WeightAccumulation::double_atomic)
-        std::memcpy(&value, at, 8);
-      else
-        std::memcpy(pair, at, acc), value = double(pair[0]) + double(pair[1]);
-      sums[c][b] = value;
+      double sum = 0;
+      for (std::size_t copy = 0; copy < plan_.wcopies; ++copy) {
+        const unsigned char* at = raw.data() + copy * per_copy + (c * slots_ + b) * acc;
+        float pair[2] = {0, 0};
+        double value = 0;
+        if (setup_.accumulation == WeightAccumulation::double_atomic)
+          std::memcpy(&value, at, 8);
+        else
+          std::memcpy(pair, at, acc), value = double(pair[0]) + double(pair[1]);
+        sum = copy ? sum + value : value;
+      }
+      // Pairs past float's range are infinities (kernels/histogram/weights.cl); so is their sum
+      // where it is (from 0x1.ffffffp127 on, a float rounds to an infinity).
+      if (setup_.accumulation == WeightAccumulation::compensated_float2 && std::fabs(sum) >= 0x1.ffffffp127)
+        sum = std::copysign(std::numeric_limits<double>::infinity(), sum);
+      sums[c][b] = sum;
     }
   return sums;
 }
@@ -128,7 +141,7 @@ void Run::add_as(const Inputs& in, std::size_t count) {
   const std::uint64_t per_launch = launch_elements();
   const bool local = plan_.kernel == &local_kernel;
   const std::size_t local_slots = local ? slots_ << plan_.shift : 1;
-  const std::size_t local_weights = setup_.channels ? local_slots * setup_.channels * setup_.acc_bytes() : 4;
+  const std::size_t local_weights = setup_.channels ? (local ? slots_ << plan_.wshift : 1) * setup_.channels * setup_.acc_bytes() : 4;
   const Axis& x = setup_.x;
   const Axis& y = setup_.y;
   for (std::size_t done = 0; done < count;) {

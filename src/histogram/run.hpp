@@ -42,7 +42,7 @@ class Run {
   Pending<std::vector<std::uint64_t>> totals_later();
   std::vector<std::uint64_t> totals() { return totals_later().get(); }
   HistogramStrategy strategy() const { return plan_.strategy; }
-  // Per channel, the bins' sums in double (a compensated pair read as hi + lo).
+  // Per channel, the bins' sums in double (compensated pairs read as hi + lo, copies added up).
   std::vector<std::vector<double>> weight_sums();
 
  private:

@@ -12,6 +12,7 @@ constexpr HistogramTuning cpu_tuning{
     /*local_groups_per_cu=*/4,
     /*local_items_per_cu=*/0,
     /*fixed_local_group=*/false,
+    /*local_bank_bytes=*/128,
     /*max_private_counters=*/16384,  // 64 KiB per work-item
     /*private_min_slots=*/64,
     /*private_byte_copies=*/4,
@@ -36,6 +37,7 @@ constexpr HistogramTuning gpu_tuning{
     /*local_groups_per_cu=*/4,
     /*local_items_per_cu=*/2048,
     /*fixed_local_group=*/false,
+    /*local_bank_bytes=*/128,  // 32 banks of 4 bytes (NVIDIA, AMD)
     /*max_private_counters=*/16384,
     /*private_min_slots=*/64,
     /*private_byte_copies=*/1,

@@ -20,6 +20,7 @@ struct HistogramTuning {
   std::size_t local_groups_per_cu;    // work-groups per compute unit at most
   std::size_t local_items_per_cu;     // 0: none; else work-groups enough to keep this many items per compute unit resident
   bool fixed_local_group;             // compile clat_hist_local for exactly local_group (reqd_work_group_size)
+  std::size_t local_bank_bytes;       // one conflict-free __local access: banks times their width (weights' copies)
 
   // private_per_item.
   std::size_t max_private_counters;   // 32-bit counters per work-item

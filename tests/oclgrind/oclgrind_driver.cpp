@@ -292,6 +292,22 @@ void run_histogram_even(clatomics::Runtime& rt) {
     for (std::size_t b = 0; b < nbins && !h.sums.empty(); ++b)
       expect(h.sums[0][b] == sums[b], "histogram_even weight of bin " + std::to_string(b));
   }
+  // Four channels in __local copies (two phases of work-items, kernels/histogram/count.cl), float
+  // sums and compensated pairs (copies of the global sums): channel c's weights are (c + 1) w.
+  for (auto a : {clatomics::WeightAccumulation::float_atomic, clatomics::WeightAccumulation::compensated_float2}) {
+    if (a == clatomics::WeightAccumulation::compensated_float2 && !rt.device_info().caps.int64_base_atomics) continue;
+    std::vector<std::vector<float>> ws;
+    for (int c = 0; c < 4; ++c) {
+      ws.push_back(w);
+      for (auto& v : ws.back()) v *= float(c + 1);
+    }
+    const auto h = clatomics::histogram_even(rt, x, {nbins, lo, hi}, {ws[0], ws[1], ws[2], ws[3]},
+                                             {clatomics::HistogramStrategy::local_replicated, a});
+    expect(h.counts == counts && h.sums.size() == 4, "histogram_even, 4 channels: counts");
+    for (std::size_t c = 0; c < h.sums.size(); ++c)
+      for (std::size_t b = 0; b < nbins; ++b)
+        expect(h.sums[c][b] == double(c + 1) * sums[b], "histogram_even, 4 channels: weight of bin " + std::to_string(b));
+  }
 }
 
 void run_histogram_keys(clatomics::Runtime& rt) {

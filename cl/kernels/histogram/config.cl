@@ -10,15 +10,22 @@
  *   CLAT_HIST_2D        1: even bins over two axes: a point (in[i], in_y[i]) [0]
  *   CLAT_HIST_CHANNELS  0 .. 4 float weight arrays summed per slot (even bins only) [0]
  *   CLAT_HIST_ACCUM     how weights are summed: CLAT_ACCUM_FLOAT float atomics,
- *                       CLAT_ACCUM_PAIR compensated float pairs (a double-word (hi, lo) updated
- *                       as one 64-bit compare-exchange), CLAT_ACCUM_DOUBLE double atomics
+ *                       CLAT_ACCUM_PAIR compensated float pairs (global sums a double-word
+ *                       (hi, lo) updated as one 64-bit compare-exchange; partial sums in double
+ *                       where the device has fp64), CLAT_ACCUM_DOUBLE double atomics
  *                       [CLAT_ACCUM_FLOAT]
  *   CLAT_HIST_SLOTS     private counters per copy in clat_hist_private, >= the slots [256]
  *   CLAT_HIST_COPIES    private copies per work-item in clat_hist_private, a power of two: the
  *                       lanes of a vector load count into different copies, which breaks the
  *                       chain of increments of one counter when many elements fall in one bin [1]
- *   CLAT_HIST_SHIFT     clat_hist_local: 1 << CLAT_HIST_SHIFT copies (a constant: cheaper
- *                       index math in the hot loop than a kernel argument) [0]
+ *   CLAT_HIST_SHIFT     clat_hist_local: 1 << CLAT_HIST_SHIFT copies of the counts (a constant:
+ *                       cheaper index math in the hot loop than a kernel argument) [0]
+ *   CLAT_HIST_WSHIFT    clat_hist_local: 1 << CLAT_HIST_WSHIFT copies of the weight sums [0]
+ *   CLAT_HIST_PHASES    clat_hist_local, 2 or 4 channels: 2 makes the work-items of every other
+ *                       run of 1 << CLAT_HIST_WSHIFT add their channels in a rotated order, so
+ *                       that one step's adds of neighbouring work-items fall in different banks
+ *                       (count.cl) [1]
+ *   CLAT_HIST_WCOPIES   copies of the weights' global sums, a power of two (weights.cl) [1]
  *   CLAT_HIST_DIRECT    1: count straight into the 64-bit totals with 64-bit atomics (needs
  *                       cl_khr_int64_base_atomics; no 32-bit counts, no merge launch) [0]
  *   CLAT_HIST_VSLOTS    1: even bins compute a whole load's slots in vector arithmetic (CPUs) [0]
@@ -68,12 +75,27 @@
 #ifndef CLAT_HIST_VSLOTS
 #define CLAT_HIST_VSLOTS 0
 #endif
+#ifndef CLAT_HIST_WSHIFT
+#define CLAT_HIST_WSHIFT 0
+#endif
+#ifndef CLAT_HIST_PHASES
+#define CLAT_HIST_PHASES 1
+#endif
+#ifndef CLAT_HIST_WCOPIES
+#define CLAT_HIST_WCOPIES 1
+#endif
 
 #if (CLAT_HIST_DOUBLE || CLAT_HIST_2D || CLAT_HIST_CHANNELS) && CLAT_HIST_KIND != CLAT_HIST_EVEN
 #error "kernels/histogram.cl: double positions, two axes and weights need CLAT_HIST_KIND CLAT_HIST_EVEN"
 #endif
 #if CLAT_HIST_CHANNELS < 0 || CLAT_HIST_CHANNELS > 4
 #error "kernels/histogram.cl: CLAT_HIST_CHANNELS must be 0 .. 4"
+#endif
+#if CLAT_HIST_PHASES != 1 && !(CLAT_HIST_PHASES == 2 && (CLAT_HIST_CHANNELS == 2 || CLAT_HIST_CHANNELS == 4))
+#error "kernels/histogram.cl: CLAT_HIST_PHASES must be 1, or 2 with 2 or 4 channels"
+#endif
+#if CLAT_HIST_WCOPIES < 1 || (CLAT_HIST_WCOPIES & (CLAT_HIST_WCOPIES - 1))
+#error "kernels/histogram.cl: CLAT_HIST_WCOPIES must be a power of two"
 #endif
 
 /* CLAT_HIST_ADD(s, n): a group's (or element's) n counts of slot s into the result. With

@@ -9,15 +9,19 @@
  * where cx, cy say where it lies on each axis (0 in range, 1 below, 2 above, 3 NaN). __local
  * counts are 32-bit: the host keeps each launch below 2^32 elements. Each group adds its counts
  * into the 64-bit totals directly (CLAT_HIST_DIRECT), or into 32-bit counts that
- * clat_hist_merge adds into the totals after each launch. Weights always go straight into their
- * totals: wsums[c * nslots + slot] for channel c.
+ * clat_hist_merge adds into the totals after each launch. Weights go into their totals:
+ * wsums[(g * channels + c) * nslots + slot] for channel c, g the group's copy of the global sums
+ * (CLAT_WSUMS_MINE, weights.cl).
  *
  * Kernels, all with the same arguments (CLAT_HIST_ARGS), each counting its share of
  * in[offset, offset + count) into counts[slot] (and weights into wsums):
- *   clat_hist_global   one global atomic per element
- *   clat_hist_local    (1 << CLAT_HIST_SHIFT) copies of the histogram in __local memory, bin-major
- *                      (lcounts[(slot << CLAT_HIST_SHIFT) + copy], copy = local id % copies: the 32 copies
- *                      of a bin sit in 32 banks), merged with one global atomic per slot and group
+ *   clat_hist_global   one global atomic per element (and per weight)
+ *   clat_hist_local    copies of the histogram in __local memory, merged with one global atomic
+ *                      per slot (and per slot and channel) and group: 1 << CLAT_HIST_SHIFT copies
+ *                      of the counts, bin-major (lcounts[(slot << CLAT_HIST_SHIFT) + copy], copy =
+ *                      local id % copies: the 32 copies of a bin sit in 32 banks); 1 <<
+ *                      CLAT_HIST_WSHIFT copies of the weights' partial sums, slot-major
+ *                      (lweights[((slot * channels + c) << CLAT_HIST_WSHIFT) + copy]; see there)
  *   clat_hist_private  private counters per work-item, no atomics until the merge
  * clat_hist_merge: totals[s] += counts[s], counts[s] = 0.
  *
@@ -33,7 +37,8 @@
 
 __kernel void clat_hist_global(CLAT_HIST_ARGS) {
   const uint nslots = CLAT_NSLOTS;
-#define CLAT_GLOBAL_W(c, wt) CLAT_ACC_ATOMIC(wsums + (c) * nslots + slot_, CLAT_ACC_OF(wt));
+  __global clat_acc *wmine = CLAT_WSUMS_MINE(nslots);
+#define CLAT_GLOBAL_W(c, wt) CLAT_ACC_ATOMIC_W(wmine + (c) * nslots + slot_, (wt));
 #define CLAT_PUT_GLOBAL(s, W, j)                \
   {                                             \
     const uint slot_ = (s);                     \
@@ -48,35 +53,51 @@ __kernel void clat_hist_global(CLAT_HIST_ARGS) {
 #else
 #define CLAT_HIST_LOCAL_ATTR
 #endif
+/* The weights' copies: a slot's channels side by side, each channel's copies side by side, copy =
+ * local id % wcopies. With 4-byte sums, 4 channels and 16 copies, channel c's copies of any slot
+ * sit in banks 16 * (c % 2) + copy. Of 32 neighbouring work-items (one bank-wide access), two 16
+ * ids apart share a copy: adding the same channel, they hit one bank half the time. With
+ * CLAT_HIST_PHASES 2 the second adds channel (k + 1) % channels in step k, 16 banks further on:
+ * the 32 adds take 32 banks whatever their slots (8-byte sums: 8 copies, 16 work-items an access). */
 __kernel CLAT_HIST_LOCAL_ATTR void clat_hist_local(CLAT_HIST_ARGS) {
   const uint lid = get_local_id(0), lsize = get_local_size(0);
   const uint shift = CLAT_HIST_SHIFT, copies = 1u << shift, nslots = CLAT_NSLOTS;
+  const uint wshift = CLAT_HIST_WSHIFT, wcopies = 1u << wshift, nrows = CLAT_HIST_CHANNELS * nslots;
   for (uint i = lid; i < (nslots << shift); i += lsize) lcounts[i] = 0u;
-  for (uint i = lid; i < ((CLAT_HIST_CHANNELS * nslots) << shift); i += lsize) lweights[i] = CLAT_ACC_ZERO;
+  for (uint i = lid; i < (nrows << wshift); i += lsize) lweights[i] = CLAT_PACC_ZERO;
   barrier(CLK_LOCAL_MEM_FENCE);
   volatile __local uint *mine = lcounts + (lid & (copies - 1u));
-  volatile __local clat_acc *mine_w = lweights + (lid & (copies - 1u));
-#define CLAT_LOCAL_W(c, wt) CLAT_ACC_ATOMIC_LOCAL(mine_w + (((c) * nslots + slot_) << shift), CLAT_ACC_OF(wt));
+  volatile __local clat_pacc *mine_w = lweights + (lid & (wcopies - 1u));
+#if CLAT_HIST_PHASES == 2
+  const uint phase = (lid >> wshift) & 1u;
+#else
+  const uint phase = 0u;
+#endif
+  /* Step k adds channel (k + phase) % channels: its row's offset from the slot's first. */
+#define CLAT_ROW(k) ((k) + phase < CLAT_HIST_CHANNELS ? (k) + phase : (k) + phase - CLAT_HIST_CHANNELS)
+#define CLAT_LOCAL_W(k, wt) CLAT_PACC_ATOMIC_LOCAL(mine_w + ((slot_ * CLAT_HIST_CHANNELS + CLAT_ROW(k)) << wshift), (wt));
 #define CLAT_PUT_LOCAL(s, W, j)                \
   {                                            \
     const uint slot_ = (s);                    \
     atomic_inc(mine + (slot_ << shift));       \
-    CLAT_EACH_W(CLAT_LOCAL_W, W)               \
+    CLAT_EACH_WR(CLAT_LOCAL_W, W, phase)       \
   }
   CLAT_HIST_FOR_EACH(CLAT_PUT_LOCAL)
   barrier(CLK_LOCAL_MEM_FENCE);
+  /* The copies read rotated: neighbouring work-items' reads in other banks. */
   for (uint s = lid; s < nslots; s += lsize) {
     uint total = 0u;
-    for (uint c = 0; c < copies; ++c) total += lcounts[(s << shift) + ((c + s) & (copies - 1u))]; /* rotated: neighbours in other banks */
-    if (!total) continue;
-    CLAT_HIST_ADD(s, total);
-    for (uint ch = 0; ch < CLAT_HIST_CHANNELS; ++ch) {
-      const uint at = (ch * nslots + s) << shift;
-      clat_acc weight = CLAT_ACC_ZERO;
-      for (uint c = 0; c < copies; ++c) weight = CLAT_ACC_MERGE(weight, lweights[at + ((c + s) & (copies - 1u))]);
-      CLAT_ACC_ATOMIC(wsums + ch * nslots + s, weight);
-    }
+    for (uint c = 0; c < copies; ++c) total += lcounts[(s << shift) + ((c + s) & (copies - 1u))];
+    if (total) CLAT_HIST_ADD(s, total);
   }
+#if CLAT_HIST_CHANNELS
+  __global clat_acc *wmine = CLAT_WSUMS_MINE(nslots);
+  for (uint r = lid; r < nrows; r += lsize) { /* row r: slot r / channels, channel r % channels */
+    clat_pacc sum = CLAT_PACC_ZERO;
+    for (uint c = 0; c < wcopies; ++c) sum = CLAT_PACC_MERGE(sum, lweights[(r << wshift) + ((c + r) & (wcopies - 1u))]);
+    if (CLAT_PACC_NONZERO(sum)) CLAT_ACC_ATOMIC(wmine + (r % CLAT_HIST_CHANNELS) * nslots + r / CLAT_HIST_CHANNELS, CLAT_PACC_OUT(sum));
+  }
+#endif
 }
 __kernel void clat_hist_private(CLAT_HIST_ARGS) {
   uint mine[CLAT_HIST_COPIES * CLAT_HIST_SLOTS];
@@ -93,7 +114,7 @@ __kernel void clat_hist_private(CLAT_HIST_ARGS) {
   clat_pacc mine_w[CLAT_HIST_CHANNELS * CLAT_HIST_SLOTS];
   for (uint s = 0; s < CLAT_HIST_CHANNELS * CLAT_HIST_SLOTS; ++s) mine_w[s] = CLAT_PACC_ZERO;
 #define CLAT_WEIGHTS_AT(c, s) mine_w[(c) * CLAT_HIST_SLOTS + (s)]
-#define CLAT_PRIVATE_W(c, wt) CLAT_WEIGHTS_AT(c, slot_) = CLAT_PACC_MERGE(CLAT_WEIGHTS_AT(c, slot_), CLAT_PACC_OF(wt));
+#define CLAT_PRIVATE_W(c, wt) CLAT_WEIGHTS_AT(c, slot_) = CLAT_PACC_ADD(CLAT_WEIGHTS_AT(c, slot_), (wt));
 #define CLAT_PRIVATE_WEIGHTS(W) CLAT_EACH_W(CLAT_PRIVATE_W, W)
 #else
 #define CLAT_PRIVATE_WEIGHTS(W)
@@ -105,13 +126,17 @@ __kernel void clat_hist_private(CLAT_HIST_ARGS) {
     CLAT_PRIVATE_WEIGHTS(W)                                               \
   }
   CLAT_HIST_FOR_EACH(CLAT_PUT_PRIVATE)
+#if CLAT_HIST_CHANNELS
+  __global clat_acc *wmine = CLAT_WSUMS_MINE(nslots);
+#endif
   for (uint s = 0; s < nslots; ++s) {
     uint total = 0u;
     for (uint c = 0; c < CLAT_HIST_COPIES; ++c) total += mine[c * CLAT_HIST_SLOTS + s];
     if (!total) continue;
     CLAT_HIST_ADD(s, total);
 #if CLAT_HIST_CHANNELS
-    for (uint ch = 0; ch < CLAT_HIST_CHANNELS; ++ch) CLAT_ACC_ATOMIC(wsums + ch * nslots + s, CLAT_PACC_OUT(CLAT_WEIGHTS_AT(ch, s)));
+    for (uint ch = 0; ch < CLAT_HIST_CHANNELS; ++ch)
+      if (CLAT_PACC_NONZERO(CLAT_WEIGHTS_AT(ch, s))) CLAT_ACC_ATOMIC(wmine + ch * nslots + s, CLAT_PACC_OUT(CLAT_WEIGHTS_AT(ch, s)));
 #endif
   }
 }

@@ -14,8 +14,8 @@
       __global const CLAT_POS *edges, __global const CLAT_E *in_y, ulong y_offset, uint nbins_y, CLAT_POS lo_y, \
       CLAT_POS hi_y, CLAT_POS scale_y, __global const CLAT_POS *edges_y, __global const float *w0, ulong w0_offset,  \
       __global const float *w1, ulong w1_offset, __global const float *w2, ulong w2_offset,                     \
-      __global const float *w3, ulong w3_offset, __global uint *counts, __global clat_acc *wsums,               \
-      __local uint *lcounts, __local clat_acc *lweights
+      __global const float *w3, ulong w3_offset, __global uint *counts, __global clat_acc *wsums,              \
+      __local uint *lcounts, __local clat_pacc *lweights
 
 /* Per-element loads beside the values: the second axis' points and the weights (vload: any
  * alignment of their own). */
