@@ -88,11 +88,13 @@ struct EvenHistogram {
 
 // Even bins over [lo, hi] on one axis, for positions of type T (float or double). With host data
 // or a view the positions say T: histogram_even(rt, values, {100, 0, 1}) takes T from values.
+// The range is double whatever T, as NumPy takes it (Python floats): float positions over
+// (0, 0.7) get NumPy's edges of 0.7, not of 0.7f (a float range is still taken, exactly).
 template <class T>
 struct EvenBins {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "EvenBins: float or double positions");
   std::size_t nbins = 0;
-  T lo = 0, hi = 0;
+  double lo = 0, hi = 0;
 };
 
 // Weights come one way per kind of data: host positions take host weights, views take views.
@@ -183,10 +185,10 @@ constexpr bool even_types() {
   return (std::is_same_v<V, float> || std::is_same_v<V, double>) && std::is_same_v<V, T>;
 }
 template <class T>
-EvenHistogram even_histogram_buffer(Runtime& rt, PositionRange values, std::size_t count, std::size_t nbins, const T* range,
+EvenHistogram even_histogram_buffer(Runtime& rt, PositionRange values, std::size_t count, std::size_t nbins, const double* range,
                                     const std::vector<WeightRange>& weights, HistogramOptions options);
 template <class T>
-EvenHistogram even_histogram_host(Runtime& rt, const std::vector<T>& values, std::size_t nbins, const T* range,
+EvenHistogram even_histogram_host(Runtime& rt, const std::vector<T>& values, std::size_t nbins, const double* range,
                                   const std::vector<HostFloats>& weights, HistogramOptions options);
 template <class T>
 EvenHistogram2D even_histogram2d_buffer(Runtime& rt, PositionRange x, PositionRange y, std::size_t count, const EvenBins<T>& xbins,
@@ -227,17 +229,19 @@ inline KeyHistogram histogram_keys(Runtime& rt, const View<cl_uint>& keys, std::
 // pass: EvenHistogram::sums, options.accumulation says how; values outside the bins add no
 // weight). V, the positions' type, is float or double, and EvenBins is of the same type
 // (histogram_even(rt, x, {100, 0, 1}) takes it from x).
-// Float positions (np.histogram on float32 data): the edges are np.linspace(lo, hi, nbins + 1)
-// computed in double and rounded to float (edge k = float(k * ((double(hi) - double(lo)) /
-// nbins) + lo), the last edge hi itself). Double positions (float64 data): the edges are
-// np.linspace in double (edge k = (k * step) + lo, step = (hi - lo) / nbins, each operation
-// rounded once; the last edge hi). Bin b holds edge_b <= x < edge_b+1, the last bin hi too.
-// Values < lo count in below, > hi in above (infinities too), NaN in nan (NumPy drops those;
-// here they are tallied). Each value costs a bounded number of steps, whatever the range (a
-// guess, then a binary search over the edges when the guess misses). No values: nbins zeros.
-// lo == hi widens to [lo - 0.5, hi + 0.5] in V, as NumPy does (the result's lo and hi say so).
+// The range is the double bins.lo, bins.hi, as NumPy's Python floats. Double positions (float64
+// data): the edges are np.linspace in double (edge k = (k * step) + lo, step = (hi - lo) /
+// nbins, each operation rounded once; the last edge hi). Float positions (np.histogram on
+// float32 data): the same double edges, each rounded to the nearest float (NumPy's linspace(...,
+// dtype=float32)), and the range test in float as NumPy's: x is kept when float(lo) <= x <=
+// float(hi) (0.7f, below 0.7, is in the last bin of (0, 0.7)). Bin b holds edge_b <= x <
+// edge_b+1, the last bin its upper edge too. Values below the range count in below, above it in
+// above (infinities too), NaN in nan (NumPy drops those; here they are tallied). Each value
+// costs a bounded number of steps, whatever the range (a guess, then a binary search over the
+// edges when the guess misses). No values: nbins zeros. lo == hi widens to [lo - 0.5, hi + 0.5]
+// in double, as NumPy does (the result's lo and hi say so).
 // Throws std::invalid_argument for nbins == 0 or above 2^32 - 4, a non-finite lo or hi (quoted:
-// "lo is nan"), lo > hi (both quoted), hi - lo not finite in V, edges that are not strictly
+// "lo is nan"), lo > hi (both quoted), lo, hi or hi - lo not finite in V, edges that are not strictly
 // increasing (too many bins for the range: NumPy refuses those too), more than 4 weight
 // channels, a channel of another length than the values (both lengths quoted), double
 // positions or double_atomic sums on a device without fp64 and 64-bit atomics
@@ -246,7 +250,7 @@ template <class V, class T = V>
 EvenHistogram histogram_even(Runtime& rt, const std::vector<V>& values, const EvenBins<T>& bins,
                              const std::vector<HostFloats>& weights = {}, HistogramOptions options = {}) {
   if constexpr (detail::even_types<V, T>()) {
-    const V range[2] = {V(bins.lo), V(bins.hi)};
+    const double range[2] = {bins.lo, bins.hi};
     return detail::even_histogram_host<V>(rt, values, bins.nbins, range, weights, options);
   } else {
     return {};
@@ -257,7 +261,7 @@ template <class V, class T = V>
 EvenHistogram histogram_even(Runtime& rt, const View<V>& values, const EvenBins<T>& bins, const std::vector<View<float>>& weights = {},
                              HistogramOptions options = {}) {
   if constexpr (detail::even_types<V, T>()) {
-    const V range[2] = {V(bins.lo), V(bins.hi)};
+    const double range[2] = {bins.lo, bins.hi};
     return detail::even_histogram_buffer<V>(rt, {values.handle(), values.offset()}, values.count(), bins.nbins, range,
                                             detail::weight_ranges(values.count(), weights), options);
   } else {
@@ -310,21 +314,20 @@ EvenHistogram histogram_even(Runtime& rt, const View<V>& values, std::size_t nbi
 }
 
 // 2-D even bins over points (x[i], y[i]), as numpy.histogram2d(x, y, [nx, ny], [[xlo, xhi], [ylo,
-// yhi]]) (histogramdd): each axis' edges np.linspace(lo, hi, n + 1) in double, whatever V (float
-// points are compared with the double edges exactly: each edge rounded up to the next float);
-// bin i of an axis holds edges[i] <= v < edges[i + 1], the last bin hi too; x is the first axis.
-// lo == hi widens to [lo - 0.5, hi + 0.5] per axis, as histogramdd does. NumPy drops points
-// outside; here they are tallied per axis (EvenHistogram2D). Weights and accumulation as for
-// histogram_even. x and y (and each weight channel) must be of the same length, which the
-// refusal quotes. Throws std::invalid_argument as histogram_even does for each axis (naming
+// yhi]]) (histogramdd): each axis' edges np.linspace(lo, hi, n + 1) in double from the double
+// range, whatever V (float points are compared with the double edges and range exactly: each
+// edge rounded up to the next float, hi down); bin i of an axis holds edges[i] <= v < edges[i +
+// 1], the last bin hi too; x is the first axis. lo == hi widens to [lo - 0.5, hi + 0.5] in
+// double per axis, as histogramdd does. NumPy drops points outside; here they are tallied per
+// axis (EvenHistogram2D). Weights and accumulation as for histogram_even. x and y (and each
+// weight channel) must be of the same length, which the refusal quotes. Throws std::invalid_argument as histogram_even does for each axis (naming
 // xbins or ybins; equal edges are allowed, as NumPy allows them here), and for nx * ny + 15 slots
 // beyond 2^32 - 1.
 template <class V, class T = V>
 EvenHistogram2D histogram2d_even(Runtime& rt, const std::vector<V>& x, const std::vector<V>& y, const EvenBins<T>& xbins,
                                  const EvenBins<T>& ybins, const std::vector<HostFloats>& weights = {}, HistogramOptions options = {}) {
   if constexpr (detail::even_types<V, T>()) {
-    return detail::even_histogram2d_host<V>(rt, x, y, EvenBins<V>{xbins.nbins, V(xbins.lo), V(xbins.hi)},
-                                            EvenBins<V>{ybins.nbins, V(ybins.lo), V(ybins.hi)}, weights, options);
+    return detail::even_histogram2d_host<V>(rt, x, y, xbins, ybins, weights, options);
   } else {
     return {};
   }
@@ -335,8 +338,7 @@ EvenHistogram2D histogram2d_even(Runtime& rt, const View<V>& x, const View<V>& y
   if constexpr (detail::even_types<V, T>()) {
     detail::require_same_count("histogram2d_even: x and y", x, y);
     return detail::even_histogram2d_buffer<V>(rt, {x.handle(), x.offset()}, {y.handle(), y.offset()}, x.count(),
-                                              EvenBins<V>{xbins.nbins, V(xbins.lo), V(xbins.hi)}, EvenBins<V>{ybins.nbins, V(ybins.lo), V(ybins.hi)},
-                                              detail::weight_ranges(x.count(), weights), options);
+                                              xbins, ybins, detail::weight_ranges(x.count(), weights), options);
   } else {
     return {};
   }

@@ -1,7 +1,6 @@
 """numpy.histogram, numpy.histogram2d and numpy.bincount on the device."""
 
 import operator
-import warnings
 
 import numpy as np
 
@@ -50,16 +49,6 @@ def _accumulation(accumulation, what):
     return accumulation
 
 
-def _warn_float32_range(values, lo, hi, what):
-    """The library's float bins take a float range: for float32 data a range float32 cannot hold
-    exactly (0.7) is rounded first, so some edges, and the counts beside them, can differ from
-    NumPy's (which makes the edges from the double range). Said, not hidden."""
-    if values.dtype == np.float32 and (np.float32(lo) != lo or np.float32(hi) != hi):
-        warnings.warn(f"clatomics.{what}: the range ({lo!r}, {hi!r}) is rounded to float32 for float32 data, so edges "
-                      "and counts near them may differ from NumPy's; give float32-exact bounds or float64 data",
-                      UserWarning, stacklevel=3)
-
-
 def _range_pair(rng, what):
     try:
         lo, hi = rng
@@ -83,8 +72,6 @@ def histogram(a, bins=10, range=None, weights=None, *, accumulation="float", que
     values = _positions(call, "a", a)  # any contiguous shape, as NumPy flattens it
     w, listed = _weights(call, weights, values.size)
     rng = None if range is None else _range_pair(range, "histogram")
-    if rng is not None:
-        _warn_float32_range(values, rng[0], rng[1], "histogram")
     r = _clatomics.histogram(call.handle, dtype_code(values), call.describe("a", values), n, rng, w,
                              _accumulation(accumulation, "histogram"))
     edges = r["edges"].astype(values.dtype)
@@ -130,8 +117,6 @@ def histogram2d(x, y, bins=10, range=None, weights=None, *, accumulation="float"
         if len(range) != 2:
             raise ValueError("clatomics.histogram2d: range must be [[xmin, xmax], [ymin, ymax]]")
         xr, yr = _range_pair(range[0], "histogram2d"), _range_pair(range[1], "histogram2d")
-        _warn_float32_range(dx, xr[0], xr[1], "histogram2d")
-        _warn_float32_range(dy, yr[0], yr[1], "histogram2d")
     r = _clatomics.histogram2d(call.handle, dtype_code(dx), call.describe("x", dx), call.describe("y", dy),
                                (nx, xr[0], xr[1]), (ny, yr[0], yr[1]), w, _accumulation(accumulation, "histogram2d"))
     if range is None and (r["x"]["nan"] or r["y"]["nan"]):

@@ -29,7 +29,7 @@ double time_reduce(std::intptr_t queue, const py::handle& in, std::size_t repeat
 double time_histogram(std::intptr_t queue, const py::handle& in, std::size_t nbins, double lo, double hi, std::size_t repeats) {
   const auto view = array_of(in).view<float>();
   auto rt = runtime_for(queue);
-  const clatomics::EvenBins<float> bins{nbins, float(lo), float(hi)};
+  const clatomics::EvenBins<float> bins{nbins, lo, hi};
   py::gil_scoped_release unlocked;
   return seconds_per_call(repeats, [&] { return clatomics::histogram_even(*rt, view, bins); });
 }

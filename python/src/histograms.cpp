@@ -43,13 +43,14 @@ py::list sums_of(const std::vector<std::vector<double>>& sums) {
   return out;
 }
 
-// NumPy's bin_edges for a 1-D result: the rule the result says made its bins, over its range.
+// NumPy's bin_edges for a 1-D result: the rule the result says made its bins, over its range
+// (the double range used, or the data's values): the edges the library compared the values with.
 template <class T>
 std::vector<double> edges_1d(const clatomics::EvenHistogram& h, std::size_t nbins) {
   using Edges = clatomics::EvenHistogram::Edges;
   using clatomics::detail::EdgeRule;
   const EdgeRule rule = h.edges == Edges::float_linspace ? EdgeRule::data_range : EdgeRule::given_range;
-  return clatomics::detail::even_axis<T>("histogram", nbins, T(h.lo), T(h.hi), rule).edges;
+  return clatomics::detail::even_axis<T>("histogram", nbins, h.lo, h.hi, rule).edges;
 }
 
 // np.histogram(values, nbins, range, weights): range None takes it from the data (NumPy 2's rule).
@@ -68,7 +69,7 @@ py::dict histogram(std::intptr_t queue, const std::string& dtype, const py::hand
       h = clatomics::histogram_even(*rt, view, nbins, w, options);
     } else {
       const auto lohi = range.cast<std::pair<double, double>>();
-      const clatomics::EvenBins<T> bins{nbins, T(lohi.first), T(lohi.second)};
+      const clatomics::EvenBins<T> bins{nbins, lohi.first, lohi.second};  // Python floats, as NumPy takes them
       py::gil_scoped_release unlocked;
       h = clatomics::histogram_even(*rt, view, bins, w, options);
     }
@@ -99,15 +100,15 @@ py::dict histogram2d(std::intptr_t queue, const std::string& dtype, const py::ha
   auto rt = runtime_for(queue);
   return dispatch<cl_float, cl_double>(dtype, "histogram2d", [&](auto t) -> py::object {
     using T = decltype(t);
-    const clatomics::EvenBins<T> bx{std::get<0>(xbins), T(std::get<1>(xbins)), T(std::get<2>(xbins))};
-    const clatomics::EvenBins<T> by{std::get<0>(ybins), T(std::get<1>(ybins)), T(std::get<2>(ybins))};
+    const clatomics::EvenBins<T> bx{std::get<0>(xbins), std::get<1>(xbins), std::get<2>(xbins)};
+    const clatomics::EvenBins<T> by{std::get<0>(ybins), std::get<1>(ybins), std::get<2>(ybins)};
     const auto vx = ax.view<T>(), vy = ay.view<T>();
     clatomics::EvenHistogram2D h;
     {
       py::gil_scoped_release unlocked;
       h = clatomics::histogram2d_even(*rt, vx, vy, bx, by, w, options);
     }
-    // NumPy's edges of each axis: np.linspace in double over the range (widened in T when empty).
+    // NumPy's edges of each axis: np.linspace in double over the double range (widened when empty).
     using clatomics::detail::EdgeRule;
     const auto xa = clatomics::detail::even_axis<T>("histogram2d", bx.nbins, bx.lo, bx.hi, EdgeRule::two_d);
     const auto ya = clatomics::detail::even_axis<T>("histogram2d", by.nbins, by.lo, by.hi, EdgeRule::two_d);

@@ -107,12 +107,16 @@ EvenHistogram2D even_result_2d(Run& run, const Setup& setup) {
 // One-axis even histograms: the range given (range non-null) or found in the data (after every
 // other check, by find_range()).
 template <class T, class FindRange>
-EvenHistogram even_histogram(Runtime& rt, std::size_t nbins, const T* range, std::size_t channels, HistogramOptions options,
+EvenHistogram even_histogram(Runtime& rt, std::size_t nbins, const double* range, std::size_t channels, HistogramOptions options,
                              FindRange find_range, const std::function<void(Run&)>& count) {
   const std::string what = "histogram_even";
   Setup setup = even_request<T>(rt, what, nbins, 0, false, channels, options.accumulation);
-  const detail::FoundRange<T> r = range ? detail::FoundRange<T>{range[0], range[1], EdgeRule::given_range} : find_range(what);
-  setup.x = even_axis<T>(what, nbins, r.lo, r.hi, r.rule);
+  if (range) {
+    setup.x = even_axis<T>(what, nbins, range[0], range[1], EdgeRule::given_range);
+  } else {
+    const detail::FoundRange<T> r = find_range(what);
+    setup.x = even_axis<T>(what, nbins, r.lo, r.hi, r.rule);
+  }
   Run run(rt, setup, options);
   count(run);
   return even_result(run, setup);
@@ -121,7 +125,7 @@ EvenHistogram even_histogram(Runtime& rt, std::size_t nbins, const T* range, std
 }  // namespace
 
 template <class T>
-EvenHistogram detail::even_histogram_buffer(Runtime& rt, PositionRange values, std::size_t count, std::size_t nbins, const T* range,
+EvenHistogram detail::even_histogram_buffer(Runtime& rt, PositionRange values, std::size_t count, std::size_t nbins, const double* range,
                                             const std::vector<WeightRange>& weights, HistogramOptions options) {
   check_range(rt, {"histogram_even: values", values.buffer, values.offset, count, sizeof(T), Access::read});
   check_buffer_weights(rt, "histogram_even", weights, count);
@@ -135,7 +139,7 @@ EvenHistogram detail::even_histogram_buffer(Runtime& rt, PositionRange values, s
 }
 
 template <class T>
-EvenHistogram detail::even_histogram_host(Runtime& rt, const std::vector<T>& values, std::size_t nbins, const T* range,
+EvenHistogram detail::even_histogram_host(Runtime& rt, const std::vector<T>& values, std::size_t nbins, const double* range,
                                           const std::vector<HostFloats>& weights, HistogramOptions options) {
   check_host_weights("histogram_even", weights, values.size());
   return even_histogram<T>(
@@ -170,9 +174,9 @@ EvenHistogram2D detail::even_histogram2d_host(Runtime& rt, const std::vector<T>&
 }
 
 #define CLATOMICS_EVEN_HISTOGRAMS(T)                                                                                                    \
-  template EvenHistogram detail::even_histogram_buffer<T>(Runtime&, PositionRange, std::size_t, std::size_t, const T*,                \
+  template EvenHistogram detail::even_histogram_buffer<T>(Runtime&, PositionRange, std::size_t, std::size_t, const double*,                \
                                                           const std::vector<WeightRange>&, HistogramOptions);                         \
-  template EvenHistogram detail::even_histogram_host<T>(Runtime&, const std::vector<T>&, std::size_t, const T*,                      \
+  template EvenHistogram detail::even_histogram_host<T>(Runtime&, const std::vector<T>&, std::size_t, const double*,                      \
                                                         const std::vector<HostFloats>&, HistogramOptions);                           \
   template EvenHistogram2D detail::even_histogram2d_buffer<T>(Runtime&, PositionRange, PositionRange, std::size_t, const EvenBins<T>&, \
                                                               const EvenBins<T>&, const std::vector<WeightRange>&, HistogramOptions); \

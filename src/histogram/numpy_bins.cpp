@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <type_traits>
 
@@ -25,9 +26,10 @@ std::vector<A> linspace(A lo, A hi, std::size_t nbins) {
   return e;
 }
 
-// The edges the device compares T positions with, held in double.
+// The edges the device compares T positions with, held in double: a range in double (given, or
+// np.histogram2d's) makes them in double, rounded to T; a range found in the data, in T itself.
 template <class T>
-std::vector<double> axis_edges(T lo, T hi, std::size_t nbins, EdgeRule rule) {
+std::vector<double> axis_edges(double lo, double hi, std::size_t nbins, EdgeRule rule) {
   if (std::is_same_v<T, double> || rule != EdgeRule::data_range) {
     const std::vector<double> wide = linspace<double>(lo, hi, nbins);
     if (std::is_same_v<T, double>) return wide;
@@ -44,44 +46,68 @@ std::vector<double> axis_edges(T lo, T hi, std::size_t nbins, EdgeRule rule) {
   return std::vector<double>(narrow.begin(), narrow.end());
 }
 
+// The shortest text that reads back as the same value of T ("0.7", not "0.69999999999999996").
 template <class T>
 std::string text_of(T value) {
   if (std::isnan(value)) return "nan";  // printf may write -nan: the sign of a NaN says nothing here
   char text[40];
-  std::snprintf(text, sizeof text, "%.*g", std::is_same_v<T, float> ? 9 : 17, double(value));
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, double(value));
+    if (T(std::strtod(text, nullptr)) == value) break;
+  }
   return text;
 }
+
+const char* type_name(bool doubles) { return doubles ? "double" : "float"; }
 
 }  // namespace
 
 template <class T>
-Axis even_axis(const std::string& what, std::size_t nbins, T lo, T hi, EdgeRule rule) {
-  if (!std::isfinite(lo)) refuse(what, "lo is " + text_of(lo) + "; the range must be finite");
-  if (!std::isfinite(hi)) refuse(what, "hi is " + text_of(hi) + "; the range must be finite");
-  if (lo > hi) refuse(what, "lo (" + text_of(lo) + ") is above hi (" + text_of(hi) + ")");
-  // An empty range widens by half a unit on each side, as NumPy's np.histogram and histogram2d
-  // do (here in T); the range used is the result's lo and hi.
-  if (lo == hi) lo = T(lo - T(0.5)), hi = T(hi + T(0.5));
-  if (!std::isfinite(T(hi - lo)))
-    refuse(what, "hi - lo = " + text_of(hi) + " - " + text_of(lo) + " overflows " + (std::is_same_v<T, float> ? "float" : "double"));
+Axis even_axis(const std::string& what, std::size_t nbins, double lo, double hi, EdgeRule rule) {
+  constexpr bool doubles = std::is_same_v<T, double>;
+  const bool in_t = rule == EdgeRule::data_range;
+  // A range found in the data is quoted as the data's values, a given one as it was given.
+  const auto quote = [in_t](double v) { return in_t ? text_of(T(v)) : text_of(v); };
+  if (!std::isfinite(lo)) refuse(what, "lo is " + quote(lo) + "; the range must be finite");
+  if (!std::isfinite(hi)) refuse(what, "hi is " + quote(hi) + "; the range must be finite");
+  if (lo > hi) refuse(what, "lo (" + quote(lo) + ") is above hi (" + quote(hi) + ")");
+  // An empty range widens by half a unit on each side, as NumPy's _get_outer_edges does: in the
+  // range's own type (Python floats for a given range, the data's type for one found in it).
+  // The range used is the result's lo and hi.
+  if (lo == hi) {
+    if (in_t) lo = T(T(lo) - T(0.5)), hi = T(T(hi) + T(0.5));
+    else lo -= 0.5, hi += 0.5;
+  }
+  // Float positions compare with the range and the edges rounded to float: beyond float's range
+  // those are infinite (NumPy's bins then break: its first guess is no integer).
+  if (!std::isfinite(T(lo))) refuse(what, "lo is " + quote(lo) + ", beyond " + type_name(doubles) + "'s range");
+  if (!std::isfinite(T(hi))) refuse(what, "hi is " + quote(hi) + ", beyond " + type_name(doubles) + "'s range");
+  if (!std::isfinite(in_t ? T(T(hi) - T(lo)) : T(hi - lo)))
+    refuse(what, "hi - lo = " + quote(hi) + " - " + quote(lo) + " overflows " + type_name(doubles));
   Axis axis;
   axis.nbins = nbins;
   axis.lo = lo;
   axis.hi = hi;
+  axis.rule = rule;
+  axis.edges = axis_edges<T>(lo, hi, nbins, rule);
+  // The positions kept. np.histogram: x >= T(lo) and x <= T(hi) in T, lo and hi rounded to
+  // nearest (edges[0] and edges[nbins] are those). np.histogram2d compares float positions with
+  // the double range exactly: x >= lo is x >= the least float >= lo (edges[0], rounded up), x <=
+  // hi is x <= the greatest float <= hi.
+  axis.first = axis.edges.front();
+  axis.last = axis.edges.back();
+  if (!doubles && rule == EdgeRule::two_d && axis.last > hi) axis.last = std::nextafter(float(axis.last), -std::numeric_limits<float>::infinity());
   // The first guess's factor; where it overflows in T (a range of a few ulps of zero), 0: every
   // position then finds its bin by the binary search over the edges.
-  const T scale = T(double(nbins) / (double(hi) - double(lo)));
+  const T scale = T(double(nbins) / (hi - lo));
   axis.scale = std::isfinite(scale) ? scale : T(0);
-  axis.rule = rule;
-  axis.edges = axis_edges(lo, hi, nbins, rule);
   // Bins of no width in T: the range has fewer values than bins. NumPy refuses these for
   // np.histogram ("Too many bins for data range"); np.histogram2d leaves such bins empty.
   if (rule != EdgeRule::two_d)
     for (std::size_t k = 0; k < nbins; ++k)
       if (!(axis.edges[k] < axis.edges[k + 1]))
-        refuse(what, "too many bins for the range [lo, hi]: in " + std::string(std::is_same_v<T, float> ? "float" : "double") +
-                         ", edges " + std::to_string(k) + " and " + std::to_string(k + 1) + " are both " + text_of(T(axis.edges[k])) +
-                         " (fewer values than bins)");
+        refuse(what, "too many bins for the range [lo, hi]: in " + std::string(type_name(doubles)) + ", edges " + std::to_string(k) +
+                         " and " + std::to_string(k + 1) + " are both " + text_of(T(axis.edges[k])) + " (fewer values than bins)");
   return axis;
 }
 
@@ -107,7 +133,7 @@ FoundRange<T> host_range(const std::string& what, const std::vector<T>& values) 
 }
 
 #define CLATOMICS_NUMPY_BINS(T)                                                            \
-  template Axis even_axis<T>(const std::string&, std::size_t, T, T, EdgeRule);             \
+  template Axis even_axis<T>(const std::string&, std::size_t, double, double, EdgeRule); \
   template FoundRange<T> data_range<T>(const std::string&, std::size_t, T, T, bool);       \
   template FoundRange<T> host_range<T>(const std::string&, const std::vector<T>&);
 CLATOMICS_NUMPY_BINS(float)

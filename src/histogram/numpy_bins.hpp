@@ -24,12 +24,19 @@ enum class EdgeRule {
   two_d,        // np.histogram2d: linspace in double; float data compared with them exactly
 };
 
-// One axis of even bins: the range, scale = nbins / (hi - lo) for the first guess (0: none),
-// the rule and the edges as the device compares them (values of the positions' type, held in
-// double).
+// One axis of even bins: the range used (NumPy's, in double: a given range is Python floats,
+// whatever the positions' type), the positions in it, scale = nbins / (hi - lo) for the first
+// guess (0: none), the rule and the edges as the device compares them (values of the positions'
+// type, held in double).
 struct Axis {
   std::size_t nbins = 0;
-  double lo = 0, hi = 0, scale = 0;
+  double lo = 0, hi = 0;
+  // The least and the greatest value of the positions' type that NumPy keeps: x is in a bin
+  // exactly when first <= x <= last. For float positions and a given range these are lo and hi
+  // rounded to float as NumPy rounds them (its keep test compares float32 data with the range
+  // cast to float32); np.histogram2d compares the float data with the double range exactly.
+  double first = 0, last = 0;
+  double scale = 0;
   EdgeRule rule = EdgeRule::given_range;
   std::vector<double> edges;
 };
@@ -41,10 +48,12 @@ struct FoundRange {
   EdgeRule rule;
 };
 
-// One axis of even bins over [lo, hi] (nbins already checked), refused where NumPy refuses it
-// or where the first guess cannot be computed in T. T: float, double.
+// One axis of even bins over [lo, hi] (nbins already checked) for positions of type T (float,
+// double), refused where NumPy refuses it or where the first guess cannot be computed in T. lo
+// and hi are the range as given (a double range for float positions too: NumPy makes the edges
+// from it before rounding them), or, for EdgeRule::data_range, values of T.
 template <class T>
-Axis even_axis(const std::string& what, std::size_t nbins, T lo, T hi, EdgeRule rule);
+Axis even_axis(const std::string& what, std::size_t nbins, double lo, double hi, EdgeRule rule);
 
 // NumPy's range from the data (_get_outer_edges): the minimum and maximum, refused when either
 // is not finite (a NaN makes both NaN), widened by 0.5 each way in T when equal; [0, 1] for no

@@ -61,7 +61,7 @@ Plan detail::plan_request_histogram_keys(Runtime& rt, const PlanRequest& request
 Plan detail::plan_request_histogram_even(Runtime& rt, const PlanRequest& request) {
   return plan_for_type<float, double>("histogram_even", request, [&](auto value) {
     using T = decltype(value);
-    return plan_histogram_even<T>(rt, request.n, {request.bins, T(0), T(1)});
+    return plan_histogram_even<T>(rt, request.n, {request.bins, 0.0, 1.0});
   });
 }
 
@@ -69,7 +69,7 @@ Plan detail::plan_request_histogram_even(Runtime& rt, const PlanRequest& request
 Plan detail::plan_request_histogram2d_even(Runtime& rt, const PlanRequest& request) {
   return plan_for_type<float, double>("histogram2d_even", request, [&](auto value) {
     using T = decltype(value);
-    return plan_histogram2d_even<T>(rt, request.n, {request.bins, T(0), T(1)}, {request.bins, T(0), T(1)});
+    return plan_histogram2d_even<T>(rt, request.n, {request.bins, 0.0, 1.0}, {request.bins, 0.0, 1.0});
   });
 }
 

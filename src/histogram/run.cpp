@@ -151,10 +151,10 @@ void Run::add_as(const Inputs& in, std::size_t count) {
     const auto weight_offset = [&](std::size_t c) { return cl_ulong(c < in.weights.size() ? in.weights[c].offset + done : 0); };
     // Kinds and plans that do not read an argument still bind it: a valid buffer, a zero.
     bind(kernel_, arg("in", in.values), arg("offset", cl_ulong(in.offset + done)), arg("count", cl_ulong(n)),
-                 arg("nbins", cl_uint(setup_.two_d ? x.nbins : setup_.nbins)), arg("lo", P(x.lo)),
-                 arg("hi", P(x.hi)), arg("scale", P(x.scale)), arg("edges", edges_x_),
+                 arg("nbins", cl_uint(setup_.two_d ? x.nbins : setup_.nbins)), arg("lo", P(x.first)),
+                 arg("hi", P(x.last)), arg("scale", P(x.scale)), arg("edges", edges_x_),
                  arg("in_y", in.y ? in.y : in.values), arg("y_offset", cl_ulong(in.y ? in.y_offset + done : 0)),
-                 arg("nbins_y", cl_uint(y.nbins)), arg("lo_y", P(y.lo)), arg("hi_y", P(y.hi)),
+                 arg("nbins_y", cl_uint(y.nbins)), arg("lo_y", P(y.first)), arg("hi_y", P(y.last)),
                  arg("scale_y", P(y.scale)), arg("edges_y", edges_y_), arg("w0", weight(0)),
                  arg("w0_offset", weight_offset(0)), arg("w1", weight(1)), arg("w1_offset", weight_offset(1)),
                  arg("w2", weight(2)), arg("w2_offset", weight_offset(2)), arg("w3", weight(3)),

@@ -72,7 +72,7 @@ def histogram_cases(c, rng):
             c.expect(name + " (NumPy drops them)", counts.sum() + below + above + nan == len(x))
 
         c.case({"name": f"hist {type_name} range", "call": "histogram_even", "type": type_name, "values": bits(x, dtype),
-                "nbins": nbins, "range": bits([lo, hi], dtype)}, check)
+                "nbins": nbins, "range": bits([lo, hi], F64)}, check)
 
         # lo == hi: NumPy widens to [lo - 0.5, hi + 0.5].
         y = np.array([2.4, 2.5, 2.9, 3.0, 3.2, 3.5, 3.6, 3.0], dtype)
@@ -84,7 +84,7 @@ def histogram_cases(c, rng):
             c.expect(name, got == (float(e[0]), float(e[-1])), f"lo, hi = {got}, NumPy's edges {e[0]}, {e[-1]}")
 
         c.case({"name": f"hist {type_name} lo==hi", "call": "histogram_even", "type": type_name, "values": bits(y, dtype),
-                "nbins": 4, "range": bits([3.0, 3.0], dtype)}, check_equal)
+                "nbins": 4, "range": bits([3.0, 3.0], F64)}, check_equal)
 
         # lo > hi and non-finite ranges: ValueError in NumPy, std::invalid_argument here.
         for bad, quoted in (((2.0, 1.0), ("2", "1")), ((0.0, np.inf), ("hi is inf",)), ((np.nan, 1.0), ("lo is nan",))):
@@ -98,7 +98,7 @@ def histogram_cases(c, rng):
                 c.expect(name, all(q in r.get("what", "") for q in quoted), f"message {r.get('what')!r} does not name {quoted}")
 
             c.case({"name": f"hist {type_name} bad {bad}", "call": "histogram_even", "type": type_name, "values": bits(y, dtype),
-                    "nbins": 4, "range": bits(bad, dtype)}, check_bad)
+                    "nbins": 4, "range": bits(bad, F64)}, check_bad)
 
         # No range: np.histogram's, from the data. float32 data get float32 edge arithmetic in
         # NumPy 2 (NEP 50) and float64 arithmetic in NumPy 1: the library follows NumPy 2.
@@ -140,7 +140,7 @@ def histogram_cases(c, rng):
                          f"bin {b}: error {abs(got[b] - exact):.3g} > bound {bound:.3g}")
 
         c.case({"name": f"hist weights {acc}", "call": "histogram_even", "type": "f32", "values": bits(x, F32), "nbins": 10,
-                "range": bits([0.0, 1.0], F32), "weights": [bits(w_exact, F32), bits(w_rand, F32)], "accumulation": acc}, check_w)
+                "range": bits([0.0, 1.0], F64), "weights": [bits(w_exact, F32), bits(w_rand, F32)], "accumulation": acc}, check_w)
 
     # Row 1, 2-D: NumPy's histogram2d counts; outside points tallied per axis.
     for dtype, type_name in ((F32, "f32"), (F64, "f64")):
@@ -163,7 +163,71 @@ def histogram_cases(c, rng):
             c.expect(name, r["outside"] == int((~inside).sum()) == n - int(counts.sum()), f"outside {r['outside']}")
 
         c.case({"name": f"hist2d {type_name}", "call": "histogram2d_even", "type": type_name, "x": bits(px, dtype),
-                "y": bits(py, dtype), "nx": 17, "ny": 9, "xrange": bits([-2, 2], dtype), "yrange": bits([-3, 5], dtype)}, check2d)
+                "y": bits(py, dtype), "nx": 17, "ny": 9, "xrange": bits([-2, 2], F64), "yrange": bits([-3, 5], F64)}, check2d)
+
+
+# The intro's "NumPy 2's edge rules exactly" for float32 data over a range float32 cannot hold:
+# the range travels as float64, as NumPy takes it; np.histogram makes its edges from it in double
+# and rounds them to float32, np.histogram2d compares the data with the double edges.
+def double_range_cases(c, rng):
+    def around(e):
+        e = np.asarray(e, F32)
+        return np.concatenate([e, np.nextafter(e, F32(np.inf)), np.nextafter(e, F32(-np.inf))])
+
+    def data(lo, hi, nbins, n):
+        wide = np.linspace(lo, hi, nbins + 1)
+        down = wide.astype(F32)
+        down = np.where(down > wide, np.nextafter(down, F32(-np.inf)), down)
+        x = np.concatenate([rng.uniform(lo - (hi - lo) / 10, hi + (hi - lo) / 10, n).astype(F32), around(wide), around(down),
+                            np.array([np.nan, np.inf, -np.inf], F32)])
+        rng.shuffle(x)
+        return x
+
+    ranges = [(0.0, 0.7, 100), (-1e-3, 1e7, 100), (0.1, 0.3, 7), (0.7, 0.7, 4)]
+    while len(ranges) < 24:
+        scale = 10.0 ** rng.uniform(-4, 7)
+        lo = rng.uniform(-1, 1) * scale
+        hi, nbins = lo + rng.uniform(0.05, 3) * scale, int(rng.integers(1, 400))
+        # float() first: NumPy 2 would compare F32(lo) != lo in float32.
+        if float(F32(lo)) != lo and float(F32(hi)) != hi and (hi - lo) / nbins >= 2.0 ** -10 * max(abs(lo), abs(hi)):
+            ranges.append((lo, hi, nbins))
+    for lo, hi, nbins in ranges:
+        x = data(lo, hi, nbins, 2000)
+
+        def check(r, x=x, lo=lo, hi=hi, nbins=nbins, name=f"histogram_even f32 over ({lo!r}, {hi!r}), {nbins} bins: NumPy's counts"):
+            with np.errstate(invalid="ignore"):
+                counts, e = np.histogram(x, nbins, (lo, hi))
+                below, above = int((x < e[0]).sum()), int((x > e[-1]).sum())  # NumPy's keep test, in float32
+            c.expect(name, r["counts"] == counts.tolist(), "counts differ from np.histogram's")
+            c.expect(name, (r["below"], r["above"], r["nan"]) == (below, above, 1), f"below/above/nan {r['below']}/{r['above']}/{r['nan']}")
+            want = (lo, hi) if lo != hi else (lo - 0.5, hi + 0.5)
+            c.expect(name, (unbits(r["lo"], F64), unbits(r["hi"], F64)) == want, "the range used is not the one given")
+
+        c.case({"name": f"hist f32 double range {lo!r} {hi!r}", "call": "histogram_even", "type": "f32", "values": bits(x, F32),
+                "nbins": nbins, "range": bits([lo, hi], F64)}, check)
+
+    # 2-D: NumPy 1 compares a point with the last edge in float32 (value-based casting), moving a
+    # float32 point equal to float32(hi) but not to hi one bin; NumPy 2 compares in double, as the
+    # library does: such points are left out under NumPy 1.
+    numpy1 = int(np.__version__.split(".")[0]) < 2
+    for (xlo, xhi, nx), (ylo, yhi, ny) in zip(ranges[:12], ranges[12:]):
+        nx, ny = nx % 40 + 1, ny % 30 + 1
+        px, py = data(xlo, xhi, nx, 1500), data(ylo, yhi, ny, 1500)
+        m = min(px.size, py.size)
+        px, py = px[:m], py[:m]
+        if numpy1:
+            keep = ~(((px == F32(xhi)) & (float(F32(xhi)) != xhi)) | ((py == F32(yhi)) & (float(F32(yhi)) != yhi)))
+            px, py = px[keep], py[keep]
+
+        def check2d(r, px=px, py=py, rr=[[xlo, xhi], [ylo, yhi]], bins=(nx, ny),
+                    name=f"histogram2d_even f32 over [[{xlo!r}, {xhi!r}], [{ylo!r}, {yhi!r}]]: NumPy's counts"):
+            with np.errstate(invalid="ignore"):
+                counts = np.histogram2d(px, py, bins, rr)[0].astype(np.int64)
+            c.expect(name, r["counts"] == counts.ravel().tolist(), "counts differ from np.histogram2d's")
+            c.expect(name, r["outside"] == px.size - int(counts.sum()), f"outside {r['outside']}")
+
+        c.case({"name": f"hist2d f32 double range {xlo!r} {ylo!r}", "call": "histogram2d_even", "type": "f32", "x": bits(px, F32),
+                "y": bits(py, F32), "nx": nx, "ny": ny, "xrange": bits([xlo, xhi], F64), "yrange": bits([ylo, yhi], F64)}, check2d)
 
 
 # np.bincount: key and byte histograms.
@@ -388,6 +452,7 @@ def main():
     rng = np.random.default_rng(20261130)
     c = Checker()
     histogram_cases(c, rng)
+    double_range_cases(c, np.random.default_rng(20261131))  # its own draws: the other cases keep theirs
     bincount_cases(c, rng)
     scatter_cases(c, rng)
     with tempfile.TemporaryDirectory() as tmp:

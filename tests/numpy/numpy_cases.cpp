@@ -72,6 +72,18 @@ json json_of(const cat::EvenHistogram& h) {
           {"lo", test::bits(h.lo)}, {"hi", test::bits(h.hi)}, {"sums", sums}};
 }
 
+// Bins over a range given as float64 bits, as NumPy takes a range (Python floats) whatever the
+// data's type.
+template <class T>
+cat::EvenBins<T> bins_of(std::size_t nbins, const json& range) {
+  const std::vector<double> r = array_of<double>(range);
+  cat::EvenBins<T> bins;
+  bins.nbins = nbins;
+  bins.lo = r[0];
+  bins.hi = r[1];
+  return bins;
+}
+
 template <class T>
 json histogram_even(cat::Runtime& rt, const json& c) {
   const std::vector<T> values = array_of<T>(c["values"]);
@@ -82,16 +94,13 @@ json histogram_even(cat::Runtime& rt, const json& c) {
   options.accumulation = accumulation_of(c);
   const std::size_t nbins = c["nbins"];
   if (c["range"].is_null()) return json_of(cat::histogram_even<T>(rt, values, nbins, channels, options));
-  const std::vector<T> range = array_of<T>(c["range"]);
-  return json_of(cat::histogram_even(rt, values, cat::EvenBins<T>{nbins, range[0], range[1]}, channels, options));
+  return json_of(cat::histogram_even(rt, values, bins_of<T>(nbins, c["range"]), channels, options));
 }
 
 template <class T>
 json histogram2d_even(cat::Runtime& rt, const json& c) {
   const std::vector<T> x = array_of<T>(c["x"]), y = array_of<T>(c["y"]);
-  const std::vector<T> xr = array_of<T>(c["xrange"]), yr = array_of<T>(c["yrange"]);
-  const cat::EvenHistogram2D h = cat::histogram2d_even(rt, x, y, cat::EvenBins<T>{c["nx"], xr[0], xr[1]},
-                                                       cat::EvenBins<T>{c["ny"], yr[0], yr[1]});
+  const cat::EvenHistogram2D h = cat::histogram2d_even(rt, x, y, bins_of<T>(c["nx"], c["xrange"]), bins_of<T>(c["ny"], c["yrange"]));
   const auto tallies = [](const cat::AxisTallies& t) { return json{{"below", t.below}, {"above", t.above}, {"nan", t.nan}}; };
   return {{"counts", h.counts}, {"x", tallies(h.x)}, {"y", tallies(h.y)}, {"outside", h.outside}};
 }

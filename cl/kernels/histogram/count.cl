@@ -25,9 +25,12 @@
  *   clat_hist_private  private counters per work-item, no atomics until the merge
  * clat_hist_merge: totals[s] += counts[s], counts[s] = 0.
  *
- * Even bins, NumPy's rule: bin b holds edges[b] <= x < edges[b + 1], the last bin hi too (the host
- * passes the nbins + 1 edges, non-decreasing, edges[0] = lo, edges[nbins] = hi). A first guess
- * floor((x - lo) * scale), scale = nbins / (hi - lo), is kept when its edges agree, else a binary
+ * Even bins, NumPy's rule: x is in a bin when lo <= x <= hi, and bin b holds edges[b] <= x <
+ * edges[b + 1], the last bin hi too. The host passes the nbins + 1 edges, non-decreasing, in the
+ * positions' type, and lo, hi: the least and the greatest position NumPy keeps (its range as it
+ * compares it with positions of this type: edges[0] and edges[nbins] for one axis; for float
+ * points over two axes the floats inside the double range). A first guess floor((x - lo) *
+ * scale), scale = nbins / (the range's width), is kept when its edges agree, else a binary
  * search over the edges finds the bin: bounded work per value.
  */
 #include "kernels/histogram/share_loop.cl"

@@ -1,0 +1,136 @@
+"""float32 data over ranges float32 cannot hold (0.7, 1e-3, random doubles): NumPy makes the edges
+from the double range (np.linspace, then float32) and compares the data with the range cast to
+float32; histogram2d compares them with the double edges. The counts and edges must be NumPy's,
+bit for bit, with no warning."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import clatomics
+from conftest import at_offset
+
+F32 = np.float32
+NUMPY2 = int(np.__version__.split(".")[0]) >= 2
+
+
+def exact(v):
+    """Whether float32 holds the Python float v (compared in double: NumPy 2 would compare
+    np.float32(v) == v in float32, always true)."""
+    return float(F32(v)) == v
+
+
+def around(e):
+    """Each float32 edge and the floats either side of it (the values the bin rule decides)."""
+    e = np.asarray(e, F32)
+    return np.concatenate([e, np.nextafter(e, F32(np.inf)), np.nextafter(e, F32(-np.inf))])
+
+
+def data_for(rng, lo, hi, nbins, n=3000):
+    """Uniform values over the range and a margin, NumPy's float32 edges and their neighbours,
+    the double edges rounded both ways, and NaN and infinities (NumPy drops them)."""
+    wide = np.linspace(lo, hi, nbins + 1)
+    margin = (hi - lo) * 0.1
+    a = rng.uniform(lo - margin, hi + margin, n).astype(F32)
+    down = wide.astype(F32)
+    down = np.where(down > wide, np.nextafter(down, F32(-np.inf)), down)  # the float below each double edge
+    a = np.concatenate([a, around(wide), around(down), [np.nan, np.inf, -np.inf]]).astype(F32)
+    rng.shuffle(a)
+    return a
+
+
+def ranges(rng, count):
+    """Random ranges of many magnitudes, none float32-exact, whose bins are wide enough for
+    NumPy's first guess to be within one bin (its correction moves a guess by one bin only)."""
+    out = []
+    while len(out) < count:
+        scale = 10.0 ** rng.uniform(-4, 7)
+        lo = rng.uniform(-1, 1) * scale
+        hi = lo + rng.uniform(0.05, 3) * scale
+        nbins = int(rng.integers(1, 400))
+        if exact(lo) or exact(hi) or (hi - lo) / nbins < 2.0 ** -10 * max(abs(lo), abs(hi)):
+            continue
+        out.append((lo, hi, nbins))
+    return out
+
+
+FIXED = [(0.0, 0.7, 100), (-1e-3, 1e7, 100), (0.1, 0.3, 7), (1 / 3, 2 / 3, 9), (-0.7, -0.1, 13), (0.7, 0.7, 4),
+         (-1e-3, 1e-3, 10), (1e-8, 3.3e-8, 31), (123456.789, 123999.123, 40)]
+
+
+def numpy_histogram(a, nbins, rng_):
+    with np.errstate(invalid="ignore"):
+        return np.histogram(a, nbins, rng_)
+
+
+@pytest.mark.parametrize("case", range(len(FIXED) + 1))
+def test_float32_histogram_over_double_ranges_equals_numpy(queue, case):
+    rng = np.random.default_rng(100 + case)
+    cases = [FIXED[case]] if case < len(FIXED) else ranges(rng, 60)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the range is NumPy's now: nothing to warn about
+        for lo, hi, nbins in cases:
+            a = data_for(rng, lo, hi, nbins)
+            hist, edges = clatomics.histogram(a, nbins, (lo, hi))
+            want, want_edges = numpy_histogram(a, nbins, (lo, hi))
+            assert edges.dtype == want_edges.dtype == F32
+            np.testing.assert_array_equal(edges, want_edges, err_msg=f"edges of ({lo!r}, {hi!r}), {nbins} bins")
+            np.testing.assert_array_equal(hist, want, err_msg=f"counts of ({lo!r}, {hi!r}), {nbins} bins")
+
+
+def test_float32_histogram_double_range_device_array_and_weights(queue):
+    rng = np.random.default_rng(7)
+    lo, hi, nbins = 0.0, 0.7, 100
+    a = data_for(rng, lo, hi, nbins, 20000)
+    view, _ = at_offset(queue, a, 5)
+    hist, edges = clatomics.histogram(view, nbins, (lo, hi))
+    want, want_edges = numpy_histogram(a, nbins, (lo, hi))
+    np.testing.assert_array_equal(hist, want)
+    np.testing.assert_array_equal(edges, want_edges)
+    w = rng.integers(-8, 8, a.size).astype(F32)  # integer sums: exact in any order
+    sums, _ = clatomics.histogram(a, nbins, (lo, hi), weights=w)
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(sums, np.histogram(a, nbins, (lo, hi), weights=w.astype(np.float64))[0])
+
+
+def numpy1_on_edge(v, hi):
+    """NumPy 1's histogramdd compares points with the last edge in float32 (value-based casting):
+    a float32 point equal to float32(hi) but not to hi moves one bin. NumPy 2 compares in double."""
+    return (not NUMPY2) & (v == F32(hi)) & (not exact(hi))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_float32_histogram2d_over_double_ranges_equals_numpy(queue, seed):
+    rng = np.random.default_rng(200 + seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for (xlo, xhi, nx), (ylo, yhi, ny) in zip(ranges(rng, 12), ranges(rng, 12)):
+            nx, ny = nx % 40 + 1, ny % 40 + 1
+            x, y = data_for(rng, xlo, xhi, nx), data_for(rng, ylo, yhi, ny)
+            m = min(x.size, y.size)
+            x, y = x[:m], y[:m]
+            keep = ~(numpy1_on_edge(x, xhi) | numpy1_on_edge(y, yhi))
+            x, y = x[keep], y[keep]
+            rng_ = [[xlo, xhi], [ylo, yhi]]
+            h, xe, ye = clatomics.histogram2d(x, y, (nx, ny), rng_)
+            with np.errstate(invalid="ignore"):
+                want, wxe, wye = np.histogram2d(x, y, (nx, ny), rng_)
+            np.testing.assert_array_equal(xe, wxe)
+            np.testing.assert_array_equal(ye, wye)
+            np.testing.assert_array_equal(h, want, err_msg=f"range {rng_}, bins {nx, ny}")
+
+
+def test_float32_histogram2d_at_the_double_edges(queue):
+    # Points on and either side of every double edge of (0, 0.7) and (-1e-3, 1e7).
+    xr, yr = (0.0, 0.7), (-1e-3, 1e7)
+    ex, ey = np.linspace(*xr, 8), np.linspace(*yr, 6)
+    x = np.concatenate([around(ex), around(np.nextafter(ex.astype(F32), F32(-np.inf)))])
+    y = np.resize(np.concatenate([around(ey), around(np.nextafter(ey.astype(F32), F32(-np.inf)))]), x.size)
+    keep = ~(numpy1_on_edge(x, xr[1]) | numpy1_on_edge(y, yr[1]))
+    x, y = x[keep], y[keep]
+    h, xe, ye = clatomics.histogram2d(x, y, (7, 5), [xr, yr])
+    want, wxe, wye = np.histogram2d(x, y, (7, 5), [xr, yr])
+    np.testing.assert_array_equal(h, want)
+    np.testing.assert_array_equal(xe, wxe)
+    np.testing.assert_array_equal(ye, wye)
