@@ -5,8 +5,9 @@
  *
  * Build options (defaults in brackets), besides the types (scatter_types.cl):
  *   CLAT_SC_OP      CLAT_SC_OP_SUM, CLAT_SC_OP_PROD, CLAT_SC_OP_MIN or CLAT_SC_OP_MAX [SUM]
- *   CLAT_SC_FIXED   1: sums in 128-bit fixed point (the deterministic mode; floating types) [0];
- *                   float values take the window's 64-bit fast path (scatter_window.cl)
+ *   CLAT_SC_FIXED   1: sums in 128-bit fixed point (the deterministic mode; floating types) [0]
+ *   CLAT_SC_WINDOW  1: fixed-point float sums take the window's 64-bit fast path
+ *                   (scatter_window.cl) [CLAT_SC_FIXED and float values]
  *   CLAT_SC_MODE    where a finished run goes: CLAT_SC_MODE_GLOBAL the global accumulator,
  *                   CLAT_SC_MODE_PRIVATE private copies of every slot in __local memory,
  *                   CLAT_SC_MODE_CACHE a tagged __local table of the slots a work-group meets
@@ -84,11 +85,13 @@
 #ifndef CLAT_SC_NAN_PROP
 #define CLAT_SC_NAN_PROP 1
 #endif
-/* Deterministic float sums: the window's 64-bit integers beside the 128-bit fixed point. */
-#if CLAT_SC_FIXED && !CLAT_SC_DOUBLE
-#define CLAT_SC_WINDOW 1
-#else
-#define CLAT_SC_WINDOW 0
+/* Deterministic float sums: the window's 64-bit integers beside the 128-bit fixed point (the
+ * host turns it off for large outputs; doubles never take it). */
+#ifndef CLAT_SC_WINDOW
+#define CLAT_SC_WINDOW (CLAT_SC_FIXED && !CLAT_SC_DOUBLE)
+#endif
+#if CLAT_SC_WINDOW && (!CLAT_SC_FIXED || CLAT_SC_DOUBLE)
+#error "kernels/scatter.cl: CLAT_SC_WINDOW is for deterministic float sums"
 #endif
 /* Floating-point min/max whose NaN propagates: the ordered-bits path below. */
 #if CLAT_SC_REAL && (CLAT_SC_OP == CLAT_SC_OP_MIN || CLAT_SC_OP == CLAT_SC_OP_MAX) && CLAT_SC_NAN_PROP && !CLAT_SC_FIXED

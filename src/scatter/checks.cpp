@@ -38,10 +38,6 @@ void Scatter::check_options() {
   plan_.prop = info_.real && (call_.op == ScatterOp::min || call_.op == ScatterOp::max) && o.nan == NanRule::propagate;
   plan_.counts = call_.op == ScatterOp::mean || !o.include_self;
   plan_.store_bytes = plan_.fixed ? 8 : info_.out_size;
-  // Float values: the window's 64-bit sums in the slots, the rest in a 128-bit `wide` array
-  // (kernels/scatter_window.cl); doubles: 128-bit slots.
-  plan_.window = plan_.fixed && call_.type != ScatterType::f64;
-  plan_.words = plan_.fixed && !plan_.window ? 2 : 1;
   const bool needs64 = plan_.fixed || plan_.counts || info_.wide || is_arg || call_.type == ScatterType::f64;
   if (needs64 && !caps.int64_base_atomics)
     scatter_refuse(what_, "this call needs 64-bit atomics (cl_khr_int64_base_atomics), which the device lacks");
@@ -74,6 +70,10 @@ void Scatter::check() {
   if (width_ && call_.count > SIZE_MAX / width_) scatter_refuse(what_, "values: count * width overflows size_t");
   if (width_ && call_.bins > (SIZE_MAX - 1) / width_) scatter_refuse(what_, "out: bins * width overflows size_t");
   slots_ = call_.bins * width_;
+  // Float values: the window's 64-bit sums in the slots, the rest in a 128-bit `wide` array
+  // (kernels/scatter_window.cl); doubles, and outputs beyond window_most_slots: 128-bit slots.
+  plan_.window = plan_.fixed && call_.type != ScatterType::f64 && slots_ <= window_most_slots;
+  plan_.words = plan_.fixed && !plan_.window ? 2 : 1;
   const cl_ulong largest = rt_.device_info().caps.max_mem_alloc_size;
   if (call_.out16 && largest && slots_ > largest / sizeof(cl_float))
     scatter_refuse(what_, "a 16-bit output of " + std::to_string(slots_) + " elements is accumulated in float scratch (" +

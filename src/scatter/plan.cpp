@@ -98,7 +98,7 @@ void Scatter::choose(const ScatterSample& sample) {
 
 std::string Scatter::build_options() const {
   const Capabilities& caps = rt_.device_info().caps;
-  std::string options = base_options() + define("CLAT_SC_FIXED", plan_.fixed ? 1 : 0) + define("CLAT_SC_COUNTS", plan_.counts ? 1 : 0) +
+  std::string options = base_options() + define("CLAT_SC_FIXED", plan_.fixed ? 1 : 0) + define("CLAT_SC_WINDOW", plan_.window ? 1 : 0) + define("CLAT_SC_COUNTS", plan_.counts ? 1 : 0) +
                         define("CLAT_SC_SOLO", plan_.solo ? 1 : 0) + define("CLAT_SC_AGG", plan_.agg ? 1 : 0) +
                         define("CLAT_SC_RUNS", plan_.runs ? 1 : 0) + define("CLAT_SC_VEC_RED", caps.nv_compute_capability >= 90 ? 1 : 0);
   options += define("CLAT_SC_MODE", scatter_mode_macro(plan_.strategy));
