@@ -188,3 +188,15 @@ def test_sum_of_negative_zeros_is_numpys(queue, dtype, deterministic, doubles):
         a = np.full(n, -0.0, dtype)
         got, want = np.asarray(clatomics.reduce(a, "sum", deterministic=deterministic), dtype), np.sum(a)
         assert got.tobytes() == np.asarray(want, dtype).tobytes()  # +0.0: NumPy's sum starts from its identity
+
+
+def test_histogram_refusals_name_the_python_call_and_operands(queue):
+    a = np.float32([1, 2])
+    with pytest.raises(ValueError, match=r"^clatomics\.histogram: lo \(2\) is above hi \(1\)$"):
+        clatomics.histogram(a, 4, (2, 1))
+    with pytest.raises(ValueError, match=r"^clatomics\.histogram: bins is 8589934592"):
+        clatomics.histogram(a, 2**33, (0, 1))
+    with pytest.raises(ValueError, match=r"^clatomics\.histogram2d: range\[1\]: lo \(2\) is above hi \(1\)$"):
+        clatomics.histogram2d(a, a, 4, [[0, 1], [2, 1]])
+    with pytest.raises(ValueError, match=r"^clatomics\.histogram2d: bins\[0\] \* bins\[1\] = 1048576 \* 1048576"):
+        clatomics.histogram2d(a, a, [2**20, 2**20], [[0, 1], [0, 1]])
