@@ -38,6 +38,19 @@ def _wrapped(indices, n):
     return np.where(indices < 0, indices + n, indices).astype(indices.dtype, copy=False)
 
 
+def _given(given, position, call):
+    """given[position] as the caller gave it (signed indices travel to the library as their bits)."""
+    flat = given.reshape(-1)
+    return int((flat[position:position + 1].get(queue=call.queue) if is_device(flat) else flat[position:position + 1])[0])
+
+
+def _offsets_refusal(message, offsets, call):
+    """The library's refusal of offsets with each offset quoted as given (signed, not its bits)."""
+    if offsets.dtype.kind != "i":
+        return message
+    return re.sub(r"offsets\[(\d+)\] = (\d+)", lambda m: f"offsets[{m.group(1)}] = {_given(offsets, int(m.group(1)), call)}", message)
+
+
 def _index_refusal(message, what, given, call, wrap):
     """The library's refusal of an index beyond out, as the Python call was made: its name, the
     index as the caller gave it (signed indices travel as their bits, and add_at's negative ones
@@ -45,8 +58,7 @@ def _index_refusal(message, what, given, call, wrap):
     m = re.search(r"indices\[(\d+)\] = (\d+) is >= bins \((\d+)\)", message)
     if m:
         position, bins = int(m.group(1)), int(m.group(3))
-        flat = given.reshape(-1)
-        value = int((flat[position:position + 1].get(queue=call.queue) if is_device(flat) else flat[position:position + 1])[0])
+        value = _given(given, position, call)
         if value >= 0:
             why = f"is >= bins ({bins})"
         elif wrap:
@@ -169,10 +181,19 @@ def segment_reduce(data, reduce="sum", *, offsets, out=None, include_self=False,
         out = as_array("out", out, "segment_reduce")
         if not is_device(out) and not out.flags.writeable:
             raise ValueError("clatomics.segment_reduce: out is a read-only NumPy array")
+        shape = (segments,) + tuple(data.shape[1:])
+        if tuple(out.shape) != shape:
+            raise ValueError(f"clatomics.segment_reduce: out of shape {tuple(out.shape)} for {segments} segments "
+                             f"({offsets.size} offsets); out of shape {shape} is needed")
         dout = call.device("out", out, dtype=data.dtype)
-    _clatomics.scatter(call.handle, vcode, ocode, call.describe("out", dout), call.describe("offsets", call.device("offsets", offsets)),
-                       call.describe("data", call.device("data", data)), _reduce_name(reduce, "segment_reduce"), width, True,
-                       include_self, deterministic, True, nan)
+    try:
+        _clatomics.scatter(call.handle, vcode, ocode, call.describe("out", dout), call.describe("offsets", call.device("offsets", offsets)),
+                           call.describe("data", call.device("data", data)), _reduce_name(reduce, "segment_reduce"), width, True,
+                           include_self, deterministic, True, nan)
+    except ValueError as e:
+        if type(e) is not ValueError:
+            raise
+        raise ValueError(_offsets_refusal(str(e), offsets, call).replace("clatomics: segment_reduce:", "clatomics.segment_reduce:", 1)) from None
     if out is not None and not is_device(out):
         out[...] = dout.get(queue=call.queue)
         return out

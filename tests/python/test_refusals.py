@@ -200,3 +200,12 @@ def test_histogram_refusals_name_the_python_call_and_operands(queue):
         clatomics.histogram2d(a, a, 4, [[0, 1], [2, 1]])
     with pytest.raises(ValueError, match=r"^clatomics\.histogram2d: bins\[0\] \* bins\[1\] = 1048576 \* 1048576"):
         clatomics.histogram2d(a, a, [2**20, 2**20], [[0, 1], [0, 1]])
+
+
+def test_segment_reduce_refusals_quote_offsets_as_given_and_name_out(queue):
+    data = np.ones(5, np.float32)
+    with pytest.raises(ValueError, match=r"^clatomics\.segment_reduce: offsets\[1\] = -1 ") as e:
+        clatomics.segment_reduce(data, offsets=np.array([0, -1, 5]))
+    assert "18446744073709551615" not in str(e.value)
+    with pytest.raises(ValueError, match=r"^clatomics\.segment_reduce: out of shape \(3,\) for 2 segments"):
+        clatomics.segment_reduce(data, offsets=np.array([0, 3, 5]), out=np.zeros(3, np.float32))
