@@ -147,7 +147,8 @@ def test_none_values_and_read_only_out_refused(queue):
 
 
 def test_device_array_of_another_context_named_as_passed(queue):
-    other = cl.CommandQueue(cl.Context(devices=[queue.device]))
+    context = cl.Context(devices=[queue.device])  # held: some runtimes' queues do not hold their context
+    other = cl.CommandQueue(context)
     keys = cla.to_device(other, np.arange(5, dtype=np.uint32))
     with pytest.raises(ValueError, match=r"^clatomics\.bincount: x is a device array of another OpenCL context"):
         clatomics.bincount(keys, queue=queue)
