@@ -74,6 +74,11 @@ class Call:
         """a on this call's device: a device array as it is (after the events it waits on when it
         belongs to another queue), NumPy data copied (contiguous, as dtype where given)."""
         if is_device(a):
+            # Refused here, naming the call and the operand: the library would name its own call
+            # and argument (a bincount's keys are histogram_keys' or reduce's buffer there).
+            if a.context != self.queue.context:
+                raise ValueError(f"clatomics.{self.what}: {name} is a device array of another OpenCL context than the call's "
+                                 "queue (pass queue= of its context, or copy it)")
             if dtype is not None and np.dtype(a.dtype) != np.dtype(dtype):
                 raise TypeError(f"clatomics.{self.what}: {name} is a device array of {a.dtype}, and {np.dtype(dtype)} is needed")
             if a.queue != self.queue and a.events:

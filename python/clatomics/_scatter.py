@@ -1,5 +1,7 @@
 """numpy.add.at, torch's scatter_reduce_, segment reductions and reduce_by_key on the device."""
 
+import re
+
 import numpy as np
 import pyopencl.array as cla
 
@@ -34,6 +36,39 @@ def _wrapped(indices, n):
             return indices  # refused as not contiguous when the call describes it
         return cla.if_positive(indices + 1, indices, indices + n)  # on the device, into a new array
     return np.where(indices < 0, indices + n, indices).astype(indices.dtype, copy=False)
+
+
+def _given(given, position, call):
+    """given[position] as the caller gave it (signed indices travel to the library as their bits)."""
+    flat = given.reshape(-1)
+    return int((flat[position:position + 1].get(queue=call.queue) if is_device(flat) else flat[position:position + 1])[0])
+
+
+def _offsets_refusal(message, offsets, call):
+    """The library's refusal of offsets with each offset quoted as given (signed, not its bits)."""
+    if offsets.dtype.kind != "i":
+        return message
+    return re.sub(r"offsets\[(\d+)\] = (\d+)", lambda m: f"offsets[{m.group(1)}] = {_given(offsets, int(m.group(1)), call)}", message)
+
+
+def _index_refusal(message, what, given, call, wrap):
+    """The library's refusal of an index beyond out, as the Python call was made: its name, the
+    index as the caller gave it (signed indices travel as their bits, and add_at's negative ones
+    were counted from the end before), and its parameters' names."""
+    m = re.search(r"indices\[(\d+)\] = (\d+) is >= bins \((\d+)\)", message)
+    if m:
+        position, bins = int(m.group(1)), int(m.group(3))
+        value = _given(given, position, call)
+        if value >= 0:
+            why = f"is >= bins ({bins})"
+        elif wrap:
+            why = f"is below -{bins} (a negative index counts from the end of {bins} bins)"
+        else:
+            why = f"is negative (not counted from the end, as torch does not), and bins are 0 .. {bins - 1}"
+        message = f"{message[:m.start()]}indices[{position}] = {value} {why}{message[m.end():]}"
+    message = re.sub(r"^clatomics: \w+:", f"clatomics.{what}:", message)
+    option = "" if what == "add_at" else ", and out_of_range is 'refuse'"
+    return message.replace(", and options.out_of_range is refuse", option)
 
 
 def _value_code(a, what):
@@ -74,20 +109,30 @@ def _scatter_into(what, out, indices, values, reduce, include_self, deterministi
     if values.size != indices.size * width:
         raise ValueError(f"clatomics.{what}: {indices.size} indices and {values.size} values; "
                          f"one value (one row of {width}) per index is needed")
+    # The same size in another shape is refused too, as numpy.add.at (broadcasting) and torch's
+    # scatter_reduce_ refuse it: a flattened (2, 3) for 6 indices is likely a mistake.
+    shape = (indices.size,) + tuple(out.shape[1:])
+    if tuple(values.shape) != shape:
+        raise ValueError(f"clatomics.{what}: values of shape {tuple(values.shape)} for {indices.size} indices into out of shape "
+                         f"{tuple(out.shape)}; values of shape {shape} are needed")
     if out_of_range not in ("refuse", "count"):
         raise ValueError(f"clatomics.{what}: out_of_range must be 'refuse' or 'count', not {out_of_range!r}")
     if nan not in ("propagate", "missing"):
         raise ValueError(f"clatomics.{what}: nan must be 'propagate' or 'missing', not {nan!r}")
     icode = _index_code(indices, what, "indices")
+    given = indices
     if wrap:
         indices = _wrapped(indices, out.shape[0])
     call = Call(what, queue, out, indices, values)
     dout = call.device("out", out)
     dvalues = call.device("values", values, dtype=out.dtype)
     dindices = call.device("indices", indices)
-    skipped, _ = _clatomics.scatter(call.handle, vcode, icode, call.describe("out", dout), call.describe("indices", dindices),
-                                    call.describe("values", dvalues), _reduce_name(reduce, what), width, False, include_self,
-                                    deterministic, out_of_range == "refuse", nan)
+    try:
+        skipped, _ = _clatomics.scatter(call.handle, vcode, icode, call.describe("out", dout), call.describe("indices", dindices),
+                                        call.describe("values", dvalues), _reduce_name(reduce, what), width, False, include_self,
+                                        deterministic, out_of_range == "refuse", nan)
+    except IndexError as e:
+        raise IndexError(_index_refusal(str(e), what, given, call, wrap)) from None
     if not is_device(out):
         out[...] = dout.get(queue=call.queue)
     return out if out_of_range == "refuse" else (out, skipped)
@@ -136,10 +181,19 @@ def segment_reduce(data, reduce="sum", *, offsets, out=None, include_self=False,
         out = as_array("out", out, "segment_reduce")
         if not is_device(out) and not out.flags.writeable:
             raise ValueError("clatomics.segment_reduce: out is a read-only NumPy array")
+        shape = (segments,) + tuple(data.shape[1:])
+        if tuple(out.shape) != shape:
+            raise ValueError(f"clatomics.segment_reduce: out of shape {tuple(out.shape)} for {segments} segments "
+                             f"({offsets.size} offsets); out of shape {shape} is needed")
         dout = call.device("out", out, dtype=data.dtype)
-    _clatomics.scatter(call.handle, vcode, ocode, call.describe("out", dout), call.describe("offsets", call.device("offsets", offsets)),
-                       call.describe("data", call.device("data", data)), _reduce_name(reduce, "segment_reduce"), width, True,
-                       include_self, deterministic, True, nan)
+    try:
+        _clatomics.scatter(call.handle, vcode, ocode, call.describe("out", dout), call.describe("offsets", call.device("offsets", offsets)),
+                           call.describe("data", call.device("data", data)), _reduce_name(reduce, "segment_reduce"), width, True,
+                           include_self, deterministic, True, nan)
+    except ValueError as e:
+        if type(e) is not ValueError:
+            raise
+        raise ValueError(_offsets_refusal(str(e), offsets, call).replace("clatomics: segment_reduce:", "clatomics.segment_reduce:", 1)) from None
     if out is not None and not is_device(out):
         out[...] = dout.get(queue=call.queue)
         return out

@@ -66,8 +66,9 @@ template <class T>
 Axis even_axis(const std::string& what, std::size_t nbins, double lo, double hi, EdgeRule rule) {
   constexpr bool doubles = std::is_same_v<T, double>;
   const bool in_t = rule == EdgeRule::data_range;
-  // A range found in the data is quoted as the data's values, a given one as it was given.
-  const auto quote = [in_t](double v) { return in_t ? text_of(T(v)) : text_of(v); };
+  // Quoted as it was likely written: a value float positions' type holds exactly (a range found
+  // in float data, or given as floats) as a float, any other as a double.
+  const auto quote = [](double v) { return double(T(v)) == v ? text_of(T(v)) : text_of(v); };
   if (!std::isfinite(lo)) refuse(what, "lo is " + quote(lo) + "; the range must be finite");
   if (!std::isfinite(hi)) refuse(what, "hi is " + quote(hi) + "; the range must be finite");
   if (lo > hi) refuse(what, "lo (" + quote(lo) + ") is above hi (" + quote(hi) + ")");

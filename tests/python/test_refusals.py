@@ -144,3 +144,69 @@ def test_none_values_and_read_only_out_refused(queue):
     with pytest.raises(ValueError, match="read-only"):
         clatomics.segment_reduce(np.ones(4, np.float32), offsets=[0, 2, 4], out=out)
     np.testing.assert_array_equal(out, np.zeros(2, np.float32))
+
+
+def test_device_array_of_another_context_named_as_passed(queue):
+    context = cl.Context(devices=[queue.device])  # held: some runtimes' queues do not hold their context
+    other = cl.CommandQueue(context)
+    keys = cla.to_device(other, np.arange(5, dtype=np.uint32))
+    with pytest.raises(ValueError, match=r"^clatomics\.bincount: x is a device array of another OpenCL context"):
+        clatomics.bincount(keys, queue=queue)
+    out = cla.zeros(other, 5, np.float32)
+    with pytest.raises(ValueError, match=r"^clatomics\.add_at: out is a device array of another OpenCL context"):
+        clatomics.add_at(out, np.arange(3), np.ones(3, np.float32), queue=queue)
+
+
+def test_negative_index_refusals_quote_the_index_given(queue):
+    with pytest.raises(IndexError, match=r"^clatomics\.scatter_reduce: indices\[1\] = -3 is negative") as e:
+        clatomics.scatter_reduce(np.zeros(5, np.float32), np.array([1, -3]), np.ones(2, np.float32))
+    assert "18446744073709551613" not in str(e.value) and "options." not in str(e.value)
+    with pytest.raises(IndexError, match=r"^clatomics\.add_at: indices\[1\] = -9 is below -5"):
+        clatomics.add_at(np.zeros(5, np.float32), np.array([1, -9], np.int32), np.ones(2, np.float32))
+    with pytest.raises(IndexError, match=r"^clatomics\.add_at: indices\[0\] = 7 is >= bins \(5\)"):
+        clatomics.add_at(np.zeros(5, np.float32), cla.to_device(queue, np.array([7, 1], np.int64)), np.ones(2, np.float32))
+
+
+@pytest.mark.parametrize("out_shape, values_shape", [((6,), (2, 3)), ((6,), (6, 1)), ((4, 3), (3, 6)), ((4, 3), (18,))])
+def test_values_of_another_shape_refused_as_numpy_refuses(queue, out_shape, values_shape):
+    out = np.zeros(out_shape, np.float32)
+    values = np.ones(values_shape, np.float32)
+    idx = np.arange(6) % out_shape[0]
+    with pytest.raises(ValueError):
+        np.add.at(out.copy(), idx, values)  # NumPy refuses them too
+    for call in (clatomics.add_at, clatomics.scatter_reduce):
+        with pytest.raises(ValueError, match=r"values of shape"):
+            call(out, idx, values)
+    assert not out.any()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("deterministic", [False, True])
+def test_sum_of_negative_zeros_is_numpys(queue, dtype, deterministic, doubles):
+    if dtype == np.float64 and not doubles:
+        pytest.skip("no fp64")
+    for n in (1, 1000):
+        a = np.full(n, -0.0, dtype)
+        got, want = np.asarray(clatomics.reduce(a, "sum", deterministic=deterministic), dtype), np.sum(a)
+        assert got.tobytes() == np.asarray(want, dtype).tobytes()  # +0.0: NumPy's sum starts from its identity
+
+
+def test_histogram_refusals_name_the_python_call_and_operands(queue):
+    a = np.float32([1, 2])
+    with pytest.raises(ValueError, match=r"^clatomics\.histogram: lo \(2\) is above hi \(1\)$"):
+        clatomics.histogram(a, 4, (2, 1))
+    with pytest.raises(ValueError, match=r"^clatomics\.histogram: bins is 8589934592"):
+        clatomics.histogram(a, 2**33, (0, 1))
+    with pytest.raises(ValueError, match=r"^clatomics\.histogram2d: range\[1\]: lo \(2\) is above hi \(1\)$"):
+        clatomics.histogram2d(a, a, 4, [[0, 1], [2, 1]])
+    with pytest.raises(ValueError, match=r"^clatomics\.histogram2d: bins\[0\] \* bins\[1\] = 1048576 \* 1048576"):
+        clatomics.histogram2d(a, a, [2**20, 2**20], [[0, 1], [0, 1]])
+
+
+def test_segment_reduce_refusals_quote_offsets_as_given_and_name_out(queue):
+    data = np.ones(5, np.float32)
+    with pytest.raises(ValueError, match=r"^clatomics\.segment_reduce: offsets\[1\] = -1 ") as e:
+        clatomics.segment_reduce(data, offsets=np.array([0, -1, 5]))
+    assert "18446744073709551615" not in str(e.value)
+    with pytest.raises(ValueError, match=r"^clatomics\.segment_reduce: out of shape \(3,\) for 2 segments"):
+        clatomics.segment_reduce(data, offsets=np.array([0, 3, 5]), out=np.zeros(3, np.float32))
