@@ -31,7 +31,7 @@ declare -A SUITES=(
   [aggregated]="aggregate"
   [half/bf16]="half"
   [variants]="variants backoff mutex kernel_api"
-  [algorithms]="reduce dot histogram histogram_even histogram_weights compact predicate scatter_ops scatter_rows scatter_deterministic
+  [algorithms]="reduce dot histogram histogram_even histogram_weights histogram_numpy_range compact predicate scatter_ops scatter_rows scatter_deterministic
     scatter_nan scatter_arg scatter_segments scatter_by_key scatter_refusals scatter16 scatter_partial"
   [boundary]="user_buffers hostile api_model views"
   [runtime]="runtime native_checks bad_input threads kernel_args device_group device_group_scatter device_group_resident

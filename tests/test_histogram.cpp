@@ -386,7 +386,7 @@ TEST_CASE("bad input is refused before anything runs") {
   CHECK(refusal([&] { clatomics::histogram_even(rt, f(0, 10), Bins{4, nan, 1.0f}); }) ==
         "clatomics: histogram_even: lo is nan; the range must be finite");
   CHECK(refusal([&] { clatomics::histogram_even(rt, f(0, 10), Bins{4, -3e38f, 3e38f}); }) ==
-        "clatomics: histogram_even: hi - lo = 3.00000001e+38 - -3.00000001e+38 overflows float");
+        "clatomics: histogram_even: hi - lo = 3e+38 - -3e+38 overflows float");
   CHECK(refusal([&] { clatomics::histogram_even(rt, f(0, 10), Bins{0, 0.0f, 1.0f}); }) ==
         "clatomics: histogram_even: nbins is 0; it must be at least 1");
   CHECK(refusal([&] { clatomics::histogram_keys(rt, k(0, 10), std::size_t(1) << 32); }) ==
