@@ -350,7 +350,8 @@ TEST_CASE("deterministic float sums: bit for bit the 128-bit fixed point's resul
   if (!rt.supports_double()) return;
   std::mt19937_64 gen(7);
   for (int set = 0; set < 8; ++set)
-    // local_private fits 3000 bins in 48 KiB; past 2^20 bins the window is off (the 128-bit path alone).
+    // local_private fits 3000 bins in 48 KiB; 2^20 + 1 bins have too few values a slot for the
+    // window (the 128-bit path alone).
     for (const std::size_t bins : {std::size_t(1), std::size_t(61), std::size_t(3000), (std::size_t(1) << 20) + 1}) {
       const std::size_t n = set == 6 ? 300007 : 40009;
       std::vector<cl_uint> idx(n);

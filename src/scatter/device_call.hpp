@@ -19,10 +19,12 @@ namespace clatomics::detail {
 const Signature& scatter_kernel_signature();
 
 constexpr cl_uint scatter_no_tag = 0xffffffffu;  // CLAT_SC_EMPTY: the cache's free slot
-// The most output slots (bins * width) whose deterministic float sums take the window's 64-bit
-// path: beyond it the window's second, 128-bit array costs more to fill and finish than the
-// window saves (an H200, 16M bins: all in one bin 758 -> 422 GB/s, sorted 475 -> 357).
-constexpr std::size_t window_most_slots = std::size_t(1) << 20;
+// Deterministic float sums take the window's 64-bit path where the values are at least this many
+// times the output slots (bins * width): the window's second, 128-bit array costs about 32 bytes
+// of traffic a slot to fill and finish, which few values a slot do not repay (an H200, 64M
+// values into 16M bins: all in one bin 758 -> 422 GB/s, sorted 475 -> 357; 512M values in rows
+// of 128 into 12.8M slots: 328 -> 460).
+constexpr std::size_t window_values_per_slot = 8;
 
 class Scatter {
  public:
