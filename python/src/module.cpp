@@ -2,6 +2,7 @@
 #include <list>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "common.hpp"
@@ -60,6 +61,15 @@ Array array_of(const py::handle& tuple) {
 PYBIND11_MODULE(_clatomics, m) {
   namespace py = pybind11;
   m.doc() = "clatomics' C++ library for PyOpenCL objects (use the clatomics package)";
+#if PYBIND11_VERSION_MAJOR == 2 && PYBIND11_VERSION_MINOR < 12
+  // pybind11 before 2.12 reads NumPy 2's arrays wrongly (all-zero edges, wrong counts): refused
+  // at import, never silently wrong.
+  const std::string numpy_version = py::str(py::module_::import("numpy").attr("__version__"));
+  if (numpy_version.compare(0, 2, "1.") != 0)
+    throw py::import_error("clatomics: this module was built with pybind11 " + std::to_string(PYBIND11_VERSION_MAJOR) + "." +
+                           std::to_string(PYBIND11_VERSION_MINOR) + ", which cannot exchange arrays with NumPy " + numpy_version +
+                           "; build it with pybind11 2.12 or later");
+#endif
   // clatomics.Error: an OpenCL failure, with its code, the failing call and a failed build's log.
   static py::exception<clatomics::Error> error(m, "Error", PyExc_RuntimeError);
   py::register_exception_translator([](std::exception_ptr p) {
