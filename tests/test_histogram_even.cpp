@@ -24,9 +24,8 @@ using clatomics::view;
 
 using test::name_of;
 const auto& strategies = test::histogram_strategies;
-const WeightAccumulation accumulations[] = {WeightAccumulation::float_atomic, WeightAccumulation::compensated_float2,
-                                            WeightAccumulation::double_atomic};
-const char* accumulation_names[] = {"float_atomic", "compensated_float2", "double_atomic"};
+const auto& accumulations = test::weight_accumulations;
+using test::accumulation_names;
 
 template <class T>
 cl::Buffer device(const std::vector<T>& host) {

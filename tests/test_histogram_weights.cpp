@@ -22,9 +22,8 @@ using clatomics::WeightAccumulation;
 using clatomics::view;
 
 using test::name_of;
-const WeightAccumulation accumulations[] = {WeightAccumulation::float_atomic, WeightAccumulation::compensated_float2,
-                                            WeightAccumulation::double_atomic};
-const char* accumulation_names[] = {"float_atomic", "compensated_float2", "double_atomic"};
+const auto& accumulations = test::weight_accumulations;
+using test::accumulation_names;
 
 bool runs(const clatomics::Runtime& rt, WeightAccumulation a) {
   if (a == WeightAccumulation::double_atomic) return rt.supports_double();
