@@ -459,6 +459,18 @@ TEST_CASE("staging copies shared by host threads: every byte where it belongs, s
   CHECK(CopyPool::default_threads(0) == 1);
   CHECK(CopyPool::default_threads(2) == 1);
   CHECK(CopyPool::default_threads(32) == 15);
+  // A group's pool: Options::staging_threads, else CLATOMICS_STAGING_THREADS, whatever Options the
+  // group was made with.
+  const std::vector<cl::CommandQueue> queue{group_of_all().runtime(0).queue()};
+  {
+    const test::ScopedEnv env("CLATOMICS_STAGING_THREADS", "2");
+    DeviceGroup from_env(queue);
+    CHECK(clatomics::detail::copy_pool_of(from_env).threads() == 2);
+    clatomics::Options none;
+    none.staging_threads = 0;
+    DeviceGroup given(queue, none);
+    CHECK(clatomics::detail::copy_pool_of(given).threads() == 0);
+  }
   // Sizes around the slicing (none, one byte, under one slice, several slices with a short last
   // one), at odd offsets in both buffers, from four threads at once as four streams copy; a pool
   // of no threads of its own leaves each caller to copy alone.

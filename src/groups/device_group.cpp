@@ -110,7 +110,8 @@ Staging& staging_of(DeviceGroup& group, const Runtime& stream) {
 CopyPool& copy_pool_of(DeviceGroup& group) {
   const std::lock_guard<std::mutex> lock(group.copiers_made_);
   if (!group.copiers_) {
-    const int wanted = group.runtime(0).options().staging_threads;
+    int wanted = group.runtime(0).options().staging_threads;
+    if (wanted < 0) wanted = Options::from_env().staging_threads;
     group.copiers_ = std::make_unique<CopyPool>(wanted >= 0 ? std::size_t(wanted) : CopyPool::default_threads(std::thread::hardware_concurrency()));
   }
   return *group.copiers_;
