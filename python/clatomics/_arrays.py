@@ -112,3 +112,23 @@ class Call:
 
     def zeros(self, shape, dtype):
         return cla.zeros(self.queue, shape, dtype)
+
+
+class as_called:
+    """A refusal of the library's call (a ValueError) reworded as the Python call was made: its
+    name, its operands' names for the library's (words: pairs of (library's, Python's)), then
+    also(message) where given. A class, not a generator: it wraps every call."""
+
+    def __init__(self, what, library, words=(), also=None):
+        self.what, self.library, self.words, self.also = what, library, words, also
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, trace):
+        if kind is not ValueError:  # none, or another type (subclasses keep their own text)
+            return False
+        message = str(error).replace(f"clatomics: {self.library}:", f"clatomics.{self.what}:", 1)
+        for theirs, ours in self.words:
+            message = message.replace(theirs, ours)
+        raise ValueError(self.also(message) if self.also else message) from None

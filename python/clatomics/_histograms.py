@@ -1,12 +1,11 @@
 """numpy.histogram, numpy.histogram2d and numpy.bincount on the device."""
 
-import contextlib
 import operator
 
 import numpy as np
 
 from . import _clatomics
-from ._arrays import Call, as_array, dtype_code
+from ._arrays import Call, as_array, as_called, dtype_code
 
 _ACCUMULATIONS = ("float", "compensated", "double")
 
@@ -50,21 +49,6 @@ def _accumulation(accumulation, what):
     return accumulation
 
 
-@contextlib.contextmanager
-def _as_called(what, library, words=()):
-    """A refusal of the library's call (ValueError) reworded as the Python call was made: its
-    name, and its operands' names for the library's (words: pairs of (library's, Python's))."""
-    try:
-        yield
-    except ValueError as e:
-        if type(e) is not ValueError:
-            raise
-        message = str(e).replace(f"clatomics: {library}:", f"clatomics.{what}:", 1)
-        for theirs, ours in words:
-            message = message.replace(theirs, ours)
-        raise ValueError(message) from None
-
-
 def _range_pair(rng, what):
     try:
         lo, hi = rng
@@ -88,7 +72,7 @@ def histogram(a, bins=10, range=None, weights=None, *, accumulation="float", que
     values = _positions(call, "a", a)  # any contiguous shape, as NumPy flattens it
     w, listed = _weights(call, weights, values.size)
     rng = None if range is None else _range_pair(range, "histogram")
-    with _as_called("histogram", "histogram_even", [("nbins", "bins"), ("options.accumulation", "accumulation")]):
+    with as_called("histogram", "histogram_even", [("nbins", "bins"), ("options.accumulation", "accumulation")]):
         r = _clatomics.histogram(call.handle, dtype_code(values), call.describe("a", values), n, rng, w,
                                  _accumulation(accumulation, "histogram"))
     edges = r["edges"].astype(values.dtype)
@@ -136,7 +120,7 @@ def histogram2d(x, y, bins=10, range=None, weights=None, *, accumulation="float"
         xr, yr = _range_pair(range[0], "histogram2d"), _range_pair(range[1], "histogram2d")
     words = [("xbins.nbins * ybins.nbins", "bins[0] * bins[1]"), ("xbins.nbins", "bins[0]"), ("ybins.nbins", "bins[1]"),
              ("xbins:", "range[0]:"), ("ybins:", "range[1]:"), ("options.accumulation", "accumulation")]
-    with _as_called("histogram2d", "histogram2d_even", words):
+    with as_called("histogram2d", "histogram2d_even", words):
         r = _clatomics.histogram2d(call.handle, dtype_code(dx), call.describe("x", dx), call.describe("y", dy),
                                    (nx, xr[0], xr[1]), (ny, yr[0], yr[1]), w, _accumulation(accumulation, "histogram2d"))
     if range is None and (r["x"]["nan"] or r["y"]["nan"]):

@@ -6,7 +6,7 @@ import numpy as np
 import pyopencl.array as cla
 
 from . import _clatomics
-from ._arrays import Call, as_array, dtype_code, is_device
+from ._arrays import Call, as_array, as_called, dtype_code, is_device
 
 _VALUE_CODES = ("f4", "f8", "i4", "u4", "i8", "u8", "f2")
 _REDUCE = ("sum", "prod", "amax", "amin", "mean")
@@ -186,14 +186,10 @@ def segment_reduce(data, reduce="sum", *, offsets, out=None, include_self=False,
             raise ValueError(f"clatomics.segment_reduce: out of shape {tuple(out.shape)} for {segments} segments "
                              f"({offsets.size} offsets); out of shape {shape} is needed")
         dout = call.device("out", out, dtype=data.dtype)
-    try:
+    with as_called("segment_reduce", "segment_reduce", also=lambda message: _offsets_refusal(message, offsets, call)):
         _clatomics.scatter(call.handle, vcode, ocode, call.describe("out", dout), call.describe("offsets", call.device("offsets", offsets)),
                            call.describe("data", call.device("data", data)), _reduce_name(reduce, "segment_reduce"), width, True,
                            include_self, deterministic, True, nan)
-    except ValueError as e:
-        if type(e) is not ValueError:
-            raise
-        raise ValueError(_offsets_refusal(str(e), offsets, call).replace("clatomics: segment_reduce:", "clatomics.segment_reduce:", 1)) from None
     if out is not None and not is_device(out):
         out[...] = dout.get(queue=call.queue)
         return out
