@@ -47,6 +47,18 @@ TEST_CASE("group selectors: all, type:all, lists; refused: blank, no match, a de
   }
 }
 
+TEST_CASE("a group made without Options takes the environment's, as Runtime() does; given Options are kept") {
+  const bool forced = test::runtime().options().force_cas;
+  const test::ScopedEnv env("CLATOMICS_FORCE_CAS", forced ? "0" : "1");
+  DeviceGroup from_selector("0");
+  DeviceGroup from_queues(std::vector<cl::CommandQueue>{group_of_all().runtime(0).queue()});
+  CHECK(from_selector.runtime(0).options().force_cas == !forced);
+  CHECK(from_queues.runtime(0).options().force_cas == !forced);
+  clatomics::Options given;
+  given.force_cas = forced;
+  CHECK(DeviceGroup("0", given).runtime(0).options().force_cas == forced);
+}
+
 TEST_CASE("host data over the group: deterministic float sums bit-identical to one device, counts exact") {
   DeviceGroup& group = group_of_all();
   MESSAGE("group of ", group.size(), " devices");
@@ -470,6 +482,14 @@ TEST_CASE("staging copies shared by host threads: every byte where it belongs, s
     none.staging_threads = 0;
     DeviceGroup given(queue, none);
     CHECK(clatomics::detail::copy_pool_of(given).threads() == 0);
+  }
+  {
+    // The pool reads its one variable: another's typo is refused where Options are read from the
+    // environment, never at a group's first copy.
+    const test::ScopedEnv env("CLATOMICS_FORCE_CAS", "maybe");
+    DeviceGroup given(queue, clatomics::Options{});
+    CHECK_NOTHROW(clatomics::detail::copy_pool_of(given));
+    CHECK(test::contains(test::message_of<std::invalid_argument>([&] { DeviceGroup g(queue); }), "CLATOMICS_FORCE_CAS='maybe'"));
   }
   // Sizes around the slicing (none, one byte, under one slice, several slices with a short last
   // one), at odd offsets in both buffers, from four threads at once as four streams copy; a pool

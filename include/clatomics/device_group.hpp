@@ -48,10 +48,12 @@ CopyPool& copy_pool_of(DeviceGroup& group);  // the host threads that share the 
 class DeviceGroup {
  public:
   // The devices of selector (empty: CLATOMICS_DEVICE, which may itself be a group selector such
-  // as "gpu:all"), one Runtime each, made with options (its device field is ignored).
-  explicit DeviceGroup(const std::string& selector = {}, Options options = {});
-  // Adopts the caller's queues, one per device, each with its context and device.
-  explicit DeviceGroup(const std::vector<cl::CommandQueue>& queues, Options options = {});
+  // as "gpu:all"), one Runtime each, made with options (its device field is ignored). Without
+  // options, the environment's (Options::from_env(), as Runtime() takes them): a group made for a
+  // forced-CAS run must not run the native paths.
+  explicit DeviceGroup(const std::string& selector = {}, Options options = Options::from_env());
+  // Adopts the caller's queues, one per device, each with its context and device; options as above.
+  explicit DeviceGroup(const std::vector<cl::CommandQueue>& queues, Options options = Options::from_env());
   ~DeviceGroup();
   DeviceGroup(const DeviceGroup&) = delete;
   DeviceGroup& operator=(const DeviceGroup&) = delete;

@@ -50,6 +50,9 @@ struct Options {
   // yes/no, on/off in any case (empty: as if unset); anything else, a count out of its range, and
   // a blank CLATOMICS_DEVICE, throw std::invalid_argument naming the variable.
   static Options from_env();
+  // CLATOMICS_STAGING_THREADS alone, read as from_env() reads it (-1 where unset): a group reads
+  // it when it first copies, and another variable's typo must not fail that copy.
+  static int staging_threads_from_env();
 };
 
 }  // namespace clatomics

@@ -54,8 +54,10 @@ Options Options::from_env() {
   options.exact_subnormals = env_flag("CLATOMICS_EXACT_SUBNORMALS", options.exact_subnormals);
   options.native_checks = env_flag("CLATOMICS_NATIVE_CHECKS", options.native_checks);
   options.atomic_first_read = env_flag("CLATOMICS_ATOMIC_FIRST_READ", options.atomic_first_read);
-  options.staging_threads = env_count("CLATOMICS_STAGING_THREADS", options.staging_threads, 256);
+  options.staging_threads = staging_threads_from_env();
   return options;
 }
+
+int Options::staging_threads_from_env() { return env_count("CLATOMICS_STAGING_THREADS", -1, 256); }
 
 }  // namespace clatomics

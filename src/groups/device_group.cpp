@@ -111,7 +111,7 @@ CopyPool& copy_pool_of(DeviceGroup& group) {
   const std::lock_guard<std::mutex> lock(group.copiers_made_);
   if (!group.copiers_) {
     int wanted = group.runtime(0).options().staging_threads;
-    if (wanted < 0) wanted = Options::from_env().staging_threads;
+    if (wanted < 0) wanted = Options::staging_threads_from_env();
     group.copiers_ = std::make_unique<CopyPool>(wanted >= 0 ? std::size_t(wanted) : CopyPool::default_threads(std::thread::hardware_concurrency()));
   }
   return *group.copiers_;
