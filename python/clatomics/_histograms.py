@@ -72,7 +72,9 @@ def histogram(a, bins=10, range=None, weights=None, *, accumulation="float", que
     values = _positions(call, "a", a)  # any contiguous shape, as NumPy flattens it
     w, listed = _weights(call, weights, values.size)
     rng = None if range is None else _range_pair(range, "histogram")
-    with as_called("histogram", "histogram_even", [("nbins", "bins"), ("options.accumulation", "accumulation")]):
+    words = [("nbins", "bins"), ("options.accumulation", "accumulation"), ("lo is", "range[0] is"), ("hi is", "range[1] is"),
+             ("lo (", "range[0] ("), ("above hi (", "above range[1] (")]
+    with as_called("histogram", "histogram_even", words):
         r = _clatomics.histogram(call.handle, dtype_code(values), call.describe("a", values), n, rng, w,
                                  _accumulation(accumulation, "histogram"))
     edges = r["edges"].astype(values.dtype)

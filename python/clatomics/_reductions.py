@@ -29,6 +29,8 @@ def dot(a, b, *, queue=None):
         raise TypeError(f"clatomics.dot: a is {a.dtype} and b is {b.dtype}; they must be of one type")
     if a.ndim != 1 or b.ndim != 1:
         raise ValueError("clatomics.dot: a and b must be 1-D")
+    if a.size != b.size:
+        raise ValueError(f"clatomics.dot: a has {a.size} elements and b {b.size}; they must be of the same length")
     call = Call("dot", queue, a, b)
     da, db = call.device("a", a), call.device("b", b)
     return a.dtype.type(_clatomics.dot(call.handle, dtype_code(a), call.describe("a", da), call.describe("b", db)))

@@ -60,11 +60,11 @@ def _index_refusal(message, what, given, call, wrap):
         position, bins = int(m.group(1)), int(m.group(3))
         value = _given(given, position, call)
         if value >= 0:
-            why = f"is >= bins ({bins})"
+            why = f"is >= out.shape[0] ({bins})"
         elif wrap:
-            why = f"is below -{bins} (a negative index counts from the end of {bins} bins)"
+            why = f"is below -{bins} (a negative index counts from the end of out.shape[0] = {bins})"
         else:
-            why = f"is negative (not counted from the end, as torch does not), and bins are 0 .. {bins - 1}"
+            why = f"is negative (not counted from the end, as torch does not), and out.shape[0] is {bins}"
         message = f"{message[:m.start()]}indices[{position}] = {value} {why}{message[m.end():]}"
     message = re.sub(r"^clatomics: \w+:", f"clatomics.{what}:", message)
     option = "" if what == "add_at" else ", and out_of_range is 'refuse'"
@@ -206,6 +206,8 @@ def reduce_by_key(keys, values, reduce="sum", *, deterministic=False, nan="propa
     vcode = _value_code(values, "reduce_by_key")
     if keys.ndim != 1 or values.ndim != 1:
         raise ValueError("clatomics.reduce_by_key: keys and values must be 1-D")
+    if keys.size != values.size:
+        raise ValueError(f"clatomics.reduce_by_key: keys has {keys.size} elements and values {values.size}; they must be of the same length")
     call = Call("reduce_by_key", queue, keys, values, *(out or ()))
     if out is None:
         ukeys, reductions = call.empty(keys.size, keys.dtype), call.empty(keys.size, values.dtype)
@@ -213,9 +215,10 @@ def reduce_by_key(keys, values, reduce="sum", *, deterministic=False, nan="propa
         if len(out) != 2 or not all(is_device(o) for o in out):
             raise TypeError("clatomics.reduce_by_key: out must be (unique_keys, reductions), two device arrays")
         ukeys, reductions = call.device("out[0]", out[0], keys.dtype), call.device("out[1]", out[1], values.dtype)
-    runs = _clatomics.reduce_by_key(call.handle, kcode, vcode, call.describe("keys", call.device("keys", keys)),
-                                    call.describe("values", call.device("values", values)), call.describe("unique_keys", ukeys),
-                                    call.describe("reductions", reductions), _reduce_name(reduce, "reduce_by_key"), deterministic, nan)
+    with as_called("reduce_by_key", "reduce_by_key", [("unique_keys", "out[0]"), ("reductions", "out[1]")]):
+        runs = _clatomics.reduce_by_key(call.handle, kcode, vcode, call.describe("keys", call.device("keys", keys)),
+                                        call.describe("values", call.device("values", values)), call.describe("unique_keys", ukeys),
+                                        call.describe("reductions", reductions), _reduce_name(reduce, "reduce_by_key"), deterministic, nan)
     if out is not None:
         return ukeys[:runs], reductions[:runs]
     return ukeys[:runs].get(queue=call.queue), reductions[:runs].get(queue=call.queue)

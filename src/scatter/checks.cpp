@@ -172,9 +172,11 @@ void Scatter::check_indices(const Program& checks) {
       const std::size_t at = done + found[1];
       cl_ulong index = 0;
       read_indices(at, 1, &index);
+      const std::string others = found[0] > 1 ? ", as are " + std::to_string(found[0] - 1) + " more of the " + std::to_string(n) +
+                                                    " from position " + std::to_string(done)
+                                              : "";
       scatter_refuse_index(what_, "indices[" + std::to_string(at) + "] = " + std::to_string(index) + " is >= bins (" +
-                                std::to_string(call_.bins) + "), as are " + std::to_string(found[0] - 1) + " more of the " +
-                                std::to_string(n) + " from position " + std::to_string(done) + ", and options.out_of_range is refuse");
+                                std::to_string(call_.bins) + ")" + others + ", and options.out_of_range is refuse");
     }
     done += n;
   }

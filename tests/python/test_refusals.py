@@ -20,8 +20,8 @@ F = np.linspace(0, 1, 100, dtype=np.float32)
 @pytest.mark.parametrize("call, error, says", [
     (lambda: clatomics.histogram(F, 0), ValueError, "at least 1"),
     (lambda: clatomics.histogram(F, [0, 0.5, 1]), TypeError, "bins must be an integer"),
-    (lambda: clatomics.histogram(F, 10, (2, 1)), ValueError, "lo (2) is above hi (1)"),
-    (lambda: clatomics.histogram(F, 10, (0, np.inf)), ValueError, "hi is inf"),
+    (lambda: clatomics.histogram(F, 10, (2, 1)), ValueError, "range[0] (2) is above range[1] (1)"),
+    (lambda: clatomics.histogram(F, 10, (0, np.inf)), ValueError, "clatomics.histogram: range[1] is inf; the range must be finite"),
     (lambda: clatomics.histogram(F, 10, 5), TypeError, "range must be a pair"),
     (lambda: clatomics.histogram(np.arange(5), 10), TypeError, "float32 or float64"),
     (lambda: clatomics.histogram(F, 10, weights=F.astype(np.float64)), TypeError, "weights must be float32"),
@@ -44,7 +44,9 @@ F = np.linspace(0, 1, 100, dtype=np.float32)
     (lambda: clatomics.reduce(F, "mean"), ValueError, "op must be one of"),
     (lambda: clatomics.reduce(np.ones(3, np.float16)), TypeError, "f2"),
     (lambda: clatomics.dot(F, F.astype(np.float64)), TypeError, "one type"),
-    (lambda: clatomics.dot(F, F[:9]), ValueError, "same length"),
+    (lambda: clatomics.dot(F, F[:9]), ValueError, "clatomics.dot: a has 100 elements and b 9; they must be of the same length"),
+    (lambda: clatomics.reduce_by_key(np.arange(9, dtype=np.int32), F), ValueError,
+     "clatomics.reduce_by_key: keys has 9 elements and values 100; they must be of the same length"),
     (lambda: clatomics.compact(F, lambda x: x > 0), TypeError, "clatomics.where"),
     (lambda: clatomics.compact(F, "x > 0.5f; while(1)"), ValueError, "';'"),
     (lambda: clatomics.compact(F, where.x > 0.5, out=np.empty(100, np.float32)), TypeError, "device array"),
@@ -63,7 +65,7 @@ def test_refused(queue, call, error, says):
 
 def test_refused_output_untouched(queue):
     out = cla.to_device(queue, np.arange(4, dtype=np.float32))
-    with pytest.raises(IndexError, match=r"indices\[2\] = 4 is >= bins \(4\)"):
+    with pytest.raises(IndexError, match=r"indices\[2\] = 4 is >= out\.shape\[0\] \(4\)$"):
         clatomics.add_at(out, np.array([0, 1, 4]), np.ones(3, np.float32))  # numpy.add.at raises IndexError too
     with pytest.raises(IndexError, match=r"indices\[1\]"):
         clatomics.add_at(out, np.array([0, -5]), np.ones(2, np.float32))  # below -n: beyond out, as in NumPy
@@ -163,7 +165,7 @@ def test_negative_index_refusals_quote_the_index_given(queue):
     assert "18446744073709551613" not in str(e.value) and "options." not in str(e.value)
     with pytest.raises(IndexError, match=r"^clatomics\.add_at: indices\[1\] = -9 is below -5"):
         clatomics.add_at(np.zeros(5, np.float32), np.array([1, -9], np.int32), np.ones(2, np.float32))
-    with pytest.raises(IndexError, match=r"^clatomics\.add_at: indices\[0\] = 7 is >= bins \(5\)"):
+    with pytest.raises(IndexError, match=r"^clatomics\.add_at: indices\[0\] = 7 is >= out\.shape\[0\] \(5\)$"):
         clatomics.add_at(np.zeros(5, np.float32), cla.to_device(queue, np.array([7, 1], np.int64)), np.ones(2, np.float32))
 
 
@@ -193,7 +195,7 @@ def test_sum_of_negative_zeros_is_numpys(queue, dtype, deterministic, doubles):
 
 def test_histogram_refusals_name_the_python_call_and_operands(queue):
     a = np.float32([1, 2])
-    with pytest.raises(ValueError, match=r"^clatomics\.histogram: lo \(2\) is above hi \(1\)$"):
+    with pytest.raises(ValueError, match=r"^clatomics\.histogram: range\[0\] \(2\) is above range\[1\] \(1\)$"):
         clatomics.histogram(a, 4, (2, 1))
     with pytest.raises(ValueError, match=r"^clatomics\.histogram: bins is 8589934592"):
         clatomics.histogram(a, 2**33, (0, 1))
@@ -210,3 +212,13 @@ def test_segment_reduce_refusals_quote_offsets_as_given_and_name_out(queue):
     assert "18446744073709551615" not in str(e.value)
     with pytest.raises(ValueError, match=r"^clatomics\.segment_reduce: out of shape \(3,\) for 2 segments"):
         clatomics.segment_reduce(data, offsets=np.array([0, 3, 5]), out=np.zeros(3, np.float32))
+
+
+def test_reduce_by_key_refusals_name_its_out(queue):
+    keys, values = np.array([1, 1, 2], np.int32), np.ones(3, np.float32)
+    short = (cla.zeros(queue, 2, np.int32), cla.zeros(queue, 3, np.float32))
+    with pytest.raises(ValueError, match=r"^clatomics\.reduce_by_key: out\[0\]: the view holds 2 elements, and 3 are needed$"):
+        clatomics.reduce_by_key(keys, values, out=short)
+    short = (cla.zeros(queue, 3, np.int32), cla.zeros(queue, 2, np.float32))
+    with pytest.raises(ValueError, match=r"^clatomics\.reduce_by_key: out\[1\]: the view holds 2 elements, and 3 are needed$"):
+        clatomics.reduce_by_key(keys, values, out=short)
