@@ -41,6 +41,10 @@ function(clatomics_device_test)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()
+  # The suites' watchdog (tests/main.cpp) reports a hung test case, with every thread's stack,
+  # before CTest's timeout kills the suite unheard.
+  math(EXPR watchdog "${ARG_TIMEOUT} * 9 / 10")
+  list(APPEND ARG_ENVIRONMENT "CLATOMICS_TEST_WATCHDOG_S=${watchdog}")
   add_test(NAME ${ARG_NAME} COMMAND ${ARG_COMMAND})
   set_tests_properties(${ARG_NAME} PROPERTIES ENVIRONMENT "${ARG_ENVIRONMENT}" TIMEOUT ${ARG_TIMEOUT}
                                               LABELS "pocl;${ARG_LABELS}" ${ARG_PROPERTIES})

@@ -4,7 +4,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
-PACKAGES=(cmake g++ make python3-pip python3-dev python3-venv pybind11-dev python3-pybind11 python3-pytest ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd doctest-dev clinfo libcli11-dev nlohmann-json3-dev python3-matplotlib python3-numpy pkg-config python3-pyopencl openmpi-bin libopenmpi-dev oclgrind)
+# gdb: the test suites print every thread's stack through it when a test case hangs (tests/main.cpp).
+PACKAGES=(cmake g++ make python3-pip python3-dev python3-venv pybind11-dev python3-pybind11 python3-pytest ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd doctest-dev clinfo libcli11-dev nlohmann-json3-dev python3-matplotlib python3-numpy pkg-config python3-pyopencl openmpi-bin libopenmpi-dev oclgrind gdb)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
