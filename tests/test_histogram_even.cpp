@@ -433,6 +433,36 @@ TEST_CASE("no range: np.histogram's range from the data, float32 edge arithmetic
   }
 }
 
+// The range pass reads the elements before the first 16-byte boundary and after the last whole
+// vector apart from the rest: an extreme or a NaN in any of those parts must be seen.
+template <class T>
+void check_extremes_anywhere(clatomics::Runtime& rt) {
+  for (const std::size_t count : {1, 2, 3, 5, 8, 67, 1001, 4101})
+    for (std::size_t offset = 0; offset < 4; ++offset)
+      for (const std::size_t at : {std::size_t(0), std::size_t(1), count / 2, count - 2, count - 1}) {
+        const std::size_t other = count - 1 - at;  // the other extreme's place
+        if (at >= count || (at == other && count > 1)) continue;
+        std::vector<T> x(offset + count);
+        for (std::size_t i = 0; i < x.size(); ++i) x[i] = T(i % 7) / T(8);  // within [0, 1)
+        x[offset + other] = T(9), x[offset + at] = T(-9);  // one element (count 1): -9 alone
+        INFO("count ", count, " offset ", offset, " at ", at);
+        const cl::Buffer buffer = device(x);
+        const auto h = clatomics::histogram_even(rt, view<T>(buffer, offset, count), 5);
+        CHECK(h.lo == (count == 1 ? -9.5 : -9.0));
+        CHECK(h.hi == (count == 1 ? -8.5 : 9.0));
+        x[offset + at] = std::numeric_limits<T>::quiet_NaN();
+        const cl::Buffer with_nan = device(x);
+        CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::histogram_even(rt, view<T>(with_nan, offset, count), 5); }),
+                             "autodetected range"));
+      }
+}
+
+TEST_CASE("no range: the least, the greatest and a NaN are found at any place, offset and length") {
+  auto& rt = test::runtime();
+  check_extremes_anywhere<float>(rt);
+  if (rt.supports_double()) check_extremes_anywhere<double>(rt);
+}
+
 TEST_CASE("no range: equal values widen by 0.5, no data is [0, 1], NaN and infinities are refused") {
   auto& rt = test::runtime();
   const auto same = clatomics::histogram_even(rt, std::vector<float>(1000, 3.0f), 4);

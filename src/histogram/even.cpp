@@ -46,8 +46,7 @@ detail::FoundRange<T> device_range(Runtime& rt, const std::string& what, cl_mem 
   const detail::Program program = detail::build_library_file(
       rt, "kernels/histogram/range.cl",
       detail::type_define<T>("CLAT_POS") +
-          detail::define("CLAT_CONTIGUOUS", tuning.contiguous ? 1 : 0) +
-          detail::define("CLAT_HIST_VSLOTS", tuning.vector_slots ? 1 : 0));
+          detail::define("CLAT_CONTIGUOUS", tuning.contiguous ? 1 : 0));
   const detail::LibraryKernel kernel = detail::make_kernel(program, range_kernel);
   const detail::Grid grid = detail::make_grid(rt, kernel, count, tuning.range_group, detail::resident_groups(caps));
   const detail::Mem out = detail::make_buffer(rt, grid.groups * 3 * sizeof(T));
