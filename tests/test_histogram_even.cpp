@@ -463,6 +463,102 @@ TEST_CASE("no range: the least, the greatest and a NaN are found at any place, o
   if (rt.supports_double()) check_extremes_anywhere<double>(rt);
 }
 
+// One axis of np.histogram2d (histogramdd): searchsorted(edges, v, 'right') - 1, a point on the last
+// edge into the last bin; edges in A.
+template <class A>
+std::size_t bin_2d(A v, const std::vector<A>& edges) {
+  const std::size_t b = std::size_t(std::upper_bound(edges.begin(), edges.end(), v) - edges.begin()) - 1;
+  return std::min(b, edges.size() - 2);
+}
+
+// Values on and beside every edge of [lo, hi] in float and in double arithmetic (lo and hi
+// included), in a shuffled order: where the two edge computations differ, a point's bin does.
+std::vector<float> values_at_edges(float lo, float hi, std::size_t nbins, std::mt19937& gen) {
+  const auto f_edges = linspace<float>(lo, hi, nbins);
+  const auto d_edges = linspace<double>(lo, hi, nbins);
+  std::vector<float> x = {lo, hi};
+  for (std::size_t k = 0; k <= nbins; ++k)
+    for (const float e : {f_edges[k], float(d_edges[k])})
+      for (const float v : {e, std::nextafter(e, -1e30f), std::nextafter(e, 1e30f)})
+        if (v >= lo && v <= hi) x.push_back(v);
+  std::shuffle(x.begin(), x.end(), gen);
+  return x;
+}
+
+TEST_CASE("no ranges (2-D): each axis' range from its data and edges in its type, as np.histogram2d in NumPy 2") {
+  auto& rt = test::runtime();
+  std::mt19937 gen(12);
+  std::size_t differing = 0;  // points whose bin the double edges would move
+  for (int trial = 0; trial < 4; ++trial) {
+    const std::size_t nx = 40 + gen() % 100, ny = 30 + gen() % 100;
+    const float xlo = float(gen() % 1000) / 7.0f - 70.0f, xhi = xlo + float(1 + gen() % 100) / 3.0f;
+    const float ylo = float(gen() % 1000) / 9.0f - 30.0f, yhi = ylo + float(1 + gen() % 100) / 7.0f;
+    std::vector<float> x = values_at_edges(xlo, xhi, nx, gen), y = values_at_edges(ylo, yhi, ny, gen);
+    const std::size_t n = std::min(x.size(), y.size());
+    x.resize(n), y.resize(n);
+    x.push_back(xlo), y.push_back(yhi), x.push_back(xhi), y.push_back(ylo);  // both ranges' ends among the points
+    const float fxlo = *std::min_element(x.begin(), x.end()), fxhi = *std::max_element(x.begin(), x.end());
+    const float fylo = *std::min_element(y.begin(), y.end()), fyhi = *std::max_element(y.begin(), y.end());
+    const auto ex = linspace<float>(fxlo, fxhi, nx), ey = linspace<float>(fylo, fyhi, ny);
+    const auto dx = linspace<double>(fxlo, fxhi, nx), dy = linspace<double>(fylo, fyhi, ny);
+    std::vector<std::uint64_t> want(nx * ny, 0);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const std::size_t bx = bin_2d(x[i], ex), by = bin_2d(y[i], ey);
+      ++want[bx * ny + by];
+      differing += bx != bin_2d(double(x[i]), dx) || by != bin_2d(double(y[i]), dy);
+    }
+    INFO("trial ", trial);
+    for (const auto& h : {clatomics::histogram2d_even(rt, x, y, nx, ny), clatomics::histogram2d_even(rt, view<float>(device(x)), view<float>(device(y)), nx, ny)}) {
+      CHECK(h.counts == want);
+      CHECK(h.outside == 0);
+      CHECK(h.x_lo == fxlo);
+      CHECK(h.x_hi == fxhi);
+      CHECK(h.y_lo == fylo);
+      CHECK(h.y_hi == fyhi);
+      CHECK(h.x_edges == clatomics::EvenHistogram::Edges::float_linspace);
+      CHECK(h.y_edges == clatomics::EvenHistogram::Edges::float_linspace);
+    }
+  }
+  CHECK(differing > 0);
+
+  // Equal values widen by 0.5 in float; bins of no width (a range of one ulp in 64 bins) are left
+  // empty, not refused; no points: [0, 1], edges in double.
+  const std::vector<float> same(10, 3.0f), ulp{1.0f, std::nextafter(1.0f, 2.0f), 1.0f};
+  const auto h = clatomics::histogram2d_even(rt, ulp, std::vector<float>(same.begin(), same.begin() + 3), 64, 4);
+  CHECK(h.y_lo == 2.5);
+  CHECK(h.y_hi == 3.5);
+  const auto ue = linspace<float>(1.0f, std::nextafter(1.0f, 2.0f), 64);
+  std::vector<std::uint64_t> want(64 * 4, 0);
+  for (const float v : ulp) ++want[bin_2d(v, ue) * 4 + 2];
+  CHECK(h.counts == want);
+  const auto none = clatomics::histogram2d_even(rt, view<float>(device(std::vector<float>{}), 0, 0), view<float>(device(std::vector<float>{}), 0, 0), 3, 3);
+  CHECK(none.x_lo == 0.0);
+  CHECK(none.x_hi == 1.0);
+  CHECK(none.x_edges == clatomics::EvenHistogram::Edges::double_linspace);
+  CHECK(none.counts == std::vector<std::uint64_t>(9, 0));
+
+  // A NaN or an infinity in either axis is refused, naming it; ranges given and found do not merge.
+  std::vector<float> bad(same);
+  bad[7] = std::numeric_limits<float>::quiet_NaN();
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::histogram2d_even(rt, view<float>(device(same)), view<float>(device(bad)), 4, 4); }),
+                       "histogram2d_even: y: autodetected range of [nan, nan] is not finite"));
+  bad[7] = std::numeric_limits<float>::infinity();
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::histogram2d_even(rt, bad, same, 4, 4); }),
+                       "histogram2d_even: x: autodetected range of [3, inf] is not finite"));
+  auto found = clatomics::histogram2d_even(rt, same, same, 4, 4);
+  const auto given = clatomics::histogram2d_even(rt, same, same, EvenBins<float>{4, 2.5, 3.5}, EvenBins<float>{4, 2.5, 3.5});
+  CHECK(given.x_edges == clatomics::EvenHistogram::Edges::double_linspace);
+  CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::merge_into(found, given); }), "edges were computed differently"));
+
+  if (rt.supports_double()) {
+    const std::vector<double> xd{-1.0, 0.25, 2.0}, yd{5.0, 5.0, 6.0};
+    const auto hd = clatomics::histogram2d_even(rt, view<double>(device(xd)), view<double>(device(yd)), 3, 2);
+    CHECK(hd.counts == std::vector<std::uint64_t>{1, 0, 1, 0, 0, 1});  // (-1, 5), (0.25, 5), (2, 6)
+    CHECK(hd.x_edges == clatomics::EvenHistogram::Edges::double_linspace);
+    CHECK(hd.y_lo == 5.0);
+  }
+}
+
 TEST_CASE("no range: equal values widen by 0.5, no data is [0, 1], NaN and infinities are refused") {
   auto& rt = test::runtime();
   const auto same = clatomics::histogram_even(rt, std::vector<float>(1000, 3.0f), 4);

@@ -128,6 +128,12 @@ struct EvenHistogram2D {
   std::uint64_t outside = 0;
   std::vector<std::vector<double>> sums;  // per weight channel, nx * ny sums laid out as counts
   HistogramStrategy strategy = HistogramStrategy::automatic;  // the one that ran
+  // Each axis' range used (the one given, widened when empty, or the one found in the data) and
+  // how NumPy's edges follow from it: double_linspace for a given range (np.histogram2d's edges
+  // are float64 then), float_linspace for float points' range found in the data. Histograms
+  // merge only when these agree too.
+  double x_lo = 0, x_hi = 0, y_lo = 0, y_hi = 0;
+  EvenHistogram::Edges x_edges = EvenHistogram::Edges::double_linspace, y_edges = EvenHistogram::Edges::double_linspace;
 };
 
 // What histogram(), histogram_keys(), histogram_even() and histogram2d_even() over count
@@ -196,6 +202,13 @@ EvenHistogram2D even_histogram2d_buffer(Runtime& rt, PositionRange x, PositionRa
 template <class T>
 EvenHistogram2D even_histogram2d_host(Runtime& rt, const std::vector<T>& x, const std::vector<T>& y, const EvenBins<T>& xbins,
                                       const EvenBins<T>& ybins, const std::vector<HostFloats>& weights, HistogramOptions options);
+// The same, each axis' range found in the data (nx, ny bins).
+template <class T>
+EvenHistogram2D even_histogram2d_buffer(Runtime& rt, PositionRange x, PositionRange y, std::size_t count, std::size_t nx, std::size_t ny,
+                                        const std::vector<WeightRange>& weights, HistogramOptions options);
+template <class T>
+EvenHistogram2D even_histogram2d_host(Runtime& rt, const std::vector<T>& x, const std::vector<T>& y, std::size_t nx, std::size_t ny,
+                                      const std::vector<HostFloats>& weights, HistogramOptions options);
 }  // namespace detail
 
 // Every histogram comes in two forms: host data (std::vector, streamed through the device in
@@ -339,6 +352,33 @@ EvenHistogram2D histogram2d_even(Runtime& rt, const View<V>& x, const View<V>& y
     detail::require_same_count("histogram2d_even: x and y", x, y);
     return detail::even_histogram2d_buffer<V>(rt, {x.handle(), x.offset()}, {y.handle(), y.offset()}, x.count(),
                                               xbins, ybins, detail::weight_ranges(x.count(), weights), options);
+  } else {
+    return {};
+  }
+}
+
+// Without ranges, as np.histogram2d(x, y, [nx, ny]) in NumPy 2.x: each axis' range is found in its
+// data as histogram_even finds it without one (minimum and maximum in V, refused when not finite,
+// widened by 0.5 in V when equal, [0, 1] without points), its edges np.linspace in V (float points:
+// float arithmetic, as histogram_even's), bins of no width in V left empty (np.histogram2d leaves
+// them so; np.histogram refuses them). The ranges used are returned in x_lo .. y_hi. A view's
+// ranges are found on the device (one read of x and one of y before the histogram's).
+template <class V>
+EvenHistogram2D histogram2d_even(Runtime& rt, const std::vector<V>& x, const std::vector<V>& y, std::size_t nx, std::size_t ny,
+                                 const std::vector<HostFloats>& weights = {}, HistogramOptions options = {}) {
+  if constexpr (detail::even_types<V, V>()) {
+    return detail::even_histogram2d_host<V>(rt, x, y, nx, ny, weights, options);
+  } else {
+    return {};
+  }
+}
+template <class V>
+EvenHistogram2D histogram2d_even(Runtime& rt, const View<V>& x, const View<V>& y, std::size_t nx, std::size_t ny,
+                                 const std::vector<View<float>>& weights = {}, HistogramOptions options = {}) {
+  if constexpr (detail::even_types<V, V>()) {
+    detail::require_same_count("histogram2d_even: x and y", x, y);
+    return detail::even_histogram2d_buffer<V>(rt, {x.handle(), x.offset()}, {y.handle(), y.offset()}, x.count(), nx, ny,
+                                              detail::weight_ranges(x.count(), weights), options);
   } else {
     return {};
   }

@@ -77,11 +77,14 @@ inline void allreduce(KeyHistogram& h, MPI_Comm comm) {
   MPI_Allreduce(MPI_IN_PLACE, &h.out_of_range, 1, MPI_UINT64_T, MPI_SUM, comm);
 }
 
-// A 2-D even histogram: counts and tallies exactly, weight sums in double (the bins' ranges are
-// the caller's to keep alike: the result does not hold them).
+// A 2-D even histogram: counts and tallies exactly, weight sums in double; every rank's bins,
+// ranges and edge computations must agree.
 inline void allreduce(EvenHistogram2D& h, MPI_Comm comm) {
   require_same(std::uint64_t(h.nx), "2-D histogram x bins", comm);
   require_same(std::uint64_t(h.ny), "2-D histogram y bins", comm);
+  for (const double bound : {h.x_lo, h.x_hi, h.y_lo, h.y_hi}) require_same(bound, "2-D histogram ranges", comm);
+  require_same(std::uint64_t(h.x_edges), "2-D histogram edge computations (x)", comm);
+  require_same(std::uint64_t(h.y_edges), "2-D histogram edge computations (y)", comm);
   require_same(std::uint64_t(h.sums.size()), "weight channels", comm);
   allreduce(h.counts, comm);
   std::uint64_t tallies[7] = {h.x.below, h.x.above, h.x.nan, h.y.below, h.y.above, h.y.nan, h.outside};

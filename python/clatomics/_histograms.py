@@ -83,23 +83,12 @@ def histogram(a, bins=10, range=None, weights=None, *, accumulation="float", que
     return (r["sums"] if listed else r["sums"][0]), edges
 
 
-def _data_range(call, name, dev):
-    """NumPy's range of one axis from the data (_get_outer_edges): min and max, [0, 1] when empty."""
-    if dev.size == 0:
-        return 0.0, 1.0
-    desc, code = call.describe(name, dev), dtype_code(dev)
-    lo = _clatomics.reduce(call.handle, code, desc, "min", False)
-    hi = _clatomics.reduce(call.handle, code, desc, "max", False)
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        raise ValueError(f"clatomics.histogram2d: autodetected range of [{lo}, {hi}] is not finite")
-    return lo, hi
-
-
 def histogram2d(x, y, bins=10, range=None, weights=None, *, accumulation="float", queue=None):  # noqa: A002
     """numpy.histogram2d(x, y, bins, range, weights) with integer bins (one, or one per axis):
     ``(H, xedges, yedges)``, H float64 of shape (nx, ny) as NumPy gives it; points outside the
-    range and NaN dropped. Without a range each axis' is its data's min and max (a NaN or an
-    infinity in the data then raises ValueError, as NumPy does)."""
+    range and NaN dropped. Without a range, NumPy 2's: each axis' is its data's min and max (a NaN
+    or an infinity in the data then raises ValueError, as NumPy does), its edges np.linspace in
+    the data's type (float32 edges for float32 data); with one, float64 edges."""
     x, y = as_array("x", x, "histogram2d"), as_array("y", y, "histogram2d")
     if isinstance(bins, (list, tuple)):
         if len(bins) != 2:
@@ -114,19 +103,16 @@ def histogram2d(x, y, bins=10, range=None, weights=None, *, accumulation="float"
     call = Call("histogram2d", queue, x, y, weights)
     dx, dy = _positions(call, "x", x), _positions(call, "y", y)
     w, listed = _weights(call, weights, dx.size)
-    if range is None:
-        xr, yr = _data_range(call, "x", dx), _data_range(call, "y", dy)
-    else:
+    ranges = None
+    if range is not None:
         if len(range) != 2:
             raise ValueError("clatomics.histogram2d: range must be [[xmin, xmax], [ymin, ymax]]")
-        xr, yr = _range_pair(range[0], "histogram2d"), _range_pair(range[1], "histogram2d")
+        ranges = (_range_pair(range[0], "histogram2d"), _range_pair(range[1], "histogram2d"))
     words = [("xbins.nbins * ybins.nbins", "bins[0] * bins[1]"), ("xbins.nbins", "bins[0]"), ("ybins.nbins", "bins[1]"),
              ("xbins:", "range[0]:"), ("ybins:", "range[1]:"), ("options.accumulation", "accumulation")]
     with as_called("histogram2d", "histogram2d_even", words):
-        r = _clatomics.histogram2d(call.handle, dtype_code(dx), call.describe("x", dx), call.describe("y", dy),
-                                   (nx, xr[0], xr[1]), (ny, yr[0], yr[1]), w, _accumulation(accumulation, "histogram2d"))
-    if range is None and (r["x"]["nan"] or r["y"]["nan"]):
-        raise ValueError("clatomics.histogram2d: autodetected range of [nan, nan] is not finite")
+        r = _clatomics.histogram2d(call.handle, dtype_code(dx), call.describe("x", dx), call.describe("y", dy), nx, ny, ranges, w,
+                                   _accumulation(accumulation, "histogram2d"))
     if not w:
         h = r["counts"].astype(np.float64).reshape(nx, ny)
     else:

@@ -90,35 +90,49 @@ py::dict tallies(const clatomics::AxisTallies& t) {
   return d;
 }
 
-// np.histogram2d(x, y, [nx, ny], [[xlo, xhi], [ylo, yhi]], weights): a range per axis.
-py::dict histogram2d(std::intptr_t queue, const std::string& dtype, const py::handle& x, const py::handle& y,
-                     const std::tuple<std::size_t, double, double>& xbins, const std::tuple<std::size_t, double, double>& ybins,
-                     const py::list& weights, const std::string& accumulation) {
+// NumPy's edges of one axis of a 2-D result: np.linspace over the range it used, in T where the
+// range was found in float data (float32 edges), else in double (float64 edges).
+template <class T>
+py::array edges_2d(double lo, double hi, clatomics::EvenHistogram::Edges kind, std::size_t nbins) {
+  using clatomics::detail::EdgeRule;
+  using clatomics::detail::even_axis;
+  if (kind == clatomics::EvenHistogram::Edges::float_linspace) {
+    const auto edges = even_axis<T>("histogram2d", nbins, lo, hi, EdgeRule::two_d_data).edges;
+    return to_numpy(std::vector<T>(edges.begin(), edges.end()));
+  }
+  return to_numpy(even_axis<double>("histogram2d", nbins, lo, hi, EdgeRule::given_range).edges);
+}
+
+// np.histogram2d(x, y, [nx, ny], range, weights): range ((xlo, xhi), (ylo, yhi)), or None to take
+// each axis' from its data (NumPy 2's rule).
+py::dict histogram2d(std::intptr_t queue, const std::string& dtype, const py::handle& x, const py::handle& y, std::size_t nx,
+                     std::size_t ny, const py::object& range, const py::list& weights, const std::string& accumulation) {
   const Array ax = array_of(x), ay = array_of(y);
   const auto options = histogram_options(accumulation);
   const auto w = weight_views(weights);
   auto rt = runtime_for(queue);
   return dispatch<cl_float, cl_double>(dtype, "histogram2d", [&](auto t) -> py::object {
     using T = decltype(t);
-    const clatomics::EvenBins<T> bx{std::get<0>(xbins), std::get<1>(xbins), std::get<2>(xbins)};
-    const clatomics::EvenBins<T> by{std::get<0>(ybins), std::get<1>(ybins), std::get<2>(ybins)};
     const auto vx = ax.view<T>(), vy = ay.view<T>();
     clatomics::EvenHistogram2D h;
-    {
+    if (range.is_none()) {
+      py::gil_scoped_release unlocked;
+      h = clatomics::histogram2d_even(*rt, vx, vy, nx, ny, w, options);
+    } else {
+      using Pair = std::pair<double, double>;
+      const auto ranges = range.cast<std::pair<Pair, Pair>>();  // Python floats, as NumPy takes them
+      const clatomics::EvenBins<T> bx{nx, ranges.first.first, ranges.first.second};
+      const clatomics::EvenBins<T> by{ny, ranges.second.first, ranges.second.second};
       py::gil_scoped_release unlocked;
       h = clatomics::histogram2d_even(*rt, vx, vy, bx, by, w, options);
     }
-    // NumPy's edges of each axis: np.linspace in double over the double range (widened when empty).
-    using clatomics::detail::EdgeRule;
-    const auto xa = clatomics::detail::even_axis<T>("histogram2d", bx.nbins, bx.lo, bx.hi, EdgeRule::two_d);
-    const auto ya = clatomics::detail::even_axis<T>("histogram2d", by.nbins, by.lo, by.hi, EdgeRule::two_d);
     py::dict d;
     d["counts"] = to_numpy(h.counts);
     d["nx"] = h.nx, d["ny"] = h.ny;
     d["x"] = tallies(h.x), d["y"] = tallies(h.y), d["outside"] = h.outside;
     d["sums"] = sums_of(h.sums);
-    d["xedges"] = to_numpy(clatomics::detail::even_axis<double>("histogram2d", bx.nbins, xa.lo, xa.hi, EdgeRule::given_range).edges);
-    d["yedges"] = to_numpy(clatomics::detail::even_axis<double>("histogram2d", by.nbins, ya.lo, ya.hi, EdgeRule::given_range).edges);
+    d["xedges"] = edges_2d<T>(h.x_lo, h.x_hi, h.x_edges, nx);
+    d["yedges"] = edges_2d<T>(h.y_lo, h.y_hi, h.y_edges, ny);
     return std::move(d);
   }).cast<py::dict>();
 }

@@ -140,6 +140,10 @@ void merge_into(EvenHistogram2D& into, const EvenHistogram2D& from) {
   if (into.nx != from.nx || into.ny != from.ny)
     refuse("merge_into", "2-D histograms of " + std::to_string(into.nx) + " x " + std::to_string(into.ny) + " and " + std::to_string(from.nx) +
                              " x " + std::to_string(from.ny) + " bins");
+  if (into.x_lo != from.x_lo || into.x_hi != from.x_hi || into.y_lo != from.y_lo || into.y_hi != from.y_hi)
+    refuse("merge_into", "2-D histograms over different ranges");
+  if (into.x_edges != from.x_edges || into.y_edges != from.y_edges)
+    refuse("merge_into", "2-D histograms whose edges were computed differently (the range given or found)");
   if (into.sums.size() != from.sums.size()) refuse("merge_into", "2-D histograms with different weight channels");
   merge_into(into.counts, from.counts);
   for (AxisTallies* t : {&into.x, &into.y}) {

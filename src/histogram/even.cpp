@@ -87,6 +87,11 @@ EvenHistogram2D even_result_2d(Run& run, const Setup& setup) {
   h.nx = setup.x.nbins;
   h.ny = setup.y.nbins;
   h.strategy = run.strategy();
+  const auto edges_of = [&](const Axis& a) {
+    return !setup.doubles && a.rule == EdgeRule::two_d_data ? EvenHistogram::Edges::float_linspace : EvenHistogram::Edges::double_linspace;
+  };
+  h.x_lo = setup.x.lo, h.x_hi = setup.x.hi, h.x_edges = edges_of(setup.x);
+  h.y_lo = setup.y.lo, h.y_hi = setup.y.hi, h.y_edges = edges_of(setup.y);
   h.counts.assign(totals.begin(), totals.begin() + std::ptrdiff_t(bins));
   // Slot bins + 4 * cx + cy - 1: cx, cy = 0 in range, 1 below, 2 above, 3 NaN (kernels/histogram/slots.cl).
   std::uint64_t* x_tally[4] = {nullptr, &h.x.below, &h.x.above, &h.x.nan};
@@ -121,6 +126,49 @@ EvenHistogram even_histogram(Runtime& rt, std::size_t nbins, const double* range
   return even_result(run, setup);
 }
 
+// Two-axis even histograms: the bins given (bins[0] for x, bins[1] for y; find_range nullptr) or
+// nx and ny bins over each axis' range found in the data (after every other check, by
+// find_range(what, first axis?)), as np.histogram2d finds it.
+template <class T, class FindRange>
+EvenHistogram2D even_histogram2d(Runtime& rt, const EvenBins<T>* bins, std::size_t nx, std::size_t ny, std::size_t channels,
+                                 HistogramOptions options, FindRange find_range, const std::function<void(Run&)>& count) {
+  Setup setup;
+  if constexpr (std::is_null_pointer_v<FindRange>) {
+    setup = even_setup_2d(rt, bins[0], bins[1], channels, options.accumulation);
+  } else {
+    const std::string what = "histogram2d_even";
+    setup = even_request<T>(rt, what, nx, ny, true, channels, options.accumulation);
+    // No points: NumPy's [0, 1] of Python ints, edges in double as for a given range.
+    const auto rule = [](EdgeRule found) { return found == EdgeRule::data_range ? EdgeRule::two_d_data : EdgeRule::two_d; };
+    const detail::FoundRange<T> rx = find_range(what + ": x", true);
+    const detail::FoundRange<T> ry = find_range(what + ": y", false);
+    setup.x = even_axis<T>(what + ": x", nx, rx.lo, rx.hi, rule(rx.rule));
+    setup.y = even_axis<T>(what + ": y", ny, ry.lo, ry.hi, rule(ry.rule));
+  }
+  Run run(rt, setup, options);
+  count(run);
+  return even_result_2d(run, setup);
+}
+
+template <class T>
+void check_points(Runtime& rt, detail::PositionRange x, detail::PositionRange y, std::size_t count, const std::vector<detail::WeightRange>& weights) {
+  detail::check_range(rt, {"histogram2d_even: x", x.buffer, x.offset, count, sizeof(T), detail::Access::read});
+  detail::check_range(rt, {"histogram2d_even: y", y.buffer, y.offset, count, sizeof(T), detail::Access::read});
+  check_buffer_weights(rt, "histogram2d_even", weights, count);
+}
+
+template <class T>
+void check_host_points(const std::vector<T>& x, const std::vector<T>& y, const std::vector<HostFloats>& weights) {
+  if (y.size() != x.size())
+    refuse("histogram2d_even", "y has " + std::to_string(y.size()) + " elements, x has " + std::to_string(x.size()));
+  check_host_weights("histogram2d_even", weights, x.size());
+}
+
+void add_points(Run& run, detail::PositionRange x, detail::PositionRange y, std::size_t count, const std::vector<detail::WeightRange>& weights) {
+  run.start();
+  run.add({x.buffer, x.offset, y.buffer, y.offset, weights}, count);
+}
+
 }  // namespace
 
 template <class T>
@@ -150,26 +198,39 @@ template <class T>
 EvenHistogram2D detail::even_histogram2d_buffer(Runtime& rt, PositionRange x, PositionRange y, std::size_t count,
                                                 const EvenBins<T>& xbins, const EvenBins<T>& ybins,
                                                 const std::vector<WeightRange>& weights, HistogramOptions options) {
-  check_range(rt, {"histogram2d_even: x", x.buffer, x.offset, count, sizeof(T), Access::read});
-  check_range(rt, {"histogram2d_even: y", y.buffer, y.offset, count, sizeof(T), Access::read});
-  check_buffer_weights(rt, "histogram2d_even", weights, count);
-  const Setup setup = even_setup_2d(rt, xbins, ybins, weights.size(), options.accumulation);
-  Run run(rt, setup, options);
-  run.start();
-  run.add({x.buffer, x.offset, y.buffer, y.offset, weights}, count);
-  return even_result_2d(run, setup);
+  check_points<T>(rt, x, y, count, weights);
+  const EvenBins<T> bins[2] = {xbins, ybins};
+  return even_histogram2d<T>(rt, bins, 0, 0, weights.size(), options, nullptr, [&](Run& run) { add_points(run, x, y, count, weights); });
+}
+
+template <class T>
+EvenHistogram2D detail::even_histogram2d_buffer(Runtime& rt, PositionRange x, PositionRange y, std::size_t count, std::size_t nx,
+                                                std::size_t ny, const std::vector<WeightRange>& weights, HistogramOptions options) {
+  check_points<T>(rt, x, y, count, weights);
+  return even_histogram2d<T>(
+      rt, nullptr, nx, ny, weights.size(), options,
+      [&](const std::string& what, bool first) {
+        const PositionRange& axis = first ? x : y;
+        return device_range<T>(rt, what, axis.buffer, axis.offset, count);
+      },
+      [&](Run& run) { add_points(run, x, y, count, weights); });
 }
 
 template <class T>
 EvenHistogram2D detail::even_histogram2d_host(Runtime& rt, const std::vector<T>& x, const std::vector<T>& y, const EvenBins<T>& xbins,
                                               const EvenBins<T>& ybins, const std::vector<HostFloats>& weights, HistogramOptions options) {
-  if (y.size() != x.size())
-    refuse("histogram2d_even", "y has " + std::to_string(y.size()) + " elements, x has " + std::to_string(x.size()));
-  check_host_weights("histogram2d_even", weights, x.size());
-  const Setup setup = even_setup_2d(rt, xbins, ybins, weights.size(), options.accumulation);
-  Run run(rt, setup, options);
-  add_host(rt, run, x, &y, weights);
-  return even_result_2d(run, setup);
+  check_host_points(x, y, weights);
+  const EvenBins<T> bins[2] = {xbins, ybins};
+  return even_histogram2d<T>(rt, bins, 0, 0, weights.size(), options, nullptr, [&](Run& run) { add_host(rt, run, x, &y, weights); });
+}
+
+template <class T>
+EvenHistogram2D detail::even_histogram2d_host(Runtime& rt, const std::vector<T>& x, const std::vector<T>& y, std::size_t nx, std::size_t ny,
+                                              const std::vector<HostFloats>& weights, HistogramOptions options) {
+  check_host_points(x, y, weights);
+  return even_histogram2d<T>(
+      rt, nullptr, nx, ny, weights.size(), options, [&](const std::string& what, bool first) { return host_range(what, first ? x : y); },
+      [&](Run& run) { add_host(rt, run, x, &y, weights); });
 }
 
 #define CLATOMICS_EVEN_HISTOGRAMS(T)                                                                                                    \
@@ -181,7 +242,11 @@ EvenHistogram2D detail::even_histogram2d_host(Runtime& rt, const std::vector<T>&
                                                               const EvenBins<T>&, const std::vector<WeightRange>&, HistogramOptions); \
   template EvenHistogram2D detail::even_histogram2d_host<T>(Runtime&, const std::vector<T>&, const std::vector<T>&,                 \
                                                             const EvenBins<T>&, const EvenBins<T>&, const std::vector<HostFloats>&, \
-                                                            HistogramOptions);
+                                                            HistogramOptions);                                                     \
+  template EvenHistogram2D detail::even_histogram2d_buffer<T>(Runtime&, PositionRange, PositionRange, std::size_t, std::size_t,      \
+                                                              std::size_t, const std::vector<WeightRange>&, HistogramOptions);    \
+  template EvenHistogram2D detail::even_histogram2d_host<T>(Runtime&, const std::vector<T>&, const std::vector<T>&, std::size_t,    \
+                                                            std::size_t, const std::vector<HostFloats>&, HistogramOptions);
 CLATOMICS_EVEN_HISTOGRAMS(float)
 CLATOMICS_EVEN_HISTOGRAMS(double)
 #undef CLATOMICS_EVEN_HISTOGRAMS

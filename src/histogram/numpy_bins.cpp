@@ -30,7 +30,7 @@ std::vector<A> linspace(A lo, A hi, std::size_t nbins) {
 // np.histogram2d's) makes them in double, rounded to T; a range found in the data, in T itself.
 template <class T>
 std::vector<double> axis_edges(double lo, double hi, std::size_t nbins, EdgeRule rule) {
-  if (std::is_same_v<T, double> || rule != EdgeRule::data_range) {
+  if (std::is_same_v<T, double> || !(rule == EdgeRule::data_range || rule == EdgeRule::two_d_data)) {
     const std::vector<double> wide = linspace<double>(lo, hi, nbins);
     if (std::is_same_v<T, double>) return wide;
     std::vector<double> edges(wide.size());
@@ -65,7 +65,7 @@ const char* type_name(bool doubles) { return doubles ? "double" : "float"; }
 template <class T>
 Axis even_axis(const std::string& what, std::size_t nbins, double lo, double hi, EdgeRule rule) {
   constexpr bool doubles = std::is_same_v<T, double>;
-  const bool in_t = rule == EdgeRule::data_range;
+  const bool in_t = rule == EdgeRule::data_range || rule == EdgeRule::two_d_data;
   // Quoted as it was likely written: a value float positions' type holds exactly (a range found
   // in float data, or given as floats) as a float, any other as a double.
   const auto quote = [](double v) { return double(T(v)) == v ? text_of(T(v)) : text_of(v); };
@@ -104,7 +104,7 @@ Axis even_axis(const std::string& what, std::size_t nbins, double lo, double hi,
   axis.scale = std::isfinite(scale) ? scale : T(0);
   // Bins of no width in T: the range has fewer values than bins. NumPy refuses these for
   // np.histogram ("Too many bins for data range"); np.histogram2d leaves such bins empty.
-  if (rule != EdgeRule::two_d)
+  if (rule != EdgeRule::two_d && rule != EdgeRule::two_d_data)
     for (std::size_t k = 0; k < nbins; ++k)
       if (!(axis.edges[k] < axis.edges[k + 1]))
         refuse(what, "too many bins for the range [lo, hi]: in " + std::string(type_name(doubles)) + ", edges " + std::to_string(k) +

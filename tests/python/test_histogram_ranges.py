@@ -134,3 +134,55 @@ def test_float32_histogram2d_at_the_double_edges(queue):
     np.testing.assert_array_equal(h, want)
     np.testing.assert_array_equal(xe, wxe)
     np.testing.assert_array_equal(ye, wye)
+
+
+def numpy2_linspace32(lo, hi, nbins):
+    """np.linspace(lo, hi, nbins + 1) for float32 scalars as NumPy 2 computes it (NEP 50: every
+    operation in float32), whatever NumPy runs the test."""
+    lo, hi = F32(lo), F32(hi)
+    delta, n = F32(hi - lo), F32(nbins)
+    step = F32(delta / n)
+    k = np.arange(nbins + 1, dtype=F32)
+    e = (k / n * delta if step == 0 else k * step) + lo
+    e[-1] = hi
+    return e.astype(F32)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_float32_histogram2d_without_range_is_numpy2s(queue, seed):
+    # Each axis' range is its data's min and max, the edges np.linspace in float32 (NumPy 2): points
+    # on and beside the float32 and the float64 edges of that range tell the two apart.
+    rng = np.random.default_rng(300 + seed)
+    (xlo, xhi, nx), (ylo, yhi, ny) = ranges(rng, 2)
+    nx, ny = nx % 60 + 1, ny % 60 + 1
+    x = np.concatenate([[F32(xlo), F32(xhi)], around(numpy2_linspace32(xlo, xhi, nx)), around(np.linspace(F32(xlo), F32(xhi), nx + 1))])
+    y = np.concatenate([[F32(ylo), F32(yhi)], around(numpy2_linspace32(ylo, yhi, ny)), around(np.linspace(F32(ylo), F32(yhi), ny + 1))])
+    x, y = x[(x >= F32(xlo)) & (x <= F32(xhi))].astype(F32), y[(y >= F32(ylo)) & (y <= F32(yhi))].astype(F32)
+    m = min(x.size, y.size)
+    x, y = rng.permutation(x)[:m], rng.permutation(y)[:m]
+    ex, ey = numpy2_linspace32(x.min(), x.max(), nx), numpy2_linspace32(y.min(), y.max(), ny)
+    h, xe, ye = clatomics.histogram2d(x, y, (nx, ny))
+    assert xe.dtype == ye.dtype == F32
+    np.testing.assert_array_equal(xe, ex)
+    np.testing.assert_array_equal(ye, ey)
+    np.testing.assert_array_equal(h, np.histogram2d(x, y, [ex, ey])[0])  # explicit edges: the same in NumPy 1 and 2
+    if NUMPY2:
+        want, wxe, wye = np.histogram2d(x, y, (nx, ny))
+        assert wxe.dtype == F32
+        np.testing.assert_array_equal(h, want)
+        np.testing.assert_array_equal(xe, wxe)
+
+
+def test_histogram2d_without_range_edge_cases(queue):
+    # Equal values widen by 0.5 in float32; a range of one ulp leaves bins empty (no refusal, as
+    # np.histogram2d); no points give [0, 1] in float64; a NaN is refused naming its axis.
+    one = F32(1)
+    x = np.array([one, np.nextafter(one, F32(2)), one], F32)
+    y = np.full(3, 3, F32)
+    h, xe, ye = clatomics.histogram2d(x, y, (64, 4))
+    np.testing.assert_array_equal(ye, numpy2_linspace32(2.5, 3.5, 4))
+    np.testing.assert_array_equal(h, np.histogram2d(x, y, [numpy2_linspace32(1, np.nextafter(one, F32(2)), 64), ye])[0])
+    h, xe, _ = clatomics.histogram2d(np.zeros(0, F32), np.zeros(0, F32), 3)
+    assert xe.dtype == np.float64 and xe[0] == 0 and xe[-1] == 1 and not h.any()
+    with pytest.raises(ValueError, match=r"^clatomics\.histogram2d: y: autodetected range of \[nan, nan\] is not finite"):
+        clatomics.histogram2d(y, np.array([1, np.nan, 2], F32))
