@@ -559,6 +559,76 @@ TEST_CASE("no ranges (2-D): each axis' range from its data and edges in its type
   }
 }
 
+// np.histogram's bin of x over edges of type E (a range given as E scalars): below (n), above
+// (n + 1), else searchsorted(edges, x, 'right') - 1 with the last edge in the last bin, compared in E.
+template <class E>
+std::size_t bin_over(float x, const std::vector<E>& edges) {
+  const std::size_t n = edges.size() - 1;
+  if (E(x) < edges.front()) return n;
+  if (E(x) > edges.back()) return n + 1;
+  return std::min(std::size_t(std::upper_bound(edges.begin(), edges.end(), E(x)) - edges.begin()) - 1, n - 1);
+}
+
+template <class E>
+void check_bins_over(const clatomics::EvenHistogram& h, const std::vector<float>& x, const std::vector<E>& edges) {
+  const std::size_t n = edges.size() - 1;
+  std::vector<std::uint64_t> want(n + 2, 0);
+  for (const float v : x) ++want[bin_over(v, edges)];
+  CHECK(h.counts == std::vector<std::uint64_t>(want.begin(), want.begin() + std::ptrdiff_t(n)));
+  CHECK(h.below == want[n]);
+  CHECK(h.above == want[n + 1]);
+}
+
+TEST_CASE("a range of the positions' type or of float64: NumPy 2's edges for each (EvenBins::range_type)") {
+  auto& rt = test::runtime();
+  std::mt19937 gen(13);
+  std::uniform_real_distribution<float> dist(-1.0f, 2.0f);
+  std::size_t moved = 0;  // points the Python-float rule bins elsewhere
+  for (int trial = 0; trial < 4; ++trial) {
+    const std::size_t nbins = 20 + gen() % 90;
+    const double lo = 0.1 + 0.01 * trial, hi = 0.7 + 0.03 * trial;  // not floats
+    const float flo = float(lo), fhi = float(hi);
+    const auto e32 = linspace<float>(flo, fhi, nbins);
+    const auto e64 = linspace<double>(lo, hi, nbins);
+    std::vector<float> x(2000);
+    for (auto& v : x) v = dist(gen);
+    for (const double e : e64)
+      for (const float v : {float(e), std::nextafter(float(e), -9.0f), std::nextafter(float(e), 9.0f)}) x.push_back(v);
+    for (const float e : e32) x.push_back(e), x.push_back(std::nextafter(e, 9.0f));
+    INFO("trial ", trial, ", ", nbins, " bins");
+    const auto as_floats = clatomics::histogram_even(rt, view<float>(device(x)), EvenBins<float>{nbins, flo, fhi, clatomics::RangeType::positions_type});
+    CHECK(as_floats.edges == clatomics::EvenHistogram::Edges::float_linspace);
+    check_bins_over(as_floats, x, e32);
+    const auto as_doubles = clatomics::histogram_even(rt, x, EvenBins<float>{nbins, lo, hi, clatomics::RangeType::float64});
+    CHECK(as_doubles.edges == clatomics::EvenHistogram::Edges::double_linspace);
+    check_bins_over(as_doubles, x, e64);
+    const auto as_python = clatomics::histogram_even(rt, x, EvenBins<float>{nbins, lo, hi});
+    moved += as_python.counts != as_doubles.counts;
+  }
+  CHECK(moved > 0);
+  // The range found in the data, given as floats, is the same histogram as none given.
+  std::vector<float> x(5000);
+  for (auto& v : x) v = dist(gen);
+  const float least = *std::min_element(x.begin(), x.end()), most = *std::max_element(x.begin(), x.end());
+  const auto found = clatomics::histogram_even(rt, x, 77);
+  const auto given = clatomics::histogram_even(rt, x, EvenBins<float>{77, least, most, clatomics::RangeType::positions_type});
+  CHECK(given.counts == found.counts);
+  CHECK(given.edges == found.edges);
+  // Too many bins is judged by the edges NumPy makes: float64 ones for a float64 range.
+  const auto refused = test::message_of<std::invalid_argument>(
+      [&] { clatomics::histogram_even(rt, x, EvenBins<float>{1000, 1.0, 1.0 + 1e-14, clatomics::RangeType::float64}); });
+  CHECK(test::contains(refused, "too many bins for the range [lo, hi]: in double"));
+  // Two axes: a range of floats makes float edges; a float64 one, double edges, as a Python float's.
+  const auto h2 = clatomics::histogram2d_even(rt, x, x, EvenBins<float>{9, least, most, clatomics::RangeType::positions_type},
+                                              EvenBins<float>{9, -1.0, 2.0, clatomics::RangeType::float64});
+  CHECK(h2.x_edges == clatomics::EvenHistogram::Edges::float_linspace);
+  CHECK(h2.y_edges == clatomics::EvenHistogram::Edges::double_linspace);
+  std::vector<std::uint64_t> over_x(9, 0);  // the x axis' bins are histogram_even's over the data's range
+  for (std::size_t b = 0; b < h2.counts.size(); ++b) over_x[b / 9] += h2.counts[b];
+  CHECK(over_x == clatomics::histogram_even(rt, x, 9).counts);
+  CHECK(h2.outside == 0);
+}
+
 TEST_CASE("no range: equal values widen by 0.5, no data is [0, 1], NaN and infinities are refused") {
   auto& rt = test::runtime();
   const auto same = clatomics::histogram_even(rt, std::vector<float>(1000, 3.0f), 4);

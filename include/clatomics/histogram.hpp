@@ -81,8 +81,8 @@ struct EvenHistogram {
   // histograms merge only when these agree too.
   enum class Edges {
     double_linspace_to_float,  // float positions: np.linspace in double, each edge rounded to float
-    float_linspace,            // float positions without a range: np.linspace in float
-    double_linspace,           // double positions
+    float_linspace,            // float positions without a range (or a range of floats): np.linspace in float
+    double_linspace,           // double positions, or float positions over a float64 range
   } edges = Edges::double_linspace_to_float;
 };
 
@@ -90,11 +90,22 @@ struct EvenHistogram {
 // or a view the positions say T: histogram_even(rt, values, {100, 0, 1}) takes T from values.
 // The range is double whatever T, as NumPy takes it (Python floats): float positions over
 // (0, 0.7) get NumPy's edges of 0.7, not of 0.7f (a float range is still taken, exactly).
+//
+// NumPy 2 makes the edges from the range's own types (NEP 50: Python numbers give way to NumPy
+// scalars), and so does range_type here for float positions (double positions: always double):
+// python_float, Python floats (or ints): np.linspace in double, each edge rounded to float, the
+// range test in float. positions_type, np.float32 scalars (as (a.min(), a.max()) of float32 data
+// gives): lo and hi are floats, np.linspace in float, as for a range found in the data.
+// float64, np.float64 scalars: np.histogram's edges are float64 (np.linspace in double) and the
+// float positions are compared with them in double, as np.histogram2d compares them always.
+enum class RangeType { python_float, positions_type, float64 };
+
 template <class T>
 struct EvenBins {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "EvenBins: float or double positions");
   std::size_t nbins = 0;
   double lo = 0, hi = 0;
+  RangeType range_type = RangeType::python_float;
 };
 
 // Weights come one way per kind of data: host positions take host weights, views take views.
@@ -191,10 +202,10 @@ constexpr bool even_types() {
   return (std::is_same_v<V, float> || std::is_same_v<V, double>) && std::is_same_v<V, T>;
 }
 template <class T>
-EvenHistogram even_histogram_buffer(Runtime& rt, PositionRange values, std::size_t count, std::size_t nbins, const double* range,
+EvenHistogram even_histogram_buffer(Runtime& rt, PositionRange values, std::size_t count, std::size_t nbins, const EvenBins<T>* bins,
                                     const std::vector<WeightRange>& weights, HistogramOptions options);
 template <class T>
-EvenHistogram even_histogram_host(Runtime& rt, const std::vector<T>& values, std::size_t nbins, const double* range,
+EvenHistogram even_histogram_host(Runtime& rt, const std::vector<T>& values, std::size_t nbins, const EvenBins<T>* bins,
                                   const std::vector<HostFloats>& weights, HistogramOptions options);
 template <class T>
 EvenHistogram2D even_histogram2d_buffer(Runtime& rt, PositionRange x, PositionRange y, std::size_t count, const EvenBins<T>& xbins,
@@ -263,8 +274,7 @@ template <class V, class T = V>
 EvenHistogram histogram_even(Runtime& rt, const std::vector<V>& values, const EvenBins<T>& bins,
                              const std::vector<HostFloats>& weights = {}, HistogramOptions options = {}) {
   if constexpr (detail::even_types<V, T>()) {
-    const double range[2] = {bins.lo, bins.hi};
-    return detail::even_histogram_host<V>(rt, values, bins.nbins, range, weights, options);
+    return detail::even_histogram_host<V>(rt, values, bins.nbins, &bins, weights, options);
   } else {
     return {};
   }
@@ -274,8 +284,7 @@ template <class V, class T = V>
 EvenHistogram histogram_even(Runtime& rt, const View<V>& values, const EvenBins<T>& bins, const std::vector<View<float>>& weights = {},
                              HistogramOptions options = {}) {
   if constexpr (detail::even_types<V, T>()) {
-    const double range[2] = {bins.lo, bins.hi};
-    return detail::even_histogram_buffer<V>(rt, {values.handle(), values.offset()}, values.count(), bins.nbins, range,
+    return detail::even_histogram_buffer<V>(rt, {values.handle(), values.offset()}, values.count(), bins.nbins, &bins,
                                             detail::weight_ranges(values.count(), weights), options);
   } else {
     return {};

@@ -49,19 +49,41 @@ def _accumulation(accumulation, what):
     return accumulation
 
 
-def _range_pair(rng, what):
+def _range_pair(rng, what, dtype):
+    """(lo, hi, type): the range as Python floats, and how NumPy 2 makes the edges from its ends'
+    types (NEP 50: Python numbers give way to NumPy scalars), whatever NumPy runs: "python" (np.linspace
+    in double, the data's type after), "positions" (float32 scalars for float32 data, as
+    (a.min(), a.max()) gives: np.linspace in float32), "float64" (float64 edges for float32 data,
+    compared in double)."""
     try:
         lo, hi = rng
-        return float(lo), float(hi)
+        pair = float(lo), float(hi)
     except (TypeError, ValueError):
         raise TypeError(f"clatomics.{what}: range must be a pair (lo, hi), not {rng!r}") from None
+    strong = [np.dtype(type(v)) for v in (lo, hi) if isinstance(v, np.generic)]
+    if not strong:
+        return pair + ("python",)
+    bins = np.result_type(*strong, dtype)  # the edges' type
+    arithmetic = np.result_type(*strong)  # np.linspace's, beside the weak float(num)
+    if arithmetic.kind in "biu":
+        arithmetic = np.dtype(np.float64)
+    if arithmetic == np.float64 and bins == np.float64:
+        return pair + ("float64" if dtype == np.float32 else "python",)
+    if arithmetic == np.float64 and bins == np.float32:
+        return pair + ("python",)
+    if arithmetic == np.float32 and bins == np.float32:
+        return pair + ("positions",)
+    raise TypeError(f"clatomics.{what}: a range of {' and '.join(sorted({str(t) for t in strong}))} scalars over {np.dtype(dtype)} data "
+                    f"makes NumPy 2 compute the edges in {arithmetic} for {bins} bins, which is not taken; pass Python floats")
 
 
 def histogram(a, bins=10, range=None, weights=None, *, accumulation="float", queue=None):  # noqa: A002: NumPy's names
     """numpy.histogram(a, bins, range, weights) with an integer ``bins``: ``(hist, bin_edges)``.
 
     ``a``: float32 or float64, a NumPy array or a pyopencl.array.Array. NumPy 2's edges: a given
-    range as np.linspace in double (then a's type), no range from the data in a's own type.
+    range of Python floats as np.linspace in double (then a's type), of NumPy scalars in the type
+    NumPy 2 promotes them to (float32 scalars over float32 data, as (a.min(), a.max()), in
+    float32; float64 scalars give float64 edges), no range from the data in a's own type.
     Values outside the range and NaN are dropped, as NumPy drops them. ``hist``: int64 counts,
     or without weights; float64 sums with ``weights`` (float32, one array, or a list of up to 4
     channels giving a list of sums), added as ``accumulation`` says ("float", "compensated",
@@ -71,13 +93,13 @@ def histogram(a, bins=10, range=None, weights=None, *, accumulation="float", que
     call = Call("histogram", queue, a, weights)
     values = _positions(call, "a", a)  # any contiguous shape, as NumPy flattens it
     w, listed = _weights(call, weights, values.size)
-    rng = None if range is None else _range_pair(range, "histogram")
+    rng = None if range is None else _range_pair(range, "histogram", values.dtype)
     words = [("nbins", "bins"), ("options.accumulation", "accumulation"), ("lo is", "range[0] is"), ("hi is", "range[1] is"),
              ("lo (", "range[0] ("), ("above hi (", "above range[1] (")]
     with as_called("histogram", "histogram_even", words):
         r = _clatomics.histogram(call.handle, dtype_code(values), call.describe("a", values), n, rng, w,
                                  _accumulation(accumulation, "histogram"))
-    edges = r["edges"].astype(values.dtype)
+    edges = r["edges"]
     if not w:
         return r["counts"].astype(np.int64), edges
     return (r["sums"] if listed else r["sums"][0]), edges
@@ -107,7 +129,7 @@ def histogram2d(x, y, bins=10, range=None, weights=None, *, accumulation="float"
     if range is not None:
         if len(range) != 2:
             raise ValueError("clatomics.histogram2d: range must be [[xmin, xmax], [ymin, ymax]]")
-        ranges = (_range_pair(range[0], "histogram2d"), _range_pair(range[1], "histogram2d"))
+        ranges = (_range_pair(range[0], "histogram2d", dx.dtype), _range_pair(range[1], "histogram2d", dx.dtype))
     words = [("xbins.nbins * ybins.nbins", "bins[0] * bins[1]"), ("xbins.nbins", "bins[0]"), ("ybins.nbins", "bins[1]"),
              ("xbins:", "range[0]:"), ("ybins:", "range[1]:"), ("options.accumulation", "accumulation")]
     with as_called("histogram2d", "histogram2d_even", words):

@@ -43,17 +43,33 @@ py::list sums_of(const std::vector<std::vector<double>>& sums) {
   return out;
 }
 
-// NumPy's bin_edges for a 1-D result: the rule the result says made its bins, over its range
-// (the double range used, or the data's values): the edges the library compared the values with.
+// NumPy's bin_edges for a 1-D result, in the dtype NumPy gives them: the rule the result says
+// made its bins, over its range (the range used, or the data's values).
 template <class T>
-std::vector<double> edges_1d(const clatomics::EvenHistogram& h, std::size_t nbins) {
+py::array edges_1d(const clatomics::EvenHistogram& h, std::size_t nbins) {
   using Edges = clatomics::EvenHistogram::Edges;
   using clatomics::detail::EdgeRule;
+  using clatomics::detail::even_axis;
+  if (h.edges == Edges::double_linspace) return to_numpy(even_axis<double>("histogram", nbins, h.lo, h.hi, EdgeRule::given_range).edges);
   const EdgeRule rule = h.edges == Edges::float_linspace ? EdgeRule::data_range : EdgeRule::given_range;
-  return clatomics::detail::even_axis<T>("histogram", nbins, h.lo, h.hi, rule).edges;
+  const auto edges = even_axis<T>("histogram", nbins, h.lo, h.hi, rule).edges;
+  return to_numpy(std::vector<T>(edges.begin(), edges.end()));
 }
 
-// np.histogram(values, nbins, range, weights): range None takes it from the data (NumPy 2's rule).
+// A range from Python: (lo, hi, how NumPy 2 takes its types: "python", "positions", "float64").
+template <class T>
+clatomics::EvenBins<T> bins_of(std::size_t nbins, const py::handle& range) {
+  const auto r = range.cast<std::tuple<double, double, std::string>>();
+  const std::string& type = std::get<2>(r);
+  clatomics::EvenBins<T> bins{nbins, std::get<0>(r), std::get<1>(r)};
+  if (type == "positions") bins.range_type = clatomics::RangeType::positions_type;
+  else if (type == "float64") bins.range_type = clatomics::RangeType::float64;
+  else if (type != "python") throw py::value_error("clatomics: a range's type '" + type + "' is not one of python, positions, float64");
+  return bins;
+}
+
+// np.histogram(values, nbins, range, weights): range (lo, hi, type), or None to take it from the
+// data (NumPy 2's rule).
 py::dict histogram(std::intptr_t queue, const std::string& dtype, const py::handle& values, std::size_t nbins,
                    const py::object& range, const py::list& weights, const std::string& accumulation) {
   const Array a = array_of(values);
@@ -68,8 +84,7 @@ py::dict histogram(std::intptr_t queue, const std::string& dtype, const py::hand
       py::gil_scoped_release unlocked;
       h = clatomics::histogram_even(*rt, view, nbins, w, options);
     } else {
-      const auto lohi = range.cast<std::pair<double, double>>();
-      const clatomics::EvenBins<T> bins{nbins, lohi.first, lohi.second};  // Python floats, as NumPy takes them
+      const clatomics::EvenBins<T> bins = bins_of<T>(nbins, range);
       py::gil_scoped_release unlocked;
       h = clatomics::histogram_even(*rt, view, bins, w, options);
     }
@@ -78,7 +93,7 @@ py::dict histogram(std::intptr_t queue, const std::string& dtype, const py::hand
     d["below"] = h.below, d["above"] = h.above, d["nan"] = h.nan;
     d["lo"] = h.lo, d["hi"] = h.hi;
     d["sums"] = sums_of(h.sums);
-    d["edges"] = to_numpy(edges_1d<T>(h, nbins));
+    d["edges"] = edges_1d<T>(h, nbins);
     d["strategy"] = clatomics::strategy_name(h.strategy);
     return std::move(d);
   }).cast<py::dict>();
@@ -103,8 +118,8 @@ py::array edges_2d(double lo, double hi, clatomics::EvenHistogram::Edges kind, s
   return to_numpy(even_axis<double>("histogram2d", nbins, lo, hi, EdgeRule::given_range).edges);
 }
 
-// np.histogram2d(x, y, [nx, ny], range, weights): range ((xlo, xhi), (ylo, yhi)), or None to take
-// each axis' from its data (NumPy 2's rule).
+// np.histogram2d(x, y, [nx, ny], range, weights): range ((xlo, xhi, type), (ylo, yhi, type)), or
+// None to take each axis' from its data (NumPy 2's rule).
 py::dict histogram2d(std::intptr_t queue, const std::string& dtype, const py::handle& x, const py::handle& y, std::size_t nx,
                      std::size_t ny, const py::object& range, const py::list& weights, const std::string& accumulation) {
   const Array ax = array_of(x), ay = array_of(y);
@@ -119,10 +134,8 @@ py::dict histogram2d(std::intptr_t queue, const std::string& dtype, const py::ha
       py::gil_scoped_release unlocked;
       h = clatomics::histogram2d_even(*rt, vx, vy, nx, ny, w, options);
     } else {
-      using Pair = std::pair<double, double>;
-      const auto ranges = range.cast<std::pair<Pair, Pair>>();  // Python floats, as NumPy takes them
-      const clatomics::EvenBins<T> bx{nx, ranges.first.first, ranges.first.second};
-      const clatomics::EvenBins<T> by{ny, ranges.second.first, ranges.second.second};
+      const auto ranges = range.cast<py::tuple>();
+      const clatomics::EvenBins<T> bx = bins_of<T>(nx, ranges[0]), by = bins_of<T>(ny, ranges[1]);
       py::gil_scoped_release unlocked;
       h = clatomics::histogram2d_even(*rt, vx, vy, bx, by, w, options);
     }

@@ -73,9 +73,9 @@ EvenHistogram even_result(Run& run, const Setup& setup) {
   h.lo = setup.x.lo;
   h.hi = setup.x.hi;
   h.strategy = run.strategy();
-  h.edges = setup.doubles                               ? EvenHistogram::Edges::double_linspace
-            : setup.x.rule == EdgeRule::data_range ? EvenHistogram::Edges::float_linspace
-                                                   : EvenHistogram::Edges::double_linspace_to_float;
+  h.edges = setup.doubles || setup.x.rule == EdgeRule::given_double ? EvenHistogram::Edges::double_linspace
+            : setup.x.rule == EdgeRule::data_range                ? EvenHistogram::Edges::float_linspace
+                                                                  : EvenHistogram::Edges::double_linspace_to_float;
   if (setup.channels) h.sums = run.weight_sums();
   return h;
 }
@@ -108,15 +108,15 @@ EvenHistogram2D even_result_2d(Run& run, const Setup& setup) {
   return h;
 }
 
-// One-axis even histograms: the range given (range non-null) or found in the data (after every
-// other check, by find_range()).
+// One-axis even histograms: the bins given (bins non-null) or nbins over the range found in the
+// data (after every other check, by find_range()).
 template <class T, class FindRange>
-EvenHistogram even_histogram(Runtime& rt, std::size_t nbins, const double* range, std::size_t channels, HistogramOptions options,
+EvenHistogram even_histogram(Runtime& rt, std::size_t nbins, const EvenBins<T>* bins, std::size_t channels, HistogramOptions options,
                              FindRange find_range, const std::function<void(Run&)>& count) {
   const std::string what = "histogram_even";
   Setup setup = even_request<T>(rt, what, nbins, 0, false, channels, options.accumulation);
-  if (range) {
-    setup.x = even_axis<T>(what, nbins, range[0], range[1], EdgeRule::given_range);
+  if (bins) {
+    setup.x = detail::hist::given_axis<T>(what, *bins);
   } else {
     const detail::FoundRange<T> r = find_range(what);
     setup.x = even_axis<T>(what, nbins, r.lo, r.hi, r.rule);
@@ -172,12 +172,12 @@ void add_points(Run& run, detail::PositionRange x, detail::PositionRange y, std:
 }  // namespace
 
 template <class T>
-EvenHistogram detail::even_histogram_buffer(Runtime& rt, PositionRange values, std::size_t count, std::size_t nbins, const double* range,
+EvenHistogram detail::even_histogram_buffer(Runtime& rt, PositionRange values, std::size_t count, std::size_t nbins, const EvenBins<T>* bins,
                                             const std::vector<WeightRange>& weights, HistogramOptions options) {
   check_range(rt, {"histogram_even: values", values.buffer, values.offset, count, sizeof(T), Access::read});
   check_buffer_weights(rt, "histogram_even", weights, count);
   return even_histogram<T>(
-      rt, nbins, range, weights.size(), options,
+      rt, nbins, bins, weights.size(), options,
       [&](const std::string& what) { return device_range<T>(rt, what, values.buffer, values.offset, count); },
       [&](Run& run) {
         run.start();
@@ -186,11 +186,11 @@ EvenHistogram detail::even_histogram_buffer(Runtime& rt, PositionRange values, s
 }
 
 template <class T>
-EvenHistogram detail::even_histogram_host(Runtime& rt, const std::vector<T>& values, std::size_t nbins, const double* range,
+EvenHistogram detail::even_histogram_host(Runtime& rt, const std::vector<T>& values, std::size_t nbins, const EvenBins<T>* bins,
                                           const std::vector<HostFloats>& weights, HistogramOptions options) {
   check_host_weights("histogram_even", weights, values.size());
   return even_histogram<T>(
-      rt, nbins, range, weights.size(), options, [&](const std::string& what) { return host_range(what, values); },
+      rt, nbins, bins, weights.size(), options, [&](const std::string& what) { return host_range(what, values); },
       [&](Run& run) { add_host(rt, run, values, nullptr, weights); });
 }
 
@@ -234,9 +234,9 @@ EvenHistogram2D detail::even_histogram2d_host(Runtime& rt, const std::vector<T>&
 }
 
 #define CLATOMICS_EVEN_HISTOGRAMS(T)                                                                                                    \
-  template EvenHistogram detail::even_histogram_buffer<T>(Runtime&, PositionRange, std::size_t, std::size_t, const double*,                \
+  template EvenHistogram detail::even_histogram_buffer<T>(Runtime&, PositionRange, std::size_t, std::size_t, const EvenBins<T>*,                \
                                                           const std::vector<WeightRange>&, HistogramOptions);                         \
-  template EvenHistogram detail::even_histogram_host<T>(Runtime&, const std::vector<T>&, std::size_t, const double*,                      \
+  template EvenHistogram detail::even_histogram_host<T>(Runtime&, const std::vector<T>&, std::size_t, const EvenBins<T>*,                      \
                                                         const std::vector<HostFloats>&, HistogramOptions);                           \
   template EvenHistogram2D detail::even_histogram2d_buffer<T>(Runtime&, PositionRange, PositionRange, std::size_t, const EvenBins<T>&, \
                                                               const EvenBins<T>&, const std::vector<WeightRange>&, HistogramOptions); \

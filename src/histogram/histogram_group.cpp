@@ -113,8 +113,7 @@ struct EvenOnGroup {
     return total;
   }
   Part part(Runtime& rt, const std::vector<detail::At>& at, std::uint64_t, std::size_t n) const {
-    const double range[2] = {bins.lo, bins.hi};
-    return detail::even_histogram_buffer<T>(rt, {at[0].buffer, at[0].offset}, n, bins.nbins, range, channels.ranges(at, 1), options);
+    return detail::even_histogram_buffer<T>(rt, {at[0].buffer, at[0].offset}, n, bins.nbins, &bins, channels.ranges(at, 1), options);
   }
   void merge(Total& total, Part&& part) const { merge_into(total, part); }
   std::vector<detail::HostArray> host() const { return channels.host_arrays({detail::host_array(*values)}); }

@@ -26,6 +26,10 @@ std::vector<A> linspace(A lo, A hi, std::size_t nbins) {
   return e;
 }
 
+// Float positions compared with double edges exactly (np.histogram2d with a range; np.histogram
+// with a range of np.float64 scalars).
+bool compared_in_double(EdgeRule rule) { return rule == EdgeRule::two_d || rule == EdgeRule::given_double; }
+
 // The edges the device compares T positions with, held in double: a range in double (given, or
 // np.histogram2d's) makes them in double, rounded to T; a range found in the data, in T itself.
 template <class T>
@@ -37,7 +41,7 @@ std::vector<double> axis_edges(double lo, double hi, std::size_t nbins, EdgeRule
     for (std::size_t k = 0; k < wide.size(); ++k) {
       float f = float(wide[k]);  // nearest, as NumPy's astype(float32)
       // Two axes: x >= e exactly when x >= the least float >= e (x a float).
-      if (rule == EdgeRule::two_d && double(f) < wide[k]) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+      if (compared_in_double(rule) && double(f) < wide[k]) f = std::nextafter(f, std::numeric_limits<float>::infinity());
       edges[k] = f;
     }
     return edges;
@@ -97,18 +101,22 @@ Axis even_axis(const std::string& what, std::size_t nbins, double lo, double hi,
   // hi is x <= the greatest float <= hi.
   axis.first = axis.edges.front();
   axis.last = axis.edges.back();
-  if (!doubles && rule == EdgeRule::two_d && axis.last > hi) axis.last = std::nextafter(float(axis.last), -std::numeric_limits<float>::infinity());
+  if (!doubles && compared_in_double(rule) && axis.last > hi) axis.last = std::nextafter(float(axis.last), -std::numeric_limits<float>::infinity());
   // The first guess's factor; where it overflows in T (a range of a few ulps of zero), 0: every
   // position then finds its bin by the binary search over the edges.
   const T scale = T(double(nbins) / (hi - lo));
   axis.scale = std::isfinite(scale) ? scale : T(0);
   // Bins of no width in T: the range has fewer values than bins. NumPy refuses these for
   // np.histogram ("Too many bins for data range"); np.histogram2d leaves such bins empty.
-  if (rule != EdgeRule::two_d && rule != EdgeRule::two_d_data)
+  // A range of np.float64 scalars: NumPy's edges are the double ones.
+  if (rule != EdgeRule::two_d && rule != EdgeRule::two_d_data) {
+    const bool wide = doubles || rule == EdgeRule::given_double;
+    const std::vector<double> edges = rule == EdgeRule::given_double ? linspace<double>(lo, hi, nbins) : axis.edges;
     for (std::size_t k = 0; k < nbins; ++k)
-      if (!(axis.edges[k] < axis.edges[k + 1]))
-        refuse(what, "too many bins for the range [lo, hi]: in " + std::string(type_name(doubles)) + ", edges " + std::to_string(k) +
-                         " and " + std::to_string(k + 1) + " are both " + text_of(T(axis.edges[k])) + " (fewer values than bins)");
+      if (!(edges[k] < edges[k + 1]))
+        refuse(what, "too many bins for the range [lo, hi]: in " + std::string(type_name(wide)) + ", edges " + std::to_string(k) + " and " +
+                         std::to_string(k + 1) + " are both " + (wide ? text_of(edges[k]) : text_of(T(edges[k]))) + " (fewer values than bins)");
+  }
   return axis;
 }
 

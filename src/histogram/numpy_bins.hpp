@@ -23,6 +23,7 @@ enum class EdgeRule {
   data_range,   // np.histogram, no range: linspace in the data's type
   two_d,        // np.histogram2d: linspace in double; float data compared with them exactly
   two_d_data,   // np.histogram2d, no range (NumPy 2): linspace in the data's type; bins of no width left empty
+  given_double, // np.histogram, a range of np.float64 scalars: linspace in double, float data compared with them exactly
 };
 
 // One axis of even bins: the range used (NumPy's, in double: a given range is Python floats,

@@ -87,13 +87,24 @@ Setup even_request(const Runtime& rt, const std::string& what, std::size_t nx, s
   return setup;
 }
 
+EdgeRule given_rule(RangeType type, bool two_d) {
+  if (type == RangeType::positions_type) return two_d ? EdgeRule::two_d_data : EdgeRule::data_range;
+  if (two_d) return EdgeRule::two_d;  // np.histogram2d compares with double edges for any other range
+  return type == RangeType::float64 ? EdgeRule::given_double : EdgeRule::given_range;
+}
+
+template <class T>
+Axis given_axis(const std::string& what, const EvenBins<T>& bins) {
+  return even_axis<T>(what, bins.nbins, bins.lo, bins.hi, given_rule(bins.range_type, false));
+}
+
 template <class T>
 Setup even_setup_2d(const Runtime& rt, const EvenBins<T>& xbins, const EvenBins<T>& ybins, std::size_t channels,
                     WeightAccumulation accumulation) {
   const std::string what = "histogram2d_even";
   Setup setup = even_request<T>(rt, what, xbins.nbins, ybins.nbins, true, channels, accumulation);
-  setup.x = even_axis<T>(what + ": xbins", xbins.nbins, xbins.lo, xbins.hi, EdgeRule::two_d);
-  setup.y = even_axis<T>(what + ": ybins", ybins.nbins, ybins.lo, ybins.hi, EdgeRule::two_d);
+  setup.x = even_axis<T>(what + ": xbins", xbins.nbins, xbins.lo, xbins.hi, given_rule(xbins.range_type, true));
+  setup.y = even_axis<T>(what + ": ybins", ybins.nbins, ybins.lo, ybins.hi, given_rule(ybins.range_type, true));
   return setup;
 }
 
@@ -121,6 +132,8 @@ void check_buffer_weights(const Runtime& rt, const std::string& what, const std:
   }
 }
 
+template Axis given_axis<float>(const std::string&, const EvenBins<float>&);
+template Axis given_axis<double>(const std::string&, const EvenBins<double>&);
 template Setup even_request<float>(const Runtime&, const std::string&, std::size_t, std::size_t, bool, std::size_t, WeightAccumulation);
 template Setup even_request<double>(const Runtime&, const std::string&, std::size_t, std::size_t, bool, std::size_t, WeightAccumulation);
 template Setup even_setup_2d<float>(const Runtime&, const EvenBins<float>&, const EvenBins<float>&, std::size_t, WeightAccumulation);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "clatomics/histogram.hpp"
+#include "histogram/numpy_bins.hpp"
 #include "histogram/plan.hpp"
 
 namespace clatomics::detail::hist {
@@ -21,6 +22,13 @@ void check_memory(const Runtime& rt, const std::string& what, const Setup& setup
 template <class T>
 Setup even_request(const Runtime& rt, const std::string& what, std::size_t nx, std::size_t ny, bool two_d, std::size_t channels,
                    WeightAccumulation accumulation);
+
+// The edge rule of a given range, by its type (EvenBins::range_type), for one axis or two.
+EdgeRule given_rule(RangeType type, bool two_d);
+
+// One axis of a 1-D even histogram over the bins given.
+template <class T>
+Axis given_axis(const std::string& what, const EvenBins<T>& bins);
 
 // A 2-D even histogram's setup: the request checked, then each axis' edges over its range (the
 // same setup for the call and its plan).

@@ -186,3 +186,38 @@ def test_histogram2d_without_range_edge_cases(queue):
     assert xe.dtype == np.float64 and xe[0] == 0 and xe[-1] == 1 and not h.any()
     with pytest.raises(ValueError, match=r"^clatomics\.histogram2d: y: autodetected range of \[nan, nan\] is not finite"):
         clatomics.histogram2d(y, np.array([1, np.nan, 2], F32))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ranges_of_numpy_scalars_make_numpy2s_edges(queue, seed):
+    # NEP 50: float32 scalars (as (a.min(), a.max()) of float32 data) make float32 edges by float32
+    # arithmetic; float64 scalars make float64 edges, the float32 data compared with them in
+    # double. Modelled here as NumPy 2 computes them, compared with NumPy 2 itself where it runs.
+    rng = np.random.default_rng(400 + seed)
+    for lo, hi, nbins in ranges(rng, 8):
+        nbins = nbins % 80 + 1
+        f_lo, f_hi = F32(lo), F32(hi)
+        e32, e64 = numpy2_linspace32(f_lo, f_hi, nbins), np.linspace(lo, hi, nbins + 1)
+        a = np.concatenate([data_for(rng, lo, hi, nbins, 500), around(e32), around(e64)]).astype(F32)
+        a = a[np.isfinite(a)]
+        for given, edges, data in (((f_lo, f_hi), e32, a), ((np.float64(lo), np.float64(hi)), e64, a.astype(np.float64))):
+            hist, got = clatomics.histogram(a, nbins, given)
+            assert got.dtype == edges.dtype
+            np.testing.assert_array_equal(got, edges, err_msg=f"{given!r}, {nbins} bins")
+            np.testing.assert_array_equal(hist, np.histogram(data, edges)[0], err_msg=f"{given!r}, {nbins} bins")
+            if NUMPY2:
+                want, want_edges = numpy_histogram(a, nbins, given)
+                np.testing.assert_array_equal(hist, want)
+                np.testing.assert_array_equal(got, want_edges)
+        x, y = a, rng.permutation(a)
+        h, xe, ye = clatomics.histogram2d(x, y, nbins, [(f_lo, f_hi), (f_lo, f_hi)])
+        assert xe.dtype == F32
+        np.testing.assert_array_equal(xe, e32)
+        np.testing.assert_array_equal(h, np.histogram2d(x, y, [e32, e32])[0])
+
+
+def test_ranges_numpy2_computes_in_another_type_are_refused(queue):
+    with pytest.raises(TypeError, match=r"^clatomics\.histogram: a range of float32 scalars over float64 data"):
+        clatomics.histogram(np.zeros(4), 3, (np.float32(0), np.float32(1)))
+    with pytest.raises(TypeError, match=r"float16"):
+        clatomics.histogram(np.zeros(4, F32), 3, (np.float16(0), 1.0))
