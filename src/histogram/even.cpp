@@ -138,7 +138,8 @@ EvenHistogram2D even_histogram2d(Runtime& rt, const EvenBins<T>* bins, std::size
   } else {
     const std::string what = "histogram2d_even";
     setup = even_request<T>(rt, what, nx, ny, true, channels, options.accumulation);
-    // No points: NumPy's [0, 1] of Python ints, edges in double as for a given range.
+    // A range found in the data has its edges in T; no points give NumPy's [0, 1] of Python
+    // ints, edges in double as a given range's.
     const auto rule = [](EdgeRule found) { return found == EdgeRule::data_range ? EdgeRule::two_d_data : EdgeRule::two_d; };
     const detail::FoundRange<T> rx = find_range(what + ": x", true);
     const detail::FoundRange<T> ry = find_range(what + ": y", false);
