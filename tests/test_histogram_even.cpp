@@ -618,6 +618,13 @@ TEST_CASE("a range of the positions' type or of float64: NumPy 2's edges for eac
   const auto refused = test::message_of<std::invalid_argument>(
       [&] { clatomics::histogram_even(rt, x, EvenBins<float>{1000, 1.0, 1.0 + 1e-14, clatomics::RangeType::float64}); });
   CHECK(test::contains(refused, "too many bins for the range [lo, hi]: in double"));
+  // A range of the positions' type must hold values of it; a range_type must be a RangeType.
+  CHECK(test::contains(test::message_of<std::invalid_argument>(
+                           [&] { clatomics::histogram_even(rt, x, EvenBins<float>{10, 0.1, 0.5, clatomics::RangeType::positions_type}); }),
+                       "histogram_even: lo (0.1) is not a float, as a range of the positions' type must be"));
+  CHECK(test::contains(test::message_of<std::invalid_argument>(
+                           [&] { clatomics::histogram_even(rt, x, EvenBins<float>{10, 0.0, 1.0, clatomics::RangeType(7)}); }),
+                       "range_type is not a RangeType"));
   // Two axes: a range of floats makes float edges; a float64 one, double edges, as a Python float's.
   const auto h2 = clatomics::histogram2d_even(rt, x, x, EvenBins<float>{9, least, most, clatomics::RangeType::positions_type},
                                               EvenBins<float>{9, -1.0, 2.0, clatomics::RangeType::float64});

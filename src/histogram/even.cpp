@@ -116,7 +116,7 @@ EvenHistogram even_histogram(Runtime& rt, std::size_t nbins, const EvenBins<T>* 
   const std::string what = "histogram_even";
   Setup setup = even_request<T>(rt, what, nbins, 0, false, channels, options.accumulation);
   if (bins) {
-    setup.x = detail::hist::given_axis<T>(what, *bins);
+    setup.x = detail::hist::given_axis<T>(what, *bins, false);
   } else {
     const detail::FoundRange<T> r = find_range(what);
     setup.x = even_axis<T>(what, nbins, r.lo, r.hi, r.rule);

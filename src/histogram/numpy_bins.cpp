@@ -76,6 +76,11 @@ Axis even_axis(const std::string& what, std::size_t nbins, double lo, double hi,
   if (!std::isfinite(lo)) refuse(what, "lo is " + quote(lo) + "; the range must be finite");
   if (!std::isfinite(hi)) refuse(what, "hi is " + quote(hi) + "; the range must be finite");
   if (lo > hi) refuse(what, "lo (" + quote(lo) + ") is above hi (" + quote(hi) + ")");
+  // A range in T (found in the data, or given as RangeType::positions_type) holds values of T.
+  if (in_t)
+    for (const auto& [name, bound] : {std::pair<const char*, double>{"lo", lo}, {"hi", hi}})
+      if (double(T(bound)) != bound)
+        refuse(what, std::string(name) + " (" + text_of(bound) + ") is not a " + type_name(doubles) + ", as a range of the positions' type must be");
   // An empty range widens by half a unit on each side, as NumPy's _get_outer_edges does: in the
   // range's own type (Python floats for a given range, the data's type for one found in it).
   // The range used is the result's lo and hi.

@@ -28,7 +28,7 @@ template <class T>
 Plan plan_histogram_even(Runtime& rt, std::size_t count, const EvenBins<T>& bins, std::size_t channels, HistogramOptions options) {
   const std::string what = "histogram_even";
   Setup setup = detail::hist::even_request<T>(rt, what, bins.nbins, 0, false, channels, options.accumulation);
-  setup.x = detail::hist::given_axis<T>(what, bins);
+  setup.x = detail::hist::given_axis<T>(what, bins, false);
   return detail::hist::plan_call(rt, setup, options, count)
       .shown(rt, what + " of " + std::to_string(count) + " " + detail::cl_type_name<T>() + " into " + std::to_string(bins.nbins) + " bins, " +
                      std::to_string(channels) + " weight channels");

@@ -87,15 +87,16 @@ Setup even_request(const Runtime& rt, const std::string& what, std::size_t nx, s
   return setup;
 }
 
-EdgeRule given_rule(RangeType type, bool two_d) {
-  if (type == RangeType::positions_type) return two_d ? EdgeRule::two_d_data : EdgeRule::data_range;
-  if (two_d) return EdgeRule::two_d;  // np.histogram2d compares with double edges for any other range
-  return type == RangeType::float64 ? EdgeRule::given_double : EdgeRule::given_range;
-}
-
 template <class T>
-Axis given_axis(const std::string& what, const EvenBins<T>& bins) {
-  return even_axis<T>(what, bins.nbins, bins.lo, bins.hi, given_rule(bins.range_type, false));
+Axis given_axis(const std::string& what, const EvenBins<T>& bins, bool two_d) {
+  EdgeRule rule = EdgeRule::given_range;
+  switch (bins.range_type) {
+    case RangeType::python_float: rule = two_d ? EdgeRule::two_d : EdgeRule::given_range; break;
+    case RangeType::float64: rule = two_d ? EdgeRule::two_d : EdgeRule::given_double; break;  // np.histogram2d: double edges always
+    case RangeType::positions_type: rule = two_d ? EdgeRule::two_d_data : EdgeRule::data_range; break;
+    default: refuse(what, "range_type is not a RangeType");
+  }
+  return even_axis<T>(what, bins.nbins, bins.lo, bins.hi, rule);
 }
 
 template <class T>
@@ -103,8 +104,8 @@ Setup even_setup_2d(const Runtime& rt, const EvenBins<T>& xbins, const EvenBins<
                     WeightAccumulation accumulation) {
   const std::string what = "histogram2d_even";
   Setup setup = even_request<T>(rt, what, xbins.nbins, ybins.nbins, true, channels, accumulation);
-  setup.x = even_axis<T>(what + ": xbins", xbins.nbins, xbins.lo, xbins.hi, given_rule(xbins.range_type, true));
-  setup.y = even_axis<T>(what + ": ybins", ybins.nbins, ybins.lo, ybins.hi, given_rule(ybins.range_type, true));
+  setup.x = given_axis<T>(what + ": xbins", xbins, true);
+  setup.y = given_axis<T>(what + ": ybins", ybins, true);
   return setup;
 }
 
@@ -132,8 +133,8 @@ void check_buffer_weights(const Runtime& rt, const std::string& what, const std:
   }
 }
 
-template Axis given_axis<float>(const std::string&, const EvenBins<float>&);
-template Axis given_axis<double>(const std::string&, const EvenBins<double>&);
+template Axis given_axis<float>(const std::string&, const EvenBins<float>&, bool);
+template Axis given_axis<double>(const std::string&, const EvenBins<double>&, bool);
 template Setup even_request<float>(const Runtime&, const std::string&, std::size_t, std::size_t, bool, std::size_t, WeightAccumulation);
 template Setup even_request<double>(const Runtime&, const std::string&, std::size_t, std::size_t, bool, std::size_t, WeightAccumulation);
 template Setup even_setup_2d<float>(const Runtime&, const EvenBins<float>&, const EvenBins<float>&, std::size_t, WeightAccumulation);

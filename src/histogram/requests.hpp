@@ -23,12 +23,10 @@ template <class T>
 Setup even_request(const Runtime& rt, const std::string& what, std::size_t nx, std::size_t ny, bool two_d, std::size_t channels,
                    WeightAccumulation accumulation);
 
-// The edge rule of a given range, by its type (EvenBins::range_type), for one axis or two.
-EdgeRule given_rule(RangeType type, bool two_d);
-
-// One axis of a 1-D even histogram over the bins given.
+// One axis of even bins given, for one axis or two: the edge rule its range's type
+// (EvenBins::range_type) makes; refused where the type is no RangeType.
 template <class T>
-Axis given_axis(const std::string& what, const EvenBins<T>& bins);
+Axis given_axis(const std::string& what, const EvenBins<T>& bins, bool two_d);
 
 // A 2-D even histogram's setup: the request checked, then each axis' edges over its range (the
 // same setup for the call and its plan).
