@@ -97,7 +97,8 @@ struct EvenHistogram {
 // range test in float. positions_type, np.float32 scalars (as (a.min(), a.max()) of float32 data
 // gives): lo and hi are floats, np.linspace in float, as for a range found in the data.
 // float64, np.float64 scalars: np.histogram's edges are float64 (np.linspace in double) and the
-// float positions are compared with them in double, as np.histogram2d compares them always.
+// float positions are compared with them in double (np.histogram2d, too, over a range of Python
+// floats or of np.float64 scalars; over np.float32 scalars its edges are floats).
 enum class RangeType { python_float, positions_type, float64 };
 
 template <class T>
