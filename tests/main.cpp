@@ -1,15 +1,14 @@
 // The suites' main: doctest's, with a watchdog for hangs. A suite that hangs on a busy machine
 // and is killed by CTest's timeout says nothing of where it hung; with CLATOMICS_TEST_WATCHDOG_S
-// set (CTest sets it below each suite's timeout), a test case that runs longer than that many
-// seconds prints its name and every thread's stack (through gdb, where it is installed), then
-// aborts the suite.
+// set (CTest sets it below each suite's timeout), a suite still running that many seconds after
+// it started prints the test case it is in (or that none is) and every thread's stack (through
+// gdb, where it is installed, given a minute), then aborts.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <unistd.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -26,15 +25,14 @@ using Clock = std::chrono::steady_clock;
 
 struct Running {
   std::mutex mutex;
-  std::condition_variable ended;
   std::string test_case;  // empty between test cases
-  Clock::time_point since;
-  bool done = false;
+  bool finished = false;  // every test case has run: the process is exiting
 };
 
+// Never destroyed: the watchdog outlives main(), to see a hang at exit too (a driver's teardown).
 Running& running() {
-  static Running r;
-  return r;
+  static Running* r = new Running;
+  return *r;
 }
 
 struct WatchdogListener : doctest::IReporter {
@@ -42,7 +40,6 @@ struct WatchdogListener : doctest::IReporter {
   void test_case_start(const doctest::TestCaseData& data) override {
     const std::lock_guard<std::mutex> lock(running().mutex);
     running().test_case = data.m_name;
-    running().since = Clock::now();
   }
   void test_case_end(const doctest::CurrentTestCaseStats&) override {
     const std::lock_guard<std::mutex> lock(running().mutex);
@@ -66,43 +63,49 @@ void print_stacks() {
 #ifdef __linux__
   prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);  // Yama lets only ancestors attach otherwise
 #endif
-  const std::string command = "command -v gdb >/dev/null && gdb -p " + std::to_string(getpid()) +
+  const std::string command = "command -v gdb >/dev/null && timeout 60 gdb -p " + std::to_string(getpid()) +
                               " -batch -nx -ex 'set pagination off' -ex 'thread apply all bt' 1>&2";
   if (std::system(command.c_str()) != 0) std::fprintf(stderr, "clatomics test watchdog: no stacks (gdb is not installed or could not attach)\n");
 }
 
-void watch(long limit_s) {
+void watch(long limit_s, Clock::time_point started) {
+  std::this_thread::sleep_until(started + std::chrono::seconds(limit_s));
   std::unique_lock<std::mutex> lock(running().mutex);
-  while (!running().ended.wait_for(lock, std::chrono::seconds(1), [] { return running().done; })) {
-    if (running().test_case.empty()) continue;
-    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - running().since).count();
-    if (seconds < limit_s) continue;
-    const std::string name = running().test_case;
-    lock.unlock();
-    std::fprintf(stderr, "\nclatomics test watchdog: test case \"%s\" has run for %ld s; every thread's stack:\n", name.c_str(), long(seconds));
-    std::fflush(stderr);
-    print_stacks();
-    std::fprintf(stderr, "clatomics test watchdog: test case \"%s\" hung (over %ld s); aborting\n", name.c_str(), limit_s);
-    std::fflush(stderr);
-    std::abort();
+  const std::string where = running().finished        ? "after its last test case (at exit)"
+                            : running().test_case.empty() ? "between test cases"
+                                                          : "in test case \"" + running().test_case + "\"";
+  lock.unlock();
+  std::fprintf(stderr, "\nclatomics test watchdog: the suite has run for %ld s, %s; every thread's stack:\n", limit_s, where.c_str());
+  std::fflush(stderr);
+  print_stacks();
+  std::fprintf(stderr, "clatomics test watchdog: hung %s (over %ld s); aborting\n", where.c_str(), limit_s);
+  std::fflush(stderr);
+  std::abort();
+}
+
+// CLATOMICS_TEST_WATCHDOG_S: a whole number of seconds; anything else is said and ignored.
+long watchdog_seconds() {
+  const char* text = std::getenv("CLATOMICS_TEST_WATCHDOG_S");
+  if (!text || !*text) return 0;
+  char* end = nullptr;
+  const long seconds = std::strtol(text, &end, 10);
+  if (*end || seconds <= 0) {
+    std::fprintf(stderr, "clatomics test watchdog: CLATOMICS_TEST_WATCHDOG_S='%s' is not a positive whole number of seconds: off\n", text);
+    return 0;
   }
+  return seconds;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  const Clock::time_point started = Clock::now();
   doctest::Context context(argc, argv);
-  std::thread watchdog;
-  const char* limit = std::getenv("CLATOMICS_TEST_WATCHDOG_S");
-  if (limit && std::atol(limit) > 0) watchdog = std::thread(watch, std::atol(limit));
+  if (const long limit = watchdog_seconds()) std::thread(watch, limit, started).detach();  // ends with the process
   const int result = context.run();
-  if (watchdog.joinable()) {
-    {
-      const std::lock_guard<std::mutex> lock(running().mutex);
-      running().done = true;
-    }
-    running().ended.notify_all();
-    watchdog.join();
+  {
+    const std::lock_guard<std::mutex> lock(running().mutex);
+    running().finished = true;
   }
   return result;
 }
