@@ -47,13 +47,16 @@ TEST_CASE("group selectors: all, type:all, lists; refused: blank, no match, a de
   }
 }
 
-TEST_CASE("a group made without Options takes the environment's, as Runtime() does; given Options are kept") {
+TEST_CASE("a group or Runtime made without Options takes the environment's, as Runtime() does; given Options are kept") {
   const bool forced = test::runtime().options().force_cas;
   const test::ScopedEnv env("CLATOMICS_FORCE_CAS", forced ? "0" : "1");
   DeviceGroup from_selector("0");
-  DeviceGroup from_queues(std::vector<cl::CommandQueue>{group_of_all().runtime(0).queue()});
+  const cl::CommandQueue& queue = group_of_all().runtime(0).queue();
+  DeviceGroup from_queues(std::vector<cl::CommandQueue>{queue});
+  const clatomics::Runtime adopted(queue.getInfo<CL_QUEUE_CONTEXT>(), queue.getInfo<CL_QUEUE_DEVICE>(), queue);
   CHECK(from_selector.runtime(0).options().force_cas == !forced);
   CHECK(from_queues.runtime(0).options().force_cas == !forced);
+  CHECK(adopted.options().force_cas == !forced);
   clatomics::Options given;
   given.force_cas = forced;
   CHECK(DeviceGroup("0", given).runtime(0).options().force_cas == forced);

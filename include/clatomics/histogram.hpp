@@ -401,8 +401,7 @@ EvenHistogram2D histogram2d_even(Runtime& rt, const View<V>& x, const View<V>& y
 void merge_into(std::vector<std::uint64_t>& into, const std::vector<std::uint64_t>& from);
 void merge_into(KeyHistogram& into, const KeyHistogram& from);
 void merge_into(EvenHistogram& into, const EvenHistogram& from);
-// 2-D: the same nx, ny and weight channels (the bins' ranges are the caller's to keep alike: the
-// result does not hold them).
+// 2-D: the same nx, ny, weight channels, ranges and edge rules.
 void merge_into(EvenHistogram2D& into, const EvenHistogram2D& from);
 
 // Over a DeviceGroup (group_forms.hpp): host data in chunks, or data resident on the devices.

@@ -14,6 +14,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iomanip>
+#include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -46,9 +49,12 @@ void require_same(V value, const std::string& what, MPI_Comm comm) {
   MPI_Allreduce(&value, &most, 1, datatype<V>(), MPI_MAX, comm);
   int mismatched = least == most && value == least ? 0 : 1, any = 0;  // MIN and MAX may pass a NaN over
   MPI_Allreduce(&mismatched, &any, 1, MPI_INT, MPI_MAX, comm);
-  if (any)
-    throw std::invalid_argument("clatomics::mpi: the ranks' " + what + " differ (" + std::to_string(least) + " to " +
-                                std::to_string(most) + "): refused before reducing");
+  if (any) {
+    std::ostringstream text;  // every digit: two ranges of small doubles must not read alike
+    text << std::setprecision(std::numeric_limits<V>::max_digits10) << "clatomics::mpi: the ranks' " << what << " differ (" << least
+         << " to " << most << "): refused before reducing";
+    throw std::invalid_argument(text.str());
+  }
 }
 
 // Counts: added over the ranks, in place.

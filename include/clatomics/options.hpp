@@ -41,9 +41,9 @@ struct Options {
   std::size_t program_cache_bytes = std::size_t(256) << 20;
   // A DeviceGroup's host threads that share the copies of host data into pinned staging memory
   // (on GPUs), besides each stream's own: 0 each stream copies alone; -1 (the default)
-  // CLATOMICS_STAGING_THREADS where it is set (a count from 0 to 256; read when the group first
-  // copies, whatever Options it was made with), else one fewer than the host's hardware threads,
-  // at most 15. The group takes its first device's.
+  // CLATOMICS_STAGING_THREADS where it is set (a count from 0 to 256; read by from_env(), and
+  // again when the group first copies where its Options still say -1), else one fewer than the
+  // host's hardware threads, at most 15. The group takes its first device's.
   int staging_threads = -1;
 
   // The defaults, overridden by the environment variables above. Booleans are 1/0, true/false,

@@ -27,10 +27,11 @@ class Runtime {
   explicit Runtime(Options options);
   // Adopts the caller's context, device and queue (each retained for the Runtime's life). The
   // queue may be out of order and need not profile; it must belong to that context and device,
-  // and the device to the context, else std::invalid_argument.
-  Runtime(const cl::Context& context, const cl::Device& device, const cl::CommandQueue& queue, Options options = {})
+  // and the device to the context, else std::invalid_argument. Without options, the
+  // environment's, as Runtime() takes them (their device field is not used).
+  Runtime(const cl::Context& context, const cl::Device& device, const cl::CommandQueue& queue, Options options = Options::from_env())
       : Runtime(context(), device(), queue(), std::move(options)) {}
-  Runtime(cl_context context, cl_device_id device, cl_command_queue queue, Options options = {});
+  Runtime(cl_context context, cl_device_id device, cl_command_queue queue, Options options = Options::from_env());
   ~Runtime();
 
   Runtime(const Runtime&) = delete;

@@ -49,32 +49,41 @@ def _accumulation(accumulation, what):
     return accumulation
 
 
-def _range_pair(rng, what, dtype):
+def _range_pair(rng, what, dtype, two_d=False):
     """(lo, hi, type): the range as Python floats, and how NumPy 2 makes the edges from its ends'
-    types (NEP 50: Python numbers give way to NumPy scalars), whatever NumPy runs: "python" (np.linspace
-    in double, the data's type after), "positions" (float32 scalars for float32 data, as
-    (a.min(), a.max()) gives: np.linspace in float32), "float64" (float64 edges for float32 data,
-    compared in double)."""
+    types (NEP 50: Python numbers give way to NumPy scalars and 0-d arrays), whatever NumPy runs:
+    "python" (np.linspace in double, the data's type after), "positions" (float32 ends over
+    float32 data, as (a.min(), a.max()) gives: the ends as float32, np.linspace in float32),
+    "float64" (float64 edges for float32 data, compared in double). two_d: np.histogram2d's rule
+    (its edges, in np.linspace's type, decide alone)."""
     try:
         lo, hi = rng
         pair = float(lo), float(hi)
     except (TypeError, ValueError):
         raise TypeError(f"clatomics.{what}: range must be a pair (lo, hi), not {rng!r}") from None
-    strong = [np.dtype(type(v)) for v in (lo, hi) if isinstance(v, np.generic)]
+    typed = [isinstance(v, np.generic) or (isinstance(v, np.ndarray) and v.ndim == 0) for v in (lo, hi)]
+    strong = [np.asarray(v).dtype for v, t in zip((lo, hi), typed) if t]
     if not strong:
         return pair + ("python",)
-    bins = np.result_type(*strong, dtype)  # the edges' type
     arithmetic = np.result_type(*strong)  # np.linspace's, beside the weak float(num)
     if arithmetic.kind in "biu":
         arithmetic = np.dtype(np.float64)
-    if arithmetic == np.float64 and bins == np.float64:
-        return pair + ("float64" if dtype == np.float32 else "python",)
-    if arithmetic == np.float64 and bins == np.float32:
-        return pair + ("python",)
-    if arithmetic == np.float32 and bins == np.float32:
-        return pair + ("positions",)
-    raise TypeError(f"clatomics.{what}: a range of {' and '.join(sorted({str(t) for t in strong}))} scalars over {np.dtype(dtype)} data "
-                    f"makes NumPy 2 compute the edges in {arithmetic} for {bins} bins, which is not taken; pass Python floats")
+    if arithmetic == np.float32 and dtype == np.float32:
+        # A Python number beside a float32 end is taken as a float32, as NumPy 2 takes it.
+        return float(np.float32(pair[0])), float(np.float32(pair[1])), "positions"
+    if arithmetic == np.float64:
+        if two_d or dtype != np.float32 or np.result_type(*strong, dtype) == np.float32:
+            return pair + ("python",)
+        # float64 edges for float32 data: NumPy 2 compares the data with each end in that end's
+        # type, a Python number's in float32, a typed one's in double; the two agree where the
+        # Python number is a float32.
+        if all(t or float(np.float32(v)) == v for v, t in zip(pair, typed)):
+            return pair + ("float64",)
+        raise TypeError(f"clatomics.{what}: a range with a Python number beside an end of {strong[0]} over float32 data makes "
+                        "NumPy 2 compare the data with each end in another type; give both ends as NumPy float64 (or both as "
+                        "Python floats)")
+    raise TypeError(f"clatomics.{what}: a range of {' and '.join(sorted({str(t) for t in strong}))} over {np.dtype(dtype)} data makes "
+                    f"NumPy 2 compute the edges in {arithmetic}, which clatomics has no rule for; pass Python floats")
 
 
 def histogram(a, bins=10, range=None, weights=None, *, accumulation="float", queue=None):  # noqa: A002: NumPy's names
@@ -129,7 +138,7 @@ def histogram2d(x, y, bins=10, range=None, weights=None, *, accumulation="float"
     if range is not None:
         if len(range) != 2:
             raise ValueError("clatomics.histogram2d: range must be [[xmin, xmax], [ymin, ymax]]")
-        ranges = (_range_pair(range[0], "histogram2d", dx.dtype), _range_pair(range[1], "histogram2d", dx.dtype))
+        ranges = (_range_pair(range[0], "histogram2d", dx.dtype, True), _range_pair(range[1], "histogram2d", dx.dtype, True))
     words = [("xbins.nbins * ybins.nbins", "bins[0] * bins[1]"), ("xbins.nbins", "bins[0]"), ("ybins.nbins", "bins[1]"),
              ("xbins:", "range[0]:"), ("ybins:", "range[1]:"), ("options.accumulation", "accumulation")]
     with as_called("histogram2d", "histogram2d_even", words):

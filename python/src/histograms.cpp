@@ -115,7 +115,7 @@ py::array edges_2d(double lo, double hi, clatomics::EvenHistogram::Edges kind, s
     const auto edges = even_axis<T>("histogram2d", nbins, lo, hi, EdgeRule::two_d_data).edges;
     return to_numpy(std::vector<T>(edges.begin(), edges.end()));
   }
-  return to_numpy(even_axis<double>("histogram2d", nbins, lo, hi, EdgeRule::given_range).edges);
+  return to_numpy(even_axis<double>("histogram2d", nbins, lo, hi, EdgeRule::two_d).edges);  // equal edges allowed, as NumPy's
 }
 
 // np.histogram2d(x, y, [nx, ny], range, weights): range ((xlo, xhi, type), (ylo, yhi, type)), or

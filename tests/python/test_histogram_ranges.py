@@ -217,7 +217,57 @@ def test_ranges_of_numpy_scalars_make_numpy2s_edges(queue, seed):
 
 
 def test_ranges_numpy2_computes_in_another_type_are_refused(queue):
-    with pytest.raises(TypeError, match=r"^clatomics\.histogram: a range of float32 scalars over float64 data"):
+    with pytest.raises(TypeError, match=r"^clatomics\.histogram: a range of float32 over float64 data"):
         clatomics.histogram(np.zeros(4), 3, (np.float32(0), np.float32(1)))
     with pytest.raises(TypeError, match=r"float16"):
         clatomics.histogram(np.zeros(4, F32), 3, (np.float16(0), 1.0))
+
+
+@pytest.mark.parametrize("given, kind", [
+    ((np.float64(0), 0.5), "float64"),              # a Python number that float32 holds beside a float64 end
+    ((np.array(0.0), np.array(0.1)), "float64"),    # 0-d arrays are typed, as NumPy scalars are
+    ((np.array(0, F32), np.array(0.1, F32)), "float32"),
+    ((np.float32(0), 0.7), "float32"),              # the Python number taken as a float32
+    ((np.float32(0.1), 0.1), "float32"),            # equal as float32: widened by 0.5 in float32
+    ((np.int8(0), np.int8(1)), "python"),           # float32 bins, np.linspace in double
+])
+def test_mixed_and_typed_range_ends_as_numpy2_takes_them(queue, given, kind):
+    a = np.float32([0.05, 0.1, 0.3, 0.5, 0.6, 0.7, 1.0, -0.4])
+    lo, hi = (float(v) for v in given)
+    if kind == "float64":
+        edges, data = np.linspace(lo, hi, 4), a.astype(np.float64)
+    elif kind == "float32":
+        lo, hi = F32(lo), F32(hi)
+        if lo == hi:
+            lo, hi = F32(lo - F32(0.5)), F32(hi + F32(0.5))
+        edges, data = numpy2_linspace32(lo, hi, 3), a
+    else:
+        edges, data = np.linspace(lo, hi, 4).astype(F32), a
+    hist, got = clatomics.histogram(a, 3, given)
+    assert got.dtype == edges.dtype
+    np.testing.assert_array_equal(got, edges)
+    np.testing.assert_array_equal(hist, np.histogram(data, edges)[0])
+    if NUMPY2:
+        want, want_edges = np.histogram(a, 3, given)
+        np.testing.assert_array_equal(hist, want)
+        np.testing.assert_array_equal(got, want_edges)
+
+
+def test_range_ends_numpy2_compares_in_two_types_are_refused(queue):
+    # np.histogram compares float32 data with the Python 0.1 in float32 and with np.float64(0) in
+    # double: no one rule of edges gives that.
+    with pytest.raises(TypeError, match=r"^clatomics\.histogram: a range with a Python number beside an end of float64"):
+        clatomics.histogram(np.float32([0.1, 0.05]), 1, (np.float64(0), 0.1))
+    # np.histogram2d's edges decide alone: the same range is taken there.
+    h, xe, _ = clatomics.histogram2d(np.float32([0.1, 0.05]), np.float32([0.1, 0.05]), 1, [(np.float64(0), 0.1), (0, 1)])
+    assert xe.dtype == np.float64 and h.sum() == 1  # 0.1f is above the double 0.1
+
+
+def test_histogram2d_equal_double_edges_are_allowed(queue):
+    # Equal edges leave bins empty in np.histogram2d (np.histogram refuses them).
+    h, xe, _ = clatomics.histogram2d(np.array([1e17, 1e17]), np.array([0.0, 1.0]), 2)
+    np.testing.assert_array_equal(h, [[0, 0], [1, 1]])
+    np.testing.assert_array_equal(xe, [1e17] * 3)
+    u = np.nextafter(1.0, 2.0)
+    h, _, _ = clatomics.histogram2d(np.float32([1, 1]), np.float32([0, 1]), 3, [[1.0, u], [0, 1]])
+    np.testing.assert_array_equal(h, [[0, 0, 0], [1, 0, 1], [0, 0, 0]])  # NumPy 2's: the edges 1, 1, 1 + ulp, 1 + ulp
