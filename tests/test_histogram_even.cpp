@@ -550,6 +550,19 @@ TEST_CASE("no ranges (2-D): each axis' range from its data and edges in its type
   CHECK(given.x_edges == clatomics::EvenHistogram::Edges::double_linspace);
   CHECK(test::contains(test::message_of<std::invalid_argument>([&] { clatomics::merge_into(found, given); }), "edges were computed differently"));
 
+  // Every point at the type's largest value: the range cannot widen (max - 0.5 is max), the bins
+  // have no width and no first guess; np.histogram2d puts the points in the last bin.
+  const float big = std::numeric_limits<float>::max();
+  for (const float sign : {1.0f, -1.0f}) {
+    const std::vector<float> at_max{sign * big, sign * big}, ys{0.0f, 1.0f};
+    CHECK(clatomics::histogram2d_even(rt, at_max, ys, 2, 2).counts == std::vector<std::uint64_t>{0, 0, 1, 1});
+    CHECK(clatomics::histogram2d_even(rt, view<float>(device(at_max)), view<float>(device(ys)), 2, 2).counts == std::vector<std::uint64_t>{0, 0, 1, 1});
+    if (rt.supports_double()) {
+      const double dbig = sign * std::numeric_limits<double>::max();
+      const std::vector<double> dmax{dbig, dbig}, dys{0.0, 1.0};
+      CHECK(clatomics::histogram2d_even(rt, view<double>(device(dmax)), view<double>(device(dys)), 2, 2).counts == std::vector<std::uint64_t>{0, 0, 1, 1});
+    }
+  }
   if (rt.supports_double()) {
     const std::vector<double> xd{-1.0, 0.25, 2.0}, yd{5.0, 5.0, 6.0};
     const auto hd = clatomics::histogram2d_even(rt, view<double>(device(xd)), view<double>(device(yd)), 3, 2);

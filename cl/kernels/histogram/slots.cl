@@ -53,11 +53,14 @@ CLAT_FN uint clat_slot(uint x, uint nbins, float lo, float hi, float scale, __gl
 #endif
 /* How far (in bins) from a bin's edges the guess below may be wrong: t is within a few ulps of
  * the exact (x - lo) / bin width, each edge within one ulp of lo + k * width; the bound covers
- * both with a factor 4 to spare. Past 2^24 bins (float) the fraction is no use: 1, never far. */
+ * both with a factor 4 to spare. Past 2^24 bins (float) the fraction is no use, and with no
+ * first guess (scale 0: every t is 0) there is none: 1, never far (and never NaN, which
+ * inf * 0 would make and the vector path would read as far from every edge). */
 CLAT_FN CLAT_POS clat_slot_guard(uint nbins, CLAT_POS lo, CLAT_POS hi, CLAT_POS scale) {
   const CLAT_POS eps = CLAT_HIST_DOUBLE ? DBL_EPSILON : FLT_EPSILON;
-  return nbins < (1u << 24) ? (CLAT_POS)4 * eps * ((CLAT_POS)1.5 * max(fabs(lo), fabs(hi)) * scale + (CLAT_POS)2 * nbins)
-                            : (CLAT_POS)1;
+  return nbins < (1u << 24) && scale != (CLAT_POS)0
+             ? (CLAT_POS)4 * eps * ((CLAT_POS)1.5 * max(fabs(lo), fabs(hi)) * scale + (CLAT_POS)2 * nbins)
+             : (CLAT_POS)1;
 }
 CLAT_FN uint clat_slot(CLAT_POS x, uint nbins, CLAT_POS lo, CLAT_POS hi, CLAT_POS scale, CLAT_POS guard,
                        __global const CLAT_POS *edges) {
