@@ -43,16 +43,18 @@ py::list sums_of(const std::vector<std::vector<double>>& sums) {
   return out;
 }
 
-// NumPy's bin_edges for a 1-D result, in the dtype NumPy gives them: the rule the result says
-// made its bins, over its range (the range used, or the data's values).
+// NumPy's edges of one axis of a result, in the dtype NumPy gives them: np.linspace over the
+// range the result used, as its kind says (float32 edges from float arithmetic, or from the
+// double ones rounded; else float64). The library checked that range when it made the bins.
 template <class T>
-py::array edges_1d(const clatomics::EvenHistogram& h, std::size_t nbins) {
+py::array edges_of(double lo, double hi, clatomics::EvenHistogram::Edges kind, std::size_t nbins) {
   using Edges = clatomics::EvenHistogram::Edges;
   using clatomics::detail::EdgeRule;
   using clatomics::detail::even_axis;
-  if (h.edges == Edges::double_linspace) return to_numpy(even_axis<double>("histogram", nbins, h.lo, h.hi, EdgeRule::given_range).edges);
-  const EdgeRule rule = h.edges == Edges::float_linspace ? EdgeRule::data_range : EdgeRule::given_range;
-  const auto edges = even_axis<T>("histogram", nbins, h.lo, h.hi, rule).edges;
+  // np.histogram2d allows equal edges (np.histogram's were refused before its bins were made).
+  if (kind == Edges::double_linspace) return to_numpy(even_axis<double>("histogram", nbins, lo, hi, EdgeRule::two_d).edges);
+  const EdgeRule rule = kind == Edges::float_linspace ? EdgeRule::two_d_data : EdgeRule::given_range;
+  const auto edges = even_axis<T>("histogram", nbins, lo, hi, rule).edges;
   return to_numpy(std::vector<T>(edges.begin(), edges.end()));
 }
 
@@ -93,7 +95,7 @@ py::dict histogram(std::intptr_t queue, const std::string& dtype, const py::hand
     d["below"] = h.below, d["above"] = h.above, d["nan"] = h.nan;
     d["lo"] = h.lo, d["hi"] = h.hi;
     d["sums"] = sums_of(h.sums);
-    d["edges"] = edges_1d<T>(h, nbins);
+    d["edges"] = edges_of<T>(h.lo, h.hi, h.edges, nbins);
     d["strategy"] = clatomics::strategy_name(h.strategy);
     return std::move(d);
   }).cast<py::dict>();
@@ -103,19 +105,6 @@ py::dict tallies(const clatomics::AxisTallies& t) {
   py::dict d;
   d["below"] = t.below, d["above"] = t.above, d["nan"] = t.nan;
   return d;
-}
-
-// NumPy's edges of one axis of a 2-D result: np.linspace over the range it used, in T where the
-// range was found in float data (float32 edges), else in double (float64 edges).
-template <class T>
-py::array edges_2d(double lo, double hi, clatomics::EvenHistogram::Edges kind, std::size_t nbins) {
-  using clatomics::detail::EdgeRule;
-  using clatomics::detail::even_axis;
-  if (kind == clatomics::EvenHistogram::Edges::float_linspace) {
-    const auto edges = even_axis<T>("histogram2d", nbins, lo, hi, EdgeRule::two_d_data).edges;
-    return to_numpy(std::vector<T>(edges.begin(), edges.end()));
-  }
-  return to_numpy(even_axis<double>("histogram2d", nbins, lo, hi, EdgeRule::two_d).edges);  // equal edges allowed, as NumPy's
 }
 
 // np.histogram2d(x, y, [nx, ny], range, weights): range ((xlo, xhi, type), (ylo, yhi, type)), or
@@ -144,8 +133,8 @@ py::dict histogram2d(std::intptr_t queue, const std::string& dtype, const py::ha
     d["nx"] = h.nx, d["ny"] = h.ny;
     d["x"] = tallies(h.x), d["y"] = tallies(h.y), d["outside"] = h.outside;
     d["sums"] = sums_of(h.sums);
-    d["xedges"] = edges_2d<T>(h.x_lo, h.x_hi, h.x_edges, nx);
-    d["yedges"] = edges_2d<T>(h.y_lo, h.y_hi, h.y_edges, ny);
+    d["xedges"] = edges_of<T>(h.x_lo, h.x_hi, h.x_edges, nx);
+    d["yedges"] = edges_of<T>(h.y_lo, h.y_hi, h.y_edges, ny);
     return std::move(d);
   }).cast<py::dict>();
 }

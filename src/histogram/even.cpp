@@ -63,6 +63,18 @@ detail::FoundRange<T> device_range(Runtime& rt, const std::string& what, cl_mem 
   return data_range(what, count, least, most, nan_seen);
 }
 
+// How an axis' edges were computed, as a result says it: by its rule, for one axis or two.
+EvenHistogram::Edges edges_kind(const Setup& setup, const Axis& axis) {
+  using Edges = EvenHistogram::Edges;
+  if (setup.doubles) return Edges::double_linspace;
+  switch (axis.rule) {
+    case EdgeRule::given_range: return Edges::double_linspace_to_float;
+    case EdgeRule::data_range:
+    case EdgeRule::two_d_data: return Edges::float_linspace;
+    default: return Edges::double_linspace;  // two_d, given_double: float positions compared with double edges
+  }
+}
+
 EvenHistogram even_result(Run& run, const Setup& setup) {
   const auto totals = run.totals();
   EvenHistogram h;
@@ -73,9 +85,7 @@ EvenHistogram even_result(Run& run, const Setup& setup) {
   h.lo = setup.x.lo;
   h.hi = setup.x.hi;
   h.strategy = run.strategy();
-  h.edges = setup.doubles || setup.x.rule == EdgeRule::given_double ? EvenHistogram::Edges::double_linspace
-            : setup.x.rule == EdgeRule::data_range                ? EvenHistogram::Edges::float_linspace
-                                                                  : EvenHistogram::Edges::double_linspace_to_float;
+  h.edges = edges_kind(setup, setup.x);
   if (setup.channels) h.sums = run.weight_sums();
   return h;
 }
@@ -87,11 +97,8 @@ EvenHistogram2D even_result_2d(Run& run, const Setup& setup) {
   h.nx = setup.x.nbins;
   h.ny = setup.y.nbins;
   h.strategy = run.strategy();
-  const auto edges_of = [&](const Axis& a) {
-    return !setup.doubles && a.rule == EdgeRule::two_d_data ? EvenHistogram::Edges::float_linspace : EvenHistogram::Edges::double_linspace;
-  };
-  h.x_lo = setup.x.lo, h.x_hi = setup.x.hi, h.x_edges = edges_of(setup.x);
-  h.y_lo = setup.y.lo, h.y_hi = setup.y.hi, h.y_edges = edges_of(setup.y);
+  h.x_lo = setup.x.lo, h.x_hi = setup.x.hi, h.x_edges = edges_kind(setup, setup.x);
+  h.y_lo = setup.y.lo, h.y_hi = setup.y.hi, h.y_edges = edges_kind(setup, setup.y);
   h.counts.assign(totals.begin(), totals.begin() + std::ptrdiff_t(bins));
   // Slot bins + 4 * cx + cy - 1: cx, cy = 0 in range, 1 below, 2 above, 3 NaN (kernels/histogram/slots.cl).
   std::uint64_t* x_tally[4] = {nullptr, &h.x.below, &h.x.above, &h.x.nan};
