@@ -30,11 +30,14 @@ std::vector<A> linspace(A lo, A hi, std::size_t nbins) {
 // with a range of np.float64 scalars).
 bool compared_in_double(EdgeRule rule) { return rule == EdgeRule::two_d || rule == EdgeRule::given_double; }
 
+// The range and its edges in the positions' type (a range found in the data, or given in it).
+bool in_positions_type(EdgeRule rule) { return rule == EdgeRule::data_range || rule == EdgeRule::two_d_data; }
+
 // The edges the device compares T positions with, held in double: a range in double (given, or
 // np.histogram2d's) makes them in double, rounded to T; a range found in the data, in T itself.
 template <class T>
 std::vector<double> axis_edges(double lo, double hi, std::size_t nbins, EdgeRule rule) {
-  if (std::is_same_v<T, double> || !(rule == EdgeRule::data_range || rule == EdgeRule::two_d_data)) {
+  if (std::is_same_v<T, double> || !in_positions_type(rule)) {
     const std::vector<double> wide = linspace<double>(lo, hi, nbins);
     if (std::is_same_v<T, double>) return wide;
     std::vector<double> edges(wide.size());
@@ -69,7 +72,7 @@ const char* type_name(bool doubles) { return doubles ? "double" : "float"; }
 template <class T>
 Axis even_axis(const std::string& what, std::size_t nbins, double lo, double hi, EdgeRule rule) {
   constexpr bool doubles = std::is_same_v<T, double>;
-  const bool in_t = rule == EdgeRule::data_range || rule == EdgeRule::two_d_data;
+  const bool in_t = in_positions_type(rule);
   // Quoted as it was likely written: a value float positions' type holds exactly (a range found
   // in float data, or given as floats) as a float, any other as a double.
   const auto quote = [](double v) { return double(T(v)) == v ? text_of(T(v)) : text_of(v); };
