@@ -68,6 +68,36 @@ Call even2d_call(bool weighted) {
   return c;
 }
 
+// No ranges: each axis' found in its data, its edges in float arithmetic (every point inside).
+Call even2d_found_call() {
+  Call c;
+  c.what = "ranges found in the data";
+  c.run = [](Runtime& rt, const Ranges& r, const Contents* before) {
+    const std::size_t nx = 23, ny = 5;
+    const auto got = clatomics::histogram2d_even(rt, view<float>(r[0]), view<float>(r[1]), nx, ny, {view<float>(r[2])});
+    if (!before) return;
+    const auto x = as<float>((*before)[0]), y = as<float>((*before)[1]), w = as<float>((*before)[2]);
+    const auto ex = found_edges(x, nx), ey = found_edges(y, ny);
+    const auto bin = [](float v, const std::vector<float>& e) {
+      return std::min(std::size_t(std::upper_bound(e.begin(), e.end(), v) - e.begin()) - 1, e.size() - 2);
+    };
+    Counts counts(nx * ny, 0);
+    std::vector<float> sums(counts.size(), 0.0f);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const std::size_t slot = bin(x[i], ex) * ny + bin(y[i], ey);
+      ++counts[slot];
+      sums[slot] += w[i];
+    }
+    CHECK(got.counts == counts);
+    CHECK(got.outside == 0);
+    CHECK(got.x_lo == (x.empty() ? 0.0 : double(ex.front())));
+    CHECK(got.y_hi == (y.empty() ? 1.0 : double(ey.back())));
+    REQUIRE(got.sums.size() == 1u);
+    CHECK(got.sums[0] == std::vector<double>(sums.begin(), sums.end()));
+  };
+  return c;
+}
+
 Algorithm histogram2d_even_entry() {
   Algorithm a = algorithm_of("histogram2d_even", {{"x", Role::input, 4, Extent::length}, {"y", Role::input, 4, Extent::length},
                                                   {"weights", Role::input, 4, Extent::length}});
@@ -76,7 +106,7 @@ Algorithm histogram2d_even_entry() {
     const auto x = small_floats(s.length, gen, -9, 9), y = small_floats(s.length, gen, -5, 5);
     return Contents{bytes_of(x), bytes_of(y), bytes_of(small_floats(s.length, gen, -4, 4))};
   };
-  a.calls = {even2d_call(true), even2d_call(false)};
+  a.calls = {even2d_call(true), even2d_call(false), even2d_found_call()};
   const auto with = [](std::string what, std::string says, clatomics::EvenBins<float> xbins, clatomics::EvenBins<float> ybins, bool longer_y,
                        std::size_t channels) {
     return refusal(std::move(what), std::move(says), [=](Runtime& rt, const Ranges& r) {

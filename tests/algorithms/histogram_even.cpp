@@ -35,18 +35,6 @@ Even host_even(const std::vector<float>& v, const std::vector<float>* w, const s
   return e;
 }
 
-// np.histogram(values, nbins) without a range: the data's own, edges in float arithmetic.
-std::vector<float> found_edges(const std::vector<float>& v, std::size_t nbins) {
-  if (v.empty()) return test::numpy_edges(nbins, 0.0f, 1.0f);
-  float lo = *std::min_element(v.begin(), v.end()), hi = *std::max_element(v.begin(), v.end());
-  if (lo == hi) lo -= 0.5f, hi += 0.5f;
-  const float step = (hi - lo) / float(nbins);
-  std::vector<float> edges(nbins + 1);
-  for (std::size_t k = 0; k < nbins; ++k) edges[k] = float(k) * step + lo;
-  edges[nbins] = hi;
-  return edges;
-}
-
 void check_even(const clatomics::EvenHistogram& got, const Even& want, std::size_t channels) {
   CHECK(got.counts == want.counts);
   CHECK(got.below == want.below);
