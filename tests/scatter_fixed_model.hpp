@@ -64,18 +64,21 @@ struct FixedModel {
     return neg ? -m : m;
   }
 
-  // out[idx[i]] += values[i] for idx[i] < out.size(), deterministic, include_self or not.
+  // out[idx[i] * width + d] += values[i * width + d] for idx[i] < out.size() / width (rows of
+  // width, contiguous), deterministic, include_self or not.
   static std::vector<float> sum(std::vector<float> out, const std::vector<std::uint32_t>& idx, const std::vector<float>& values,
-                                bool include_self) {
-    const std::size_t n = values.size(), rows = std::min<std::size_t>(4096, n), stride = n / rows;
+                                bool include_self, std::size_t width = 1) {
+    const std::size_t n = idx.size(), bins = out.size() / width, rows = std::min<std::size_t>(4096, n), stride = n / rows;
     int top = 0;
     for (std::size_t j = 0; j < rows; ++j)
-      if (std::isfinite(values[j * stride])) top = std::max(top, double_exponent(values[j * stride]));
+      for (std::size_t d = 0; d < width; ++d)
+        if (std::isfinite(values[j * stride * width + d])) top = std::max(top, double_exponent(values[j * stride * width + d]));
     top = std::max(top, 896) + 8;
     const auto keep = [&] { return std::min(top - 896, 254); };
     bool above = false;
     for (std::size_t i = 0; i < n; ++i)
-      if (idx[i] < out.size() && std::isfinite(values[i]) && exponent(values[i]) > keep()) above = true;
+      for (std::size_t d = 0; d < width; ++d)
+        if (idx[i] < bins && std::isfinite(values[i * width + d]) && exponent(values[i * width + d]) > keep()) above = true;
     if (above) {
       top = 0;
       for (float v : values)
@@ -86,31 +89,34 @@ struct FixedModel {
     for (std::uint64_t c = std::uint64_t(n) + 1; c; c >>= 1) ++bits;
     const int e_grid = top - 1022 + bits - 126;
     std::vector<I128> sums(out.size());
-    std::vector<unsigned> flags(out.size()), counts(out.size());
+    std::vector<unsigned> flags(out.size()), counts(bins);
     for (std::size_t i = 0; i < n; ++i) {
-      if (idx[i] >= out.size()) continue;
-      const float v = values[i];
+      if (idx[i] >= bins) continue;
       ++counts[idx[i]];
-      if (std::isnan(v)) flags[idx[i]] |= 1;
-      else if (std::isinf(v)) flags[idx[i]] |= v > 0 ? 2 : 4;
-      else sums[idx[i]] += fixed(v, e_grid);
+      for (std::size_t d = 0; d < width; ++d) {
+        const float v = values[i * width + d];
+        const std::size_t slot = idx[i] * width + d;
+        if (std::isnan(v)) flags[slot] |= 1;
+        else if (std::isinf(v)) flags[slot] |= v > 0 ? 2 : 4;
+        else sums[slot] += fixed(v, e_grid);
+      }
     }
-    for (std::size_t b = 0; b < out.size(); ++b) {
-      if (!include_self && !counts[b]) continue;  // counts kept: a bin nothing reached keeps its value
-      I128 s = sums[b];
-      const float self = include_self ? out[b] : 0.0f;
+    for (std::size_t slot = 0; slot < out.size(); ++slot) {
+      if (!include_self && !counts[slot / width]) continue;  // counts kept: a bin nothing reached keeps its value
+      I128 s = sums[slot];
+      const float self = include_self ? out[slot] : 0.0f;
       bool apart = false;
       if (include_self) {
         if (exponent(self) <= keep()) s += fixed(self, e_grid);
         else apart = true;
       }
       float r;
-      if ((flags[b] & 1) || (flags[b] & 6) == 6) r = NAN;
-      else if (flags[b] & 2) r = INFINITY;
-      else if (flags[b] & 4) r = -INFINITY;
-      else if (include_self && self != 0.0f && sums[b] == 0) r = self, apart = false;
+      if ((flags[slot] & 1) || (flags[slot] & 6) == 6) r = NAN;
+      else if (flags[slot] & 2) r = INFINITY;
+      else if (flags[slot] & 4) r = -INFINITY;
+      else if (include_self && self != 0.0f && sums[slot] == 0) r = self, apart = false;
       else r = round_fixed(s, e_grid);
-      out[b] = apart ? self + r : r;
+      out[slot] = apart ? self + r : r;
     }
     return out;
   }

@@ -378,3 +378,98 @@ TEST_CASE("deterministic float sums: bit for bit the 128-bit fixed point's resul
       }
     }
 }
+
+namespace {
+
+// Rows of `width` a stride apart (pad between them) from rows that are contiguous, after `before`
+// elements of pad.
+template <class T>
+std::vector<T> strided(const std::vector<T>& rows, std::size_t width, std::size_t stride, std::size_t before, T pad) {
+  std::vector<T> out(before + rows.size() / width * stride, pad);
+  for (std::size_t i = 0; i < rows.size(); ++i) out[before + i / width * stride + i % width] = rows[i];
+  return out;
+}
+
+// Deterministic rows grouped by bin wherever a call can take it, for a scope.
+struct SortedRows {
+  SortedRows() { clatomics::testing::set_scatter_rows(clatomics::testing::ScatterRows::sorted); }
+  ~SortedRows() { clatomics::testing::set_scatter_rows(clatomics::testing::ScatterRows::automatic); }
+  SortedRows(const SortedRows&) = delete;
+  SortedRows& operator=(const SortedRows&) = delete;
+};
+
+std::string tuning_of(const clatomics::Plan& plan, const std::string& key) {
+  for (const auto& [k, v] : plan.tuning)
+    if (k == key) return v;
+  return "(no " + key + ")";
+}
+
+// One layout of grouped rows, of float or double: sums and means bit for bit the rows summed in
+// place (local_cache), in one launch and in launches of 4500 rows; float sums also the model's.
+template <class V>
+void grouped_rows(std::size_t width, int set, std::mt19937_64& gen) {
+  auto& rt = test::runtime();
+  const std::size_t bins = 1000, n = 20011;
+  const std::size_t vstride = width + std::size_t(set % 2) * 3, ostride = width + std::size_t(set % 3);
+  const bool self = set % 2 == 0;
+  std::vector<cl_uint> idx(2, 0u);  // two entries before the call's
+  std::size_t oor = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    idx.push_back(cl_uint(i % 89 == 5 ? bins + i % 3 : gen() % bins));
+    oor += idx.back() >= bins;
+  }
+  const auto floats = model_values(set, n * width, gen);
+  std::vector<float> init(bins * width);
+  for (auto& x : init) x = float(std::ldexp(double(gen() % 1000) - 500, int(gen() % 40) - 20));
+  const std::vector<V> values(floats.begin(), floats.end());
+  const std::vector<V> out_host = strided(std::vector<V>(init.begin(), init.end()), width, ostride, 3, V(77));
+  const cl::Buffer ib = device(idx), vb = device(strided(values, width, vstride, 5, V(99)));
+  const Rows rows(width, vstride, ostride);
+  INFO((sizeof(V) == 4 ? "float" : "double"), ", width ", width, ", set ", set, ", value stride ", vstride, ", out stride ", ostride,
+       ", include_self ", self);
+  const ScatterOptions o = options(self, ScatterStrategy::global_atomics, true);  // automatic keeps few bins in __local memory
+  const SortedRows sorted;  // on CPUs too
+  {
+    const cl::Buffer out = device(out_host);
+    const clatomics::Plan plan = clatomics::plan_scatter_reduce(rt, rows_view<V>(out, 3, bins, width, ostride), clatomics::view<cl_uint>(ib, 2, n),
+                                                     rows_view<V>(vb, 5, n, width, vstride), ScatterOp::sum, o, rows);
+    CHECK(tuning_of(plan, "accumulator").find("rows sorted by bin") != std::string::npos);
+  }
+  for (const std::uint64_t launch : {std::uint64_t(0), std::uint64_t(4500) * width}) {
+    INFO((launch ? "launches of 4500 rows" : "one launch"));
+    const StreamLimits limits(0, launch);
+    for (const ScatterOp op : {ScatterOp::sum, ScatterOp::mean}) {
+      const cl::Buffer out = device(out_host), in_place = device(out_host);
+      const auto r = scatter_ranges<V, cl_uint>(rt, out, 3, bins, ib, 2, vb, 5, n, op, o, rows);
+      CHECK(r.out_of_range == oor);
+      (void)scatter_ranges<V, cl_uint>(rt, in_place, 3, bins, ib, 2, vb, 5, n, op, options(self, ScatterStrategy::local_cache, true), rows);
+      const auto got = test::to_host<V>(rt, out, out_host.size());
+      CHECK(same(got, test::to_host<V>(rt, in_place, out_host.size())));
+      if (op != ScatterOp::sum || sizeof(V) != 4) continue;
+      const auto want = strided(FixedModel::sum(init, std::vector<cl_uint>(idx.begin() + 2, idx.end()), floats, self, width), width, ostride, 3,
+                                77.0f);
+      std::size_t wrong = 0;
+      std::ostringstream first;
+      for (std::size_t k = 0; k < want.size(); ++k)
+        if (!same(float(got[k]), want[k]) && wrong++ < 3) first << "\n  element " << k << ": model " << show(want[k]) << ", got " << show(float(got[k]));
+      INFO(wrong, " elements differ from the model", first.str());
+      CHECK(wrong == 0);
+    }
+  }
+}
+
+}  // namespace
+
+// Deterministic rows whose bins are spread are grouped by bin before they are summed
+// (kernels/scatter_sorted_rows.cl), through views at offsets with strides past the width, with
+// indices out of range tallied and the padding untouched (the model's and in-place results keep
+// it).
+TEST_CASE("deterministic rows grouped by bin: bit for bit the fixed point's sums and the rows summed in place") {
+  if (!test::runtime().supports_double()) return;
+  std::mt19937_64 gen(11);
+  for (const std::size_t width : {std::size_t(4), std::size_t(5), std::size_t(32)})
+    for (int set = 0; set < 8; ++set) {
+      grouped_rows<float>(width, set, gen);
+      if (set < 2) grouped_rows<double>(width, set, gen);
+    }
+}

@@ -22,6 +22,8 @@
  *   CLAT_SC_RUNS    1: indices in runs (sorted, or one bin): where the warp path exists, a full
  *                   warp's runs that continue from lane to lane are combined before they reach
  *                   global memory [0]
+ *   CLAT_SC_SORT_ROWS 1: the kernels that group deterministic rows by bin before they are summed
+ *                   (scatter_sorted_rows.cl; CLAT_SC_FIXED, global slots, indices) [0]
  *   CLAT_SC_VEC_RED 1: the device has PTX's vector red.global.add.v4.f32 (sm_90 and later) [0]
  *   CLAT_SC_K       consecutive elements a work-item takes per step (one column, 16-byte aligned
  *                   ranges), a multiple of 4 [16]
@@ -35,7 +37,8 @@
  * bin make long runs, and neighbouring work-items rarely share a run's slot.
  *
  * The accumulator, the runs and the finish are in the files included below (scatter_combine.cl,
- * scatter_fixed.cl, scatter_accumulator.cl, scatter_runs.cl, scatter_finish.cl).
+ * scatter_fixed.cl, scatter_accumulator.cl, scatter_runs.cl, scatter_finish.cl); deterministic rows
+ * whose bins are spread are grouped by bin first (scatter_sorted_rows.cl).
  */
 #include "kernels/algo_common.cl"
 #include "kernels/scatter_types.cl"
@@ -326,6 +329,7 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
 #endif
 }
 
+#include "kernels/scatter_sorted_rows.cl"
 #include "kernels/scatter_finish.cl"
 
 #endif /* CLATOMICS_KERNELS_SCATTER_CL */

@@ -18,6 +18,7 @@ std::atomic<CompactPath> compact_path{CompactPath::automatic};
 std::atomic<std::size_t> compact_group{0}, compact_per_item{0};
 std::atomic<std::size_t> failing_chunk{SIZE_MAX};
 std::atomic<PinnedStaging> staging{PinnedStaging::automatic};
+std::atomic<ScatterRows> rows{ScatterRows::automatic};
 
 }  // namespace
 
@@ -37,6 +38,9 @@ void set_failing_group_chunk(std::size_t chunk) { failing_chunk = chunk; }
 
 PinnedStaging pinned_staging() { return staging.load(); }
 void set_pinned_staging(PinnedStaging s) { staging = s; }
+
+ScatterRows scatter_rows() { return rows.load(); }
+void set_scatter_rows(ScatterRows r) { rows = r; }
 
 CompactPlan compact_plan() { return {compact_path.load(), compact_group.load(), compact_per_item.load()}; }
 

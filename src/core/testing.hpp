@@ -51,6 +51,13 @@ struct CompactPlan {
 CompactPlan compact_plan();
 void set_compact_plan(const CompactPlan& plan);
 
+// Deterministic scatter rows: automatic (grouped by bin first on GPUs where enough rows share a
+// bin, scatter/device_call.hpp) or forced either way (sorted groups every call that can take it:
+// global slots, indices, fewer than 2^32 bins, on CPUs too; in_place groups none).
+enum class ScatterRows { automatic, sorted, in_place };
+ScatterRows scatter_rows();
+void set_scatter_rows(ScatterRows rows);
+
 // A Runtime (as Runtime(options) makes it) whose listed native checks fail on purpose, by slot
 // name ("add_float_global", "minmax_double_local", ...) or "all": tests of the fallbacks.
 std::unique_ptr<Runtime> runtime_with_failing_checks(Options options, const std::vector<std::string>& checks);

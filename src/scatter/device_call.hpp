@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "clatomics/scatter.hpp"
@@ -25,6 +26,14 @@ constexpr cl_uint scatter_no_tag = 0xffffffffu;  // CLAT_SC_EMPTY: the cache's f
 // values into 16M bins: all in one bin 758 -> 422 GB/s, sorted 475 -> 357; 512M values in rows
 // of 128 into 12.8M slots: 328 -> 460).
 constexpr std::size_t window_values_per_slot = 8;
+// Deterministic rows whose bins are spread are grouped by bin before they are summed
+// (kernels/scatter_sorted_rows.cl) where a row holds at least sort_rows_min_width values and a
+// launch's rows are at least sort_rows_per_bin times the bins: a slot's atomics then come once
+// per run of its bin's rows, not once per value; the grouping costs two atomics and 8 bytes of
+// entries a row. A launch then takes at most sort_rows_launch rows (their entries' scratch).
+constexpr std::size_t sort_rows_min_width = 4;
+constexpr std::size_t sort_rows_per_bin = 4;
+constexpr std::uint64_t sort_rows_launch = std::uint64_t(1) << 24;
 
 class Scatter {
  public:
@@ -82,6 +91,24 @@ class Scatter {
   };
   Window window(int e_grid, int e_top, int likely_top) const;
   bool accumulate(const Program& program, int e_grid, int e_top, int likely_top, ScatterResult& result);
+  // Where accumulate's launches put a call's sums: the slots (out, or scratch), their counts,
+  // flags and window (kernels/scatter.cl's parameters of the same names), and the tally.
+  struct Slots {
+    cl_mem acc;
+    std::size_t offset, stride;
+    cl_mem counts, flags, wide;
+    int e_grid, e_top;
+    Window window;
+    cl_mem tally;
+  };
+  // The grouping's scratch (kernels/scatter_sorted_rows.cl): a count, then a first entry, a bin;
+  // the entries claimed; a (row, bin) entry a row of a launch.
+  struct SortScratch {
+    Mem starts, claimed, entries;
+  };
+  // Launch l, elements [first, first + n), in place (clat_scatter) or grouped by bin first.
+  void launch_in_place(std::size_t l, std::size_t first, std::size_t n, const Slots& slots);
+  void launch_sorted_rows(std::size_t l, std::size_t first, std::size_t n, const Slots& slots, const SortScratch& scratch);
   void find_arg(const Program& checks, const Program& program);
   // __local memory's room for this call's slots (accumulator, and count when counting).
   LocalRoom room() const { return local_room(rt_.device_info(), plan_.store_bytes * plan_.words + (plan_.counts ? 4 : 0)); }

@@ -20,6 +20,14 @@ const Signature fill_kernel{"clat_scatter_fill", "global acc, n"};
 const Signature finish_kernel{"clat_scatter_finish",
                               "global out, out_off, ostride, width, nbins, global acc, global counts, global flags, e_grid, e_top, global wide, "
                               "w_lo, include_self, mean"};
+// kernels/scatter_sorted_rows.cl, in the same program.
+const Signature sort_count_kernel{"clat_sr_count", "global idx, idx_off, first, n, nbins, global starts, global oor, oor_slot"};
+const Signature sort_starts_kernel{"clat_sr_starts", "global starts, nbins, global claimed, local scratch"};
+const Signature sort_place_kernel{"clat_sr_place", "global idx, idx_off, first, n, nbins, global starts, global entries"};
+const Signature sort_sum_kernel{"clat_sr_sum",
+                                "global entries, global claimed, global val, val_off, first, width, vstride, global acc, acc_off, astride, "
+                                "global counts, global flags, e_grid, e_top, global wide, w_lo, w_span, global oor"};
+constexpr std::uint64_t sort_rows_stretch = 64;  // CLAT_SR_STRETCH
 const Signature arg_kernel{"clat_scatter_arg",
                            "global idx, idx_off, global val, val_off, first, n, nbins, global out, out_off, global arg, arg_off"};
 // kernels/scatter_checks.cl, built per type.
@@ -185,7 +193,6 @@ void Scatter::find_arg(const Program& checks, const Program& program) {
 // out untouched, when a fixed-point value lay above e_top (the grid must be redone). likely_top:
 // where the window of float values ends (the sample's largest exponent, or the true one).
 bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int likely_top, ScatterResult& result) {
-  const LibraryKernel& kernel = kernel_;  // made by plan()
   // The accumulator: out itself, or scratch slots at the identity (plus counts and flags).
   Mem scratch, counts, flags, wide;
   const Window window = this->window(e_grid, e_top, likely_top);
@@ -218,21 +225,27 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int like
   const std::size_t launches = this->launches();
   const Mem tally = make_buffer(rt_, (launches + 1) * sizeof(cl_uint));
   commands_.fill_zero(tally.get(), (launches + 1) * sizeof(cl_uint));
-  const bool private_slots = plan_.strategy == ScatterStrategy::local_private;
-  const LocalBytesOf local = local_bytes();
   cl_mem no_buffer = tally.get();  // any valid buffer, for arguments the program does not use
+  const Slots slots{acc,
+                    acc_offset,
+                    astride,
+                    counts ? counts.get() : no_buffer,
+                    flags ? flags.get() : no_buffer,
+                    wide ? wide.get() : no_buffer,
+                    e_grid,
+                    e_top,
+                    window,
+                    tally.get()};
+  SortScratch sort;
+  if (plan_.sort_rows) {
+    sort.starts = make_buffer(rt_, call_.bins * sizeof(cl_uint));
+    sort.claimed = make_buffer(rt_, sizeof(cl_uint));
+    sort.entries = make_buffer(rt_, std::size_t(std::min<std::uint64_t>(per_launch, call_.count)) * 2 * sizeof(cl_uint));
+  }
   for (std::size_t l = 0; l < launches; ++l) {
     const std::size_t first = l * per_launch, n = std::size_t(std::min<std::uint64_t>(per_launch, call_.count - first));
-    const Grid grid = accumulate_grid(n);
-    bind(kernel, arg("idx", call_.indices), arg("idx_off", cl_ulong(call_.indices_offset)), arg("val", call_.values),
-         arg("val_off", cl_ulong(call_.values_offset)), arg("first", cl_ulong(first)), arg("n", cl_ulong(n)), arg("width", cl_uint(width_)),
-         arg("vstride", cl_ulong(vstride_)), arg("nbins", cl_ulong(call_.bins)), arg("acc", acc), arg("acc_off", cl_ulong(acc_offset)),
-         arg("astride", cl_ulong(astride)), arg("counts", counts ? counts.get() : no_buffer), arg("flags", flags ? flags.get() : no_buffer),
-         arg("e_grid", cl_int(e_grid)), arg("e_top", cl_int(e_top)), arg("wide", wide ? wide.get() : no_buffer),
-         arg("w_lo", cl_int(window.lo)), arg("w_span", window.span), arg("oor", tally), arg("oor_slot", cl_uint(1 + l)),
-         arg("lslots", cl_uint(private_slots ? slots_ : 0)), arg("lacc", LocalBytes{local.acc}), arg("ltag", LocalBytes{local.tags}),
-         arg("lcount", LocalBytes{local.counts}));
-    commands_.launch(kernel, grid);
+    if (plan_.sort_rows) launch_sorted_rows(l, first, n, slots, sort);
+    else launch_in_place(l, first, n, slots);
   }
   std::vector<cl_uint> tallies(launches + 1);
   if (plan_.fixed) {
@@ -252,6 +265,46 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int like
   commands_.read(tally.get(), 0, (launches + 1) * sizeof(cl_uint), tallies.data());
   for (std::size_t l = 1; l <= launches; ++l) result.out_of_range += tallies[l];
   return true;
+}
+
+void Scatter::launch_in_place(std::size_t l, std::size_t first, std::size_t n, const Slots& slots) {
+  const LibraryKernel& kernel = kernel_;  // made by plan()
+  const LocalBytesOf local = local_bytes();
+  bind(kernel, arg("idx", call_.indices), arg("idx_off", cl_ulong(call_.indices_offset)), arg("val", call_.values),
+       arg("val_off", cl_ulong(call_.values_offset)), arg("first", cl_ulong(first)), arg("n", cl_ulong(n)), arg("width", cl_uint(width_)),
+       arg("vstride", cl_ulong(vstride_)), arg("nbins", cl_ulong(call_.bins)), arg("acc", slots.acc), arg("acc_off", cl_ulong(slots.offset)),
+       arg("astride", cl_ulong(slots.stride)), arg("counts", slots.counts), arg("flags", slots.flags), arg("e_grid", cl_int(slots.e_grid)),
+       arg("e_top", cl_int(slots.e_top)), arg("wide", slots.wide), arg("w_lo", cl_int(slots.window.lo)), arg("w_span", slots.window.span),
+       arg("oor", slots.tally), arg("oor_slot", cl_uint(1 + l)),
+       arg("lslots", cl_uint(plan_.strategy == ScatterStrategy::local_private ? slots_ : 0)), arg("lacc", LocalBytes{local.acc}),
+       arg("ltag", LocalBytes{local.tags}), arg("lcount", LocalBytes{local.counts}));
+  commands_.launch(kernel, accumulate_grid(n));
+}
+
+// The rows counted by bin, each bin given its first entry, the rows placed, then summed.
+void Scatter::launch_sorted_rows(std::size_t l, std::size_t first, std::size_t n, const Slots& slots, const SortScratch& scratch) {
+  const LibraryKernel count = make_kernel(program_, sort_count_kernel), begin = make_kernel(program_, sort_starts_kernel),
+                      place = make_kernel(program_, sort_place_kernel), sum = make_kernel(program_, sort_sum_kernel);
+  const cl_uint bins = cl_uint(call_.bins);  // the plan keeps bins below 2^32
+  commands_.fill_zero(scratch.starts.get(), std::size_t(bins) * sizeof(cl_uint));
+  commands_.fill_zero(scratch.claimed.get(), sizeof(cl_uint));
+  bind(count, arg("idx", call_.indices), arg("idx_off", cl_ulong(call_.indices_offset)), arg("first", cl_ulong(first)), arg("n", cl_uint(n)),
+       arg("nbins", bins), arg("starts", scratch.starts), arg("oor", slots.tally), arg("oor_slot", cl_uint(1 + l)));
+  commands_.launch(count, small_grid(count, n));
+  const Grid scan = small_grid(begin, bins);
+  bind(begin, arg("starts", scratch.starts), arg("nbins", bins), arg("claimed", scratch.claimed),
+       arg("scratch", LocalBytes{scan.group * sizeof(cl_uint)}));
+  commands_.launch(begin, scan);
+  bind(place, arg("idx", call_.indices), arg("idx_off", cl_ulong(call_.indices_offset)), arg("first", cl_ulong(first)), arg("n", cl_uint(n)),
+       arg("nbins", bins), arg("starts", scratch.starts), arg("entries", scratch.entries));
+  commands_.launch(place, small_grid(place, n));
+  bind(sum, arg("entries", scratch.entries), arg("claimed", scratch.claimed), arg("val", call_.values),
+       arg("val_off", cl_ulong(call_.values_offset)), arg("first", cl_ulong(first)), arg("width", cl_uint(width_)),
+       arg("vstride", cl_ulong(vstride_)), arg("acc", slots.acc), arg("acc_off", cl_ulong(slots.offset)), arg("astride", cl_ulong(slots.stride)),
+       arg("counts", slots.counts), arg("flags", slots.flags), arg("e_grid", cl_int(slots.e_grid)), arg("e_top", cl_int(slots.e_top)),
+       arg("wide", slots.wide), arg("w_lo", cl_int(slots.window.lo)), arg("w_span", slots.window.span), arg("oor", slots.tally));
+  const std::uint64_t stretches = (std::uint64_t(n) + sort_rows_stretch - 1) / sort_rows_stretch;
+  commands_.launch(sum, make_grid(rt_, sum, stretches * width_, plan_.group, plan_.max_groups));
 }
 
 }  // namespace clatomics::detail

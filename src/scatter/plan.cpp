@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/testing.hpp"
 #include "scatter/device_call.hpp"
 
 namespace clatomics::detail {
@@ -94,13 +95,23 @@ void Scatter::choose(const ScatterSample& sample) {
   // Propagating min/max never run in place: out's own NaN may have bits that the ordered
   // atomics do not order (clat_scatter_finish joins it).
   plan_.direct = !plan_.fixed && !plan_.counts && !plan_.prop && o.include_self;
+  // Deterministic rows whose bins are spread: grouped by bin first on GPUs, where enough rows
+  // share a bin (device_call.hpp). Their entries and counts are 32-bit.
+  const std::uint64_t launch_rows = std::min<std::uint64_t>({call_.count, launch_elements() / width_, sort_rows_launch});
+  const bool can_sort = plan_.fixed && s == ScatterStrategy::global_atomics && !call_.segments && call_.bins <= 0xffffffffu;
+  const bool worth_sorting = tuning_.sort_rows && !sorted && width_ >= sort_rows_min_width && launch_rows / sort_rows_per_bin >= call_.bins;
+  switch (testing::scatter_rows()) {
+    case testing::ScatterRows::automatic: plan_.sort_rows = can_sort && worth_sorting; break;
+    case testing::ScatterRows::sorted: plan_.sort_rows = can_sort; break;
+    case testing::ScatterRows::in_place: plan_.sort_rows = false; break;
+  }
 }
 
 std::string Scatter::build_options() const {
   const Capabilities& caps = rt_.device_info().caps;
   std::string options = base_options() + define("CLAT_SC_FIXED", plan_.fixed ? 1 : 0) + define("CLAT_SC_WINDOW", plan_.window ? 1 : 0) + define("CLAT_SC_COUNTS", plan_.counts ? 1 : 0) +
                         define("CLAT_SC_SOLO", plan_.solo ? 1 : 0) + define("CLAT_SC_AGG", plan_.agg ? 1 : 0) +
-                        define("CLAT_SC_RUNS", plan_.runs ? 1 : 0) + define("CLAT_SC_VEC_RED", caps.nv_compute_capability >= 90 ? 1 : 0);
+                        define("CLAT_SC_RUNS", plan_.runs ? 1 : 0) + define("CLAT_SC_SORT_ROWS", plan_.sort_rows ? 1 : 0) + define("CLAT_SC_VEC_RED", caps.nv_compute_capability >= 90 ? 1 : 0);
   options += define("CLAT_SC_MODE", scatter_mode_macro(plan_.strategy));
   if (plan_.strategy == ScatterStrategy::local_private) options += define("CLAT_SC_SHIFT", plan_.shift);
   if (plan_.strategy == ScatterStrategy::local_cache) options += define("CLAT_SC_SLOTS", (long long)plan_.cache_slots);
@@ -109,7 +120,10 @@ std::string Scatter::build_options() const {
   return options;
 }
 
-std::uint64_t Scatter::per_launch() const { return std::max<std::uint64_t>(1, launch_elements() / width_); }
+std::uint64_t Scatter::per_launch() const {
+  const std::uint64_t rows = std::max<std::uint64_t>(1, launch_elements() / width_);
+  return plan_.sort_rows ? std::min(rows, sort_rows_launch) : rows;
+}
 
 std::size_t Scatter::launches() const { return std::size_t((call_.count + per_launch() - 1) / per_launch()); }
 
@@ -151,7 +165,8 @@ Plan ScatterPlan::plan(const Runtime& rt, const char* what) const {
                 {"launches", text(launches)},
                 {"local bytes", text(local_bytes)},
                 {"sample", std::string(sample.sorted ? "sorted" : "unsorted") + ", " + (sample.hot ? "hot" : "spread")},
-                {"accumulator", std::string(direct ? "out" : "scratch") + (fixed ? ", 128-bit fixed point" : "") + (window ? ", 64-bit window" : "") + (counts ? ", counts" : "")},
+                {"accumulator", std::string(direct ? "out" : "scratch") + (fixed ? ", 128-bit fixed point" : "") + (window ? ", 64-bit window" : "") + (counts ? ", counts" : "") +
+                                     (sort_rows ? ", rows sorted by bin" : "")},
                 {"group", text(tuning.group)},
                 {"max copies", text(tuning.max_copies)},
                 {"merging groups per cu", text(tuning.merging_groups_per_cu)},
@@ -162,7 +177,8 @@ Plan ScatterPlan::plan(const Runtime& rt, const char* what) const {
                 {"hot share", text(tuning.hot_share)},
                 {"hot over spread", text(tuning.hot_over_spread)},
                 {"small group", text(tuning.small_group)},
-                {"small groups per cu", text(tuning.small_groups_per_cu)}};
+                {"small groups per cu", text(tuning.small_groups_per_cu)},
+                {"sort rows", tuning.sort_rows ? "yes" : "no"}};
   return out;
 }
 

@@ -25,6 +25,7 @@ struct ScatterPlan {
   bool counts = false;  // elements per bin: mean, or include_self false
   bool direct = false;  // accumulate straight into out (no scratch, no finish)
   bool agg = false, runs = false, solo = false;
+  bool sort_rows = false;  // fixed, global slots: rows grouped by bin first (scatter_sorted_rows.cl)
   unsigned shift = 0;           // local_private: 1 << shift copies
   std::size_t cache_slots = 0;  // local_cache
   std::size_t group = 1, max_groups = 1;

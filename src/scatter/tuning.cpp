@@ -21,6 +21,7 @@ constexpr ScatterTuning cpu_tuning{
     /*hot_over_spread=*/2,
     /*small_group=*/256,
     /*small_groups_per_cu=*/8,
+    /*sort_rows=*/false,
     /*rbk_group=*/256,
     /*rbk_keys_per_item=*/8,
 };
@@ -41,6 +42,7 @@ constexpr ScatterTuning gpu_tuning{
     /*hot_over_spread=*/2,
     /*small_group=*/256,
     /*small_groups_per_cu=*/8,
+    /*sort_rows=*/true,
     /*rbk_group=*/256,
     /*rbk_keys_per_item=*/8,
 };

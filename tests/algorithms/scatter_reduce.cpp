@@ -52,6 +52,12 @@ void scatters(Runtime& rt) {
     det.deterministic = true;
     (void)scatter_reduce(rt, out, d.idx, d.v, ScatterOp::sum, det);
     (void)scatter_reduce(rt, hout, d.idx, h, ScatterOp::mean, det);
+    // Rows grouped by bin before they are summed, as GPUs take them (forced: CPUs do not).
+    testing::set_scatter_rows(testing::ScatterRows::sorted);
+    det.strategy = ScatterStrategy::global_atomics;
+    (void)scatter_reduce(rt, rows, std::vector<cl_uint>(d.idx.begin(), d.idx.begin() + std::ptrdiff_t(n / 3)),
+                         std::vector<float>(d.v.begin(), d.v.begin() + std::ptrdiff_t(n / 3 * 3)), ScatterOp::sum, det, 3);
+    testing::set_scatter_rows(testing::ScatterRows::automatic);
   }
 }
 
