@@ -6,11 +6,12 @@
  * with one vector atomic). Grouped, a work-item sums one column of a stretch of rows and hands a
  * bin's run on once: a slot gets about one atomic per run of its bin's rows in a stretch.
  *
- * The grouping is a counting sort that is not stable: clat_sr_count counts each bin's rows,
- * clat_sr_starts gives every bin its first entry (each work-group claims its bins' stretch of the
- * entries with one atomic, so the bins are in no fixed order), and clat_sr_place puts each row's
- * (row, bin) at its bin's next free entry. The order of the rows, and of the bins, varies from run
- * to run; the fixed point's sums are exact integers, so the results do not.
+ * The grouping is a counting sort that is not stable: clat_sr_count counts each bin's rows and
+ * gives each row its rank among them (the atomic's old count: in no fixed order), clat_sr_starts
+ * gives every bin its first entry (each work-group claims its bins' stretch of the entries with
+ * one atomic, so the bins are in no fixed order either), and clat_sr_place writes each row's
+ * (row, bin) at its bin's first entry plus its rank. The order of the rows, and of the bins,
+ * varies from run to run; the fixed point's sums are exact integers, so the results do not.
  *
  * Rows of one launch: fewer than 2^32, as are the bins (the host keeps both so).
  */
@@ -25,29 +26,39 @@
 #error "kernels/scatter.cl: CLAT_SC_SORT_ROWS groups deterministic rows of indices into global slots"
 #endif
 
-/* Entries a work-item of clat_sr_sum takes (a multiple of 4). */
+/* Entries a work-item of clat_sr_sum takes (a multiple of 8). */
 #ifndef CLAT_SR_STRETCH
 #define CLAT_SR_STRETCH 64
 #endif
 
-/* starts[b] += rows of bin b among rows [first, first + n); rows whose index is >= nbins are
- * counted into oor[oor_slot]. */
+/* Rows a work-item of clat_sr_count and clat_sr_place takes per step, a grid apart: their loads
+ * first, then their atomics or stores (each in flight beside the others). */
+#define CLAT_SR_AHEAD 4u
+
+/* starts[b] += rows of bin b among rows [first, first + n), ranks[i] = row i's place among
+ * them; rows whose index is >= nbins are counted into oor[oor_slot]. */
 __kernel void clat_sr_count(__global const CLAT_SC_IDX *idx, ulong idx_off, ulong first, uint n, uint nbins, __global uint *starts,
-                            __global uint *oor, uint oor_slot) {
+                            __global uint *ranks, __global uint *oor, uint oor_slot) {
   const __global CLAT_SC_IDX *ip = idx + idx_off + first;
+  const uint grid = get_global_size(0);
   uint out_of_range = 0u;
-  for (uint i = get_global_id(0); i < n; i += get_global_size(0)) {
-    const ulong b = (ulong)ip[i];
-    if (b < nbins) atomic_inc(starts + b);
-    else ++out_of_range;
+  for (uint i = get_global_id(0); i < n; i += CLAT_SR_AHEAD * grid) {
+    ulong b[CLAT_SR_AHEAD];
+    uint r[CLAT_SR_AHEAD];
+    for (uint c = 0; c < CLAT_SR_AHEAD; ++c) b[c] = i + c * grid < n ? (ulong)ip[i + c * grid] : (ulong)nbins;
+    for (uint c = 0; c < CLAT_SR_AHEAD; ++c)
+      if (b[c] < nbins) r[c] = atomic_inc(starts + b[c]);
+      else if (i + c * grid < n) ++out_of_range;
+    for (uint c = 0; c < CLAT_SR_AHEAD; ++c)
+      if (b[c] < nbins) ranks[i + c * grid] = r[c];
   }
   if (out_of_range) atomic_add(oor + oor_slot, out_of_range);
 }
 
 /* starts[b]: bin b's count in, its first entry out. A work-item takes a stretch of bins, its
- * group scans the stretches' sums and claims their entries at once from *claimed (which ends
- * as the number of entries). */
-__kernel void clat_sr_starts(__global uint *starts, uint nbins, __global uint *claimed, __local uint *scratch) {
+ * group scans the stretches' sums and claims their entries at once from starts[nbins] (which
+ * ends as the number of entries). */
+__kernel void clat_sr_starts(__global uint *starts, uint nbins, __local uint *scratch) {
   __local uint base;
   const uint per = (uint)(((ulong)nbins + get_global_size(0) - 1) / get_global_size(0));
   const uint lo = (uint)min((ulong)get_global_id(0) * per, (ulong)nbins), hi = (uint)min((ulong)lo + per, (ulong)nbins);
@@ -55,7 +66,7 @@ __kernel void clat_sr_starts(__global uint *starts, uint nbins, __global uint *c
   for (uint b = lo; b < hi; ++b) mine += starts[b];
   uint total;
   const uint before = clat_group_exclusive_scan(mine, scratch, &total);
-  if (get_local_id(0) == 0u) base = atomic_add(claimed, total);
+  if (get_local_id(0) == 0u) base = atomic_add(starts + nbins, total);
   barrier(CLK_LOCAL_MEM_FENCE);
   uint at = base + before;
   for (uint b = lo; b < hi; ++b) {
@@ -65,23 +76,29 @@ __kernel void clat_sr_starts(__global uint *starts, uint nbins, __global uint *c
   }
 }
 
-/* entries[k] = (row, bin) for each row of rows [first, first + n) whose bin is < nbins, at its
- * bin's next free entry (starts[b] ends as the bin's last entry + 1). */
-__kernel void clat_sr_place(__global const CLAT_SC_IDX *idx, ulong idx_off, ulong first, uint n, uint nbins, __global uint *starts,
-                            __global uint2 *entries) {
+/* entries[starts[b] + ranks[i]] = (i, b) for each row i of rows [first, first + n) whose bin b
+ * is < nbins. */
+__kernel void clat_sr_place(__global const CLAT_SC_IDX *idx, ulong idx_off, ulong first, uint n, uint nbins, __global const uint *starts,
+                            __global const uint *ranks, __global uint2 *entries) {
   const __global CLAT_SC_IDX *ip = idx + idx_off + first;
-  for (uint i = get_global_id(0); i < n; i += get_global_size(0)) {
-    const ulong b = (ulong)ip[i];
-    if (b < nbins) entries[atomic_inc(starts + b)] = (uint2)(i, (uint)b);
+  const uint grid = get_global_size(0);
+  for (uint i = get_global_id(0); i < n; i += CLAT_SR_AHEAD * grid) {
+    ulong b[CLAT_SR_AHEAD];
+    uint at[CLAT_SR_AHEAD];
+    for (uint c = 0; c < CLAT_SR_AHEAD; ++c) b[c] = i + c * grid < n ? (ulong)ip[i + c * grid] : (ulong)nbins;
+    for (uint c = 0; c < CLAT_SR_AHEAD; ++c)
+      if (b[c] < nbins) at[c] = starts[b[c]] + ranks[i + c * grid];
+    for (uint c = 0; c < CLAT_SR_AHEAD; ++c)
+      if (b[c] < nbins) entries[at[c]] = (uint2)(i + c * grid, (uint)b[c]);
   }
 }
 
 /* Unit u: column d = u % width of entries [s * CLAT_SR_STRETCH, (s + 1) * CLAT_SR_STRETCH),
- * s = u / width, of the *claimed entries: their values (element first + row) summed by runs of
+ * s = u / width, of the starts[nbins] entries: their values (element first + row) summed by runs of
  * one bin as clat_scatter's runs are, and handed on to the global slots (acc, counts, flags,
  * wide) at the end of each run. Neighbouring work-items take neighbouring columns of the same
  * rows. */
-__kernel void clat_sr_sum(__global const uint2 *entries, __global const uint *claimed, __global const CLAT_SC_IN *val, ulong val_off,
+__kernel void clat_sr_sum(__global const uint2 *entries, __global const uint *starts, uint nbins, __global const CLAT_SC_IN *val, ulong val_off,
                           ulong first, uint width, ulong vstride, __global CLAT_SC_STORE *acc, ulong acc_off, ulong astride,
                           __global ulong *counts, __global uint *flags, int e_grid, int e_top, __global ulong *wide, int w_lo,
                           uint w_span, __global uint *oor) {
@@ -94,7 +111,7 @@ __kernel void clat_sr_sum(__global const uint2 *entries, __global const uint *cl
 #if CLAT_SC_WINDOW
   const float w_scale = clat_sc_window_scale(w_lo);
 #endif
-  const uint total = claimed[0];
+  const uint total = starts[nbins];
   const ulong units = (ulong)((total + CLAT_SR_STRETCH - 1u) / CLAT_SR_STRETCH) * width;
   for (ulong u = get_global_id(0); u < units; u += get_global_size(0)) {
     const uint s = (uint)(u / width), d = (uint)(u - (ulong)s * width);
@@ -105,17 +122,17 @@ __kernel void clat_sr_sum(__global const uint2 *entries, __global const uint *cl
 #if CLAT_SC_WINDOW
     ulong2 run_w = (ulong2)(0ul, 0ul);
 #endif
-    /* Four entries and their values loaded before any of them is added. */
-    for (uint k = begin; k < end; k += 4u) {
-      uint2 e[4];
-      CLAT_SC_T v[4];
+    /* Eight entries (16-byte loads: a stretch starts on a multiple of 8 entries) and their
+     * values loaded before any of them is added. */
+    for (uint k = begin; k < end; k += 8u) {
+      uint4 e[4];
+      CLAT_SC_T v[8];
       for (uint c = 0; c < 4u; ++c)
-        if (k + c < end) {
-          e[c] = entries[k + c];
-          v[c] = CLAT_SC_LOAD(vp, (first + e[c].x) * vstride + d);
-        }
-      for (uint c = 0; c < 4u; ++c)
-        if (k + c < end) CLAT_SC_PUT((ulong)e[c].y * width + d, v[c], d)
+        if (k + 2u * c < end) e[c] = ((const __global uint4 *)(entries + k))[c];
+      for (uint c = 0; c < 8u; ++c)
+        if (k + c < end) v[c] = CLAT_SC_LOAD(vp, (first + (c & 1u ? e[c / 2u].z : e[c / 2u].x)) * vstride + d);
+      for (uint c = 0; c < 8u; ++c)
+        if (k + c < end) CLAT_SC_PUT((ulong)(c & 1u ? e[c / 2u].w : e[c / 2u].y) * width + d, v[c], d)
     }
     if (run_key != CLAT_SC_NONE) clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, lacc, ltag, lcount, lslots);
 #if CLAT_SC_WINDOW

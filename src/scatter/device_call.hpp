@@ -29,8 +29,11 @@ constexpr std::size_t window_values_per_slot = 8;
 // Deterministic rows whose bins are spread are grouped by bin before they are summed
 // (kernels/scatter_sorted_rows.cl) where a row holds at least sort_rows_min_width values and a
 // launch's rows are at least sort_rows_per_bin times the bins: a slot's atomics then come once
-// per run of its bin's rows, not once per value; the grouping costs two atomics and 8 bytes of
-// entries a row. A launch then takes at most sort_rows_launch rows (their entries' scratch).
+// per run of its bin's rows, not once per value; the grouping costs one atomic a row and 12
+// bytes of scratch (a rank and an entry). A launch then takes at most sort_rows_launch rows.
+// Measured on an H200 at 40 rows a bin (rows of 32 / 128 into 100,000 bins): 1.6x / 1.9x the
+// speed of the rows summed in place; the two thresholds are where the runs start to repay the
+// grouping's atomic a row, not measured.
 constexpr std::size_t sort_rows_min_width = 4;
 constexpr std::size_t sort_rows_per_bin = 4;
 constexpr std::uint64_t sort_rows_launch = std::uint64_t(1) << 24;
@@ -101,10 +104,10 @@ class Scatter {
     Window window;
     cl_mem tally;
   };
-  // The grouping's scratch (kernels/scatter_sorted_rows.cl): a count, then a first entry, a bin;
-  // the entries claimed; a (row, bin) entry a row of a launch.
+  // The grouping's scratch (kernels/scatter_sorted_rows.cl): a count, then a first entry, a bin,
+  // and the entries claimed after them; a rank and a (row, bin) entry a row of a launch.
   struct SortScratch {
-    Mem starts, claimed, entries;
+    Mem starts, ranks, entries;
   };
   // Launch l, elements [first, first + n), in place (clat_scatter) or grouped by bin first.
   void launch_in_place(std::size_t l, std::size_t first, std::size_t n, const Slots& slots);

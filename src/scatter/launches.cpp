@@ -21,11 +21,11 @@ const Signature finish_kernel{"clat_scatter_finish",
                               "global out, out_off, ostride, width, nbins, global acc, global counts, global flags, e_grid, e_top, global wide, "
                               "w_lo, include_self, mean"};
 // kernels/scatter_sorted_rows.cl, in the same program.
-const Signature sort_count_kernel{"clat_sr_count", "global idx, idx_off, first, n, nbins, global starts, global oor, oor_slot"};
-const Signature sort_starts_kernel{"clat_sr_starts", "global starts, nbins, global claimed, local scratch"};
-const Signature sort_place_kernel{"clat_sr_place", "global idx, idx_off, first, n, nbins, global starts, global entries"};
+const Signature sort_count_kernel{"clat_sr_count", "global idx, idx_off, first, n, nbins, global starts, global ranks, global oor, oor_slot"};
+const Signature sort_starts_kernel{"clat_sr_starts", "global starts, nbins, local scratch"};
+const Signature sort_place_kernel{"clat_sr_place", "global idx, idx_off, first, n, nbins, global starts, global ranks, global entries"};
 const Signature sort_sum_kernel{"clat_sr_sum",
-                                "global entries, global claimed, global val, val_off, first, width, vstride, global acc, acc_off, astride, "
+                                "global entries, global starts, nbins, global val, val_off, first, width, vstride, global acc, acc_off, astride, "
                                 "global counts, global flags, e_grid, e_top, global wide, w_lo, w_span, global oor"};
 constexpr std::uint64_t sort_rows_stretch = 64;  // CLAT_SR_STRETCH
 const Signature arg_kernel{"clat_scatter_arg",
@@ -238,9 +238,10 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int like
                     tally.get()};
   SortScratch sort;
   if (plan_.sort_rows) {
-    sort.starts = make_buffer(rt_, call_.bins * sizeof(cl_uint));
-    sort.claimed = make_buffer(rt_, sizeof(cl_uint));
-    sort.entries = make_buffer(rt_, std::size_t(std::min<std::uint64_t>(per_launch, call_.count)) * 2 * sizeof(cl_uint));
+    sort.starts = make_buffer(rt_, (call_.bins + 1) * sizeof(cl_uint));
+    const std::size_t rows = std::size_t(std::min<std::uint64_t>(per_launch, call_.count));
+    sort.ranks = make_buffer(rt_, rows * sizeof(cl_uint));
+    sort.entries = make_buffer(rt_, (rows + 1) * 2 * sizeof(cl_uint));  // clat_sr_sum reads entries in pairs
   }
   for (std::size_t l = 0; l < launches; ++l) {
     const std::size_t first = l * per_launch, n = std::size_t(std::min<std::uint64_t>(per_launch, call_.count - first));
@@ -286,19 +287,17 @@ void Scatter::launch_sorted_rows(std::size_t l, std::size_t first, std::size_t n
   const LibraryKernel count = make_kernel(program_, sort_count_kernel), begin = make_kernel(program_, sort_starts_kernel),
                       place = make_kernel(program_, sort_place_kernel), sum = make_kernel(program_, sort_sum_kernel);
   const cl_uint bins = cl_uint(call_.bins);  // the plan keeps bins below 2^32
-  commands_.fill_zero(scratch.starts.get(), std::size_t(bins) * sizeof(cl_uint));
-  commands_.fill_zero(scratch.claimed.get(), sizeof(cl_uint));
+  commands_.fill_zero(scratch.starts.get(), (std::size_t(bins) + 1) * sizeof(cl_uint));
   bind(count, arg("idx", call_.indices), arg("idx_off", cl_ulong(call_.indices_offset)), arg("first", cl_ulong(first)), arg("n", cl_uint(n)),
-       arg("nbins", bins), arg("starts", scratch.starts), arg("oor", slots.tally), arg("oor_slot", cl_uint(1 + l)));
+       arg("nbins", bins), arg("starts", scratch.starts), arg("ranks", scratch.ranks), arg("oor", slots.tally), arg("oor_slot", cl_uint(1 + l)));
   commands_.launch(count, small_grid(count, n));
   const Grid scan = small_grid(begin, bins);
-  bind(begin, arg("starts", scratch.starts), arg("nbins", bins), arg("claimed", scratch.claimed),
-       arg("scratch", LocalBytes{scan.group * sizeof(cl_uint)}));
+  bind(begin, arg("starts", scratch.starts), arg("nbins", bins), arg("scratch", LocalBytes{scan.group * sizeof(cl_uint)}));
   commands_.launch(begin, scan);
   bind(place, arg("idx", call_.indices), arg("idx_off", cl_ulong(call_.indices_offset)), arg("first", cl_ulong(first)), arg("n", cl_uint(n)),
-       arg("nbins", bins), arg("starts", scratch.starts), arg("entries", scratch.entries));
+       arg("nbins", bins), arg("starts", scratch.starts), arg("ranks", scratch.ranks), arg("entries", scratch.entries));
   commands_.launch(place, small_grid(place, n));
-  bind(sum, arg("entries", scratch.entries), arg("claimed", scratch.claimed), arg("val", call_.values),
+  bind(sum, arg("entries", scratch.entries), arg("starts", scratch.starts), arg("nbins", bins), arg("val", call_.values),
        arg("val_off", cl_ulong(call_.values_offset)), arg("first", cl_ulong(first)), arg("width", cl_uint(width_)),
        arg("vstride", cl_ulong(vstride_)), arg("acc", slots.acc), arg("acc_off", cl_ulong(slots.offset)), arg("astride", cl_ulong(slots.stride)),
        arg("counts", slots.counts), arg("flags", slots.flags), arg("e_grid", cl_int(slots.e_grid)), arg("e_top", cl_int(slots.e_top)),
