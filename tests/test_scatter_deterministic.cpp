@@ -435,6 +435,7 @@ void grouped_rows(std::size_t width, int set, std::mt19937_64& gen) {
     const clatomics::Plan plan = clatomics::plan_scatter_reduce(rt, rows_view<V>(out, 3, bins, width, ostride), clatomics::view<cl_uint>(ib, 2, n),
                                                      rows_view<V>(vb, voff, n, width, vstride), ScatterOp::sum, o, rows);
     CHECK(tuning_of(plan, "accumulator").find("rows sorted by bin") != std::string::npos);
+    CHECK(plan.kernel == "clat_sr_sum");
   }
   for (const std::uint64_t launch : {std::uint64_t(0), std::uint64_t(4500) * width}) {
     INFO((launch ? "launches of 4500 rows" : "one launch"));

@@ -112,6 +112,9 @@ class Scatter {
   // Launch l, elements [first, first + n), in place (clat_scatter) or grouped by bin first.
   void launch_in_place(std::size_t l, std::size_t first, std::size_t n, const Slots& slots);
   void launch_sorted_rows(std::size_t l, std::size_t first, std::size_t n, const Slots& slots, const SortScratch& scratch);
+  // The grid of clat_sr_sum (of program_) over a launch of n rows.
+  Grid sorted_rows_grid(const Kernel& sum, std::size_t n) const;
+  Grid sorted_rows_grid(std::size_t n) const;
   void find_arg(const Program& checks, const Program& program);
   // __local memory's room for this call's slots (accumulator, and count when counting).
   LocalRoom room() const { return local_room(rt_.device_info(), plan_.store_bytes * plan_.words + (plan_.counts ? 4 : 0)); }

@@ -302,8 +302,14 @@ void Scatter::launch_sorted_rows(std::size_t l, std::size_t first, std::size_t n
        arg("vstride", cl_ulong(vstride_)), arg("acc", slots.acc), arg("acc_off", cl_ulong(slots.offset)), arg("astride", cl_ulong(slots.stride)),
        arg("counts", slots.counts), arg("flags", slots.flags), arg("e_grid", cl_int(slots.e_grid)), arg("e_top", cl_int(slots.e_top)),
        arg("wide", slots.wide), arg("w_lo", cl_int(slots.window.lo)), arg("w_span", slots.window.span), arg("oor", slots.tally));
-  const std::uint64_t stretches = (std::uint64_t(n) + sort_rows_stretch - 1) / sort_rows_stretch;
-  commands_.launch(sum, make_grid(rt_, sum, stretches * width_, plan_.group, plan_.max_groups));
+  commands_.launch(sum, sorted_rows_grid(sum, n));
 }
+
+Grid Scatter::sorted_rows_grid(const Kernel& sum, std::size_t n) const {
+  const std::uint64_t stretches = (std::uint64_t(n) + sort_rows_stretch - 1) / sort_rows_stretch;
+  return make_grid(rt_, sum, stretches * width_, plan_.group, plan_.max_groups);
+}
+
+Grid Scatter::sorted_rows_grid(std::size_t n) const { return sorted_rows_grid(make_kernel(program_, sort_sum_kernel), n); }
 
 }  // namespace clatomics::detail

@@ -145,7 +145,9 @@ ScatterPlan Scatter::plan() {
   plan_.options = build_options();
   program_ = build_library_file(rt_, plan_.file, plan_.options);
   kernel_ = make_kernel(program_, scatter_kernel_signature());
-  plan_.grid = accumulate_grid(std::size_t(std::min<std::uint64_t>(per_launch(), call_.count)));
+  const std::size_t first_launch = std::size_t(std::min<std::uint64_t>(per_launch(), call_.count));
+  plan_.grid = plan_.sort_rows ? sorted_rows_grid(first_launch) : accumulate_grid(first_launch);
+  if (plan_.sort_rows) plan_.kernel = "clat_sr_sum";  // after the grouping's count, starts and place
   plan_.launches = launches();
   const LocalBytesOf local = local_bytes();
   plan_.local_bytes = local.acc + local.tags + local.counts;
