@@ -441,6 +441,7 @@ void grouped_rows(std::size_t width, int set, std::mt19937_64& gen) {
     INFO((launch ? "launches of 4500 rows" : "one launch"));
     const StreamLimits limits(0, launch);
     for (const ScatterOp op : {ScatterOp::sum, ScatterOp::mean}) {
+      if (op == ScatterOp::mean && set >= 4) continue;  // the sets' values matter to the sums
       const cl::Buffer out = device(out_host), in_place = device(out_host);
       const auto r = scatter_ranges<V, cl_uint>(rt, out, 3, bins, ib, 2, vb, voff, n, op, o, rows);
       CHECK(r.out_of_range == oor);
