@@ -235,3 +235,44 @@ TEST_CASE("cl_ext_float_atomics adds are found from the device's queries as well
   if (info.doubles && (info.caps.fp64_atomics & global_add)) native("double", "global");
   if (info.doubles && (info.caps.fp64_atomics & local_add)) native("double", "local");
 }
+
+namespace {
+
+// Two sub-devices of the device (CL_DEVICE_PARTITION_EQUALLY, a compute unit each), or none where
+// it cannot be partitioned (GPUs).
+std::vector<cl::Device> two_sub_devices(const cl::Device& device) {
+  const cl_device_partition_property equally[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+  cl_uint n = 0;
+  if (clCreateSubDevices(device(), equally, 0, nullptr, &n) != CL_SUCCESS || n < 2) return {};
+  std::vector<cl_device_id> ids(n);
+  if (clCreateSubDevices(device(), equally, n, ids.data(), nullptr) != CL_SUCCESS) return {};
+  std::vector<cl::Device> subs;
+  for (const cl_device_id id : ids) subs.emplace_back(id);  // each released with its wrapper
+  subs.resize(2);
+  return subs;
+}
+
+}  // namespace
+
+// A context made from sub-devices need not list them: PoCL 3.1 lists one other device handle
+// (measured). The queue's own context and device say whether the three belong together.
+TEST_CASE("a Runtime on a sub-device's context and queue runs the algorithms; a queue of another sub-device is refused") {
+  const auto subs = two_sub_devices(test::runtime().device());
+  if (subs.empty()) return;
+  for (const std::size_t count : {std::size_t(1), std::size_t(2)}) {
+    CAPTURE(count);
+    const cl::Context context(std::vector<cl::Device>(subs.begin(), subs.begin() + std::ptrdiff_t(count)));
+    const cl::CommandQueue queue(context, subs[0]);
+    clatomics::Runtime rt(context, subs[0], queue);
+    CHECK(clatomics::reduce(rt, std::vector<cl_uint>(100003, 3u), clatomics::ReduceOp::sum) == 300009u);
+    std::vector<float> out(10, 0.0f);
+    std::vector<cl_uint> idx(1000);
+    for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = cl_uint(i % 10);
+    (void)clatomics::scatter_reduce(rt, out, idx, std::vector<float>(1000, 1.0f), clatomics::ScatterOp::sum);
+    CHECK(out == std::vector<float>(10, 100.0f));
+    if (count == 2) {
+      const cl::CommandQueue other(context, subs[1]);
+      CHECK_THROWS_WITH_AS(clatomics::Runtime(context, subs[0], other), doctest::Contains("another device"), std::invalid_argument);
+    }
+  }
+}
