@@ -35,8 +35,8 @@ struct ScatterTuning {
   std::size_t small_group, small_groups_per_cu;
   // Deterministic rows whose bins are spread grouped by bin first (scatter_sorted_rows.cl): on
   // GPUs, where it replaces atomics on slots; CPUs' atomics cost less than the grouping (PoCL
-  // 3.1, rows of 32 / 128 into 100,000 bins, 10 rows a bin: 1.65x / 1.81x the fast mode's time in
-  // place, 2.09x / 2.60x grouped).
+  // 3.1, rows of 32 / 128 into 100,000 bins, 10 rows a bin: 1.61x / 1.75x the fast mode's time in
+  // place, 3.03x / 2.97x grouped).
   bool sort_rows;
   // reduce_by_key's runs: work-groups of at most rbk_group, rbk_keys_per_item keys a work-item.
   std::size_t rbk_group, rbk_keys_per_item;
