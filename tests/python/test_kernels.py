@@ -65,3 +65,22 @@ def test_failed_build_raises_error_with_log(queue):
     assert e.code == cl.status_code.BUILD_PROGRAM_FAILURE
     assert "undefined_name" in e.build_log
     assert clatomics.error_name(e.code) == "CL_BUILD_PROGRAM_FAILURE"
+
+
+def test_a_sub_devices_queue(queue):
+    """A context and queue of a sub-device (a fixed share of a CPU's cores): the library's calls and
+    clatomics.build run there (PoCL lists another device handle in such a context than the
+    sub-device; the queue's own device is the one the library uses)."""
+    try:
+        subs = queue.device.create_sub_devices([cl.device_partition_property.EQUALLY, 1])
+    except cl.Error:
+        pytest.skip("the device has no partitions (GPUs)")
+    context = cl.Context([subs[0]])
+    sub_queue = cl.CommandQueue(context, subs[0])
+    x = np.arange(1000, dtype=np.float32)
+    assert clatomics.reduce(cla.to_device(sub_queue, x), "sum") == x.sum()
+    program = clatomics.build(context, KERNEL)
+    counter = cla.zeros(sub_queue, 1, np.float32)
+    old = cla.empty(sub_queue, 64, np.float32)
+    program.fetch(sub_queue, (64,), None, counter.data, old.data)
+    assert sorted(old.get()) == list(range(64))
