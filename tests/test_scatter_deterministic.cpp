@@ -412,7 +412,7 @@ void grouped_rows(std::size_t width, int set, std::mt19937_64& gen) {
   const std::size_t bins = 1000, n = 20011;
   const std::size_t vstride = width + std::size_t(set % 2) * 3, ostride = width + std::size_t(set % 3);
   const bool self = set % 2 == 0;
-  const std::size_t voff = set % 4 < 2 ? 4 : 5;  // the values from 16 bytes or not: entries' rows at any alignment
+  const std::size_t voff = set % 4 < 2 ? 4 : 5;  // the values from 16 bytes, or from 20
   std::vector<cl_uint> idx(2, 0u);  // two entries before the call's
   std::size_t oor = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -441,7 +441,7 @@ void grouped_rows(std::size_t width, int set, std::mt19937_64& gen) {
     INFO((launch ? "launches of 4500 rows" : "one launch"));
     const StreamLimits limits(0, launch);
     for (const ScatterOp op : {ScatterOp::sum, ScatterOp::mean}) {
-      if (op == ScatterOp::mean && set >= 4) continue;  // the sets' values matter to the sums
+      if (op == ScatterOp::mean && set >= 4) continue;  // means on the first four value sets: the time goes to the sums
       const cl::Buffer out = device(out_host), in_place = device(out_host);
       const auto r = scatter_ranges<V, cl_uint>(rt, out, 3, bins, ib, 2, vb, voff, n, op, o, rows);
       CHECK(r.out_of_range == oor);
