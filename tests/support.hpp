@@ -121,6 +121,13 @@ inline std::size_t even_slot(float x, const std::vector<float>& edges) {
 
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// One tuning value of a plan, or "" when the plan shows none by that name.
+inline std::string tuning_value(const clatomics::Plan& plan, const std::string& name) {
+  for (const auto& [key, value] : plan.tuning)
+    if (key == name) return value;
+  return "";
+}
+
 // Memory a test hands to OpenCL with CL_MEM_USE_HOST_PTR: 64-byte aligned, so base + a has
 // exactly the alignment a asks for.
 struct HostMemory {

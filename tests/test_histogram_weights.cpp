@@ -96,13 +96,6 @@ std::vector<clatomics::HostFloats> channels_of(const Data& d, std::size_t channe
   return std::vector<clatomics::HostFloats>(d.w.begin(), d.w.begin() + std::ptrdiff_t(channels));
 }
 
-// One tuning value of a plan, or "" when the plan shows none by that name.
-std::string tuning_value(const clatomics::Plan& plan, const std::string& name) {
-  for (const auto& [key, value] : plan.tuning)
-    if (key == name) return value;
-  return "";
-}
-
 // Bins whose 32-bit counts and sums for `channels` channels of `acc` bytes take `bytes`.
 std::size_t bins_taking(std::size_t bytes, std::size_t channels, std::size_t acc) { return bytes / (4 + channels * acc) - 3; }
 
@@ -203,9 +196,9 @@ TEST_CASE("compensated pairs' global sums in copies: the plan shows them; sums p
   if (!rt.device_info().caps.int64_base_atomics) return;
   const HistogramOptions pairs{HistogramStrategy::automatic, WeightAccumulation::compensated_float2};
   // 100 bins, 4 channels: 103 slots of 8-byte sums a channel, 32 copies in 128 KiB.
-  CHECK(tuning_value(clatomics::plan_histogram_even(rt, 1 << 20, EvenBins<float>{100, 0.0f, 1.0f}, 4, pairs), "copies of the global weight sums") == "32");
-  CHECK(tuning_value(clatomics::plan_histogram_even(rt, 1 << 20, EvenBins<float>{100, 0.0f, 1.0f}, 4), "copies of the global weight sums") == "");
-  CHECK(tuning_value(clatomics::plan_histogram_even(rt, 1 << 20, EvenBins<float>{100000, 0.0f, 1.0f}, 4, pairs), "copies of the global weight sums") == "");
+  CHECK(test::tuning_value(clatomics::plan_histogram_even(rt, 1 << 20, EvenBins<float>{100, 0.0f, 1.0f}, 4, pairs), "copies of the global weight sums") == "32");
+  CHECK(test::tuning_value(clatomics::plan_histogram_even(rt, 1 << 20, EvenBins<float>{100, 0.0f, 1.0f}, 4), "copies of the global weight sums") == "");
+  CHECK(test::tuning_value(clatomics::plan_histogram_even(rt, 1 << 20, EvenBins<float>{100000, 0.0f, 1.0f}, 4, pairs), "copies of the global weight sums") == "");
   // Every element in bin 0 or bin 1; two float maxima of each sign far apart (other work-items,
   // other groups): bin 0's sum past float's range above, bin 1's below.
   const std::size_t n = std::size_t(1) << 20;

@@ -398,12 +398,6 @@ struct SortedRows {
   SortedRows& operator=(const SortedRows&) = delete;
 };
 
-std::string tuning_of(const clatomics::Plan& plan, const std::string& key) {
-  for (const auto& [k, v] : plan.tuning)
-    if (k == key) return v;
-  return "(no " + key + ")";
-}
-
 // One layout of grouped rows, of float or double: sums and means bit for bit the rows summed in
 // place (local_cache), in one launch and in launches of 4500 rows; float sums also the model's.
 template <class V>
@@ -434,7 +428,7 @@ void grouped_rows(std::size_t width, int set, std::mt19937_64& gen) {
     const cl::Buffer out = device(out_host);
     const clatomics::Plan plan = clatomics::plan_scatter_reduce(rt, rows_view<V>(out, 3, bins, width, ostride), clatomics::view<cl_uint>(ib, 2, n),
                                                      rows_view<V>(vb, voff, n, width, vstride), ScatterOp::sum, o, rows);
-    CHECK(tuning_of(plan, "accumulator").find("rows sorted by bin") != std::string::npos);
+    CHECK(test::contains(test::tuning_value(plan, "accumulator"), "rows sorted by bin"));
     CHECK(plan.kernel == "clat_sr_sum");
   }
   for (const std::uint64_t launch : {std::uint64_t(0), std::uint64_t(4500) * width}) {
