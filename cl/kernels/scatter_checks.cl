@@ -15,7 +15,8 @@
 __kernel void clat_scatter_top(__global const CLAT_SC_IN *val, ulong val_off, ulong first, ulong n, ulong stride, uint width,
                                ulong vstride, __global uint *top) {
   uint mine = 0u;
-  for (ulong j = get_global_id(0); j < n * width; j += get_global_size(0)) {
+  const clat_share j_share = clat_item_share(n * width);
+  for (ulong j = j_share.begin; j < j_share.end; j += j_share.step) {
     const ulong i = j / width;
     const CLAT_SC_T v = CLAT_SC_LOAD(val + val_off, (first + i * stride) * vstride + (j - i * width));
 #if CLAT_SC_REAL && defined(CLAT_HAS_DOUBLE)
@@ -27,7 +28,8 @@ __kernel void clat_scatter_top(__global const CLAT_SC_IN *val, ulong val_off, ul
 
 /* ulong positions [0, n) set to value (arg's "no element"). */
 __kernel void clat_scatter_fill_ulong(__global ulong *p, ulong off, ulong n, ulong value) {
-  for (ulong j = get_global_id(0); j < n; j += get_global_size(0)) p[off + j] = value;
+  const clat_share j_share = clat_item_share(n);
+  for (ulong j = j_share.begin; j < j_share.end; j += j_share.step) p[off + j] = value;
 }
 
 /* Indices >= nbins among positions [first, first + n), n < 2^32, counted into oor[0], the
@@ -35,7 +37,8 @@ __kernel void clat_scatter_fill_ulong(__global ulong *p, ulong off, ulong n, ulo
 __kernel void clat_scatter_check_indices(__global const CLAT_SC_IDX *idx, ulong idx_off, ulong first, ulong n, ulong nbins,
                                          __global uint *oor) {
   uint mine = 0u, lowest = 0xffffffffu;
-  for (ulong j = get_global_id(0); j < n; j += get_global_size(0))
+  const clat_share j_share = clat_item_share(n);
+  for (ulong j = j_share.begin; j < j_share.end; j += j_share.step)
     if ((ulong)idx[idx_off + first + j] >= nbins) {
       if (!mine) lowest = (uint)j;
       ++mine;
@@ -50,7 +53,8 @@ __kernel void clat_scatter_check_indices(__global const CLAT_SC_IDX *idx, ulong 
  * or offs[k] > offs[k + 1]), capped at 2^32 - 2; 2^32 - 1 when none. */
 __kernel void clat_scatter_check_offsets(__global const CLAT_SC_IDX *offs, ulong off, ulong nentries, ulong count,
                                          __global uint *bad) {
-  for (ulong k = get_global_id(0); k < nentries; k += get_global_size(0)) {
+  const clat_share k_share = clat_item_share(nentries);
+  for (ulong k = k_share.begin; k < k_share.end; k += k_share.step) {
     const ulong o = offs[off + k];
     if (o > count || (k + 1 < nentries && o > (ulong)offs[off + k + 1])) atomic_min(bad, (uint)min(k, 0xfffffffeul));
   }
@@ -72,7 +76,8 @@ __kernel void clat_scatter_sample(__global const CLAT_SC_IDX *idx, ulong idx_off
 
 /* Exact: out's own values take part (include_self) as they are. */
 __kernel void clat_scatter_widen16(__global const ushort *out, ulong off, ulong stride, uint width, ulong bins, __global float *wide) {
-  for (ulong j = get_global_id(0); j < bins * width; j += get_global_size(0)) {
+  const clat_share j_share = clat_item_share(bins * width);
+  for (ulong j = j_share.begin; j < j_share.end; j += j_share.step) {
     const ulong b = j / width;
     wide[j] = CLAT_SC_WIDEN16(out[off + b * stride + (j - b * width)]);
   }
@@ -81,7 +86,8 @@ __kernel void clat_scatter_widen16(__global const ushort *out, ulong off, ulong 
 /* A slot whose float is still the widened old value keeps its bits: a bin that no value reached
  * keeps a signalling NaN's bits too, which rounding would quiet. */
 __kernel void clat_scatter_narrow16(__global ushort *out, ulong off, ulong stride, uint width, ulong bins, __global const float *wide) {
-  for (ulong j = get_global_id(0); j < bins * width; j += get_global_size(0)) {
+  const clat_share j_share = clat_item_share(bins * width);
+  for (ulong j = j_share.begin; j < j_share.end; j += j_share.step) {
     const ulong b = j / width, at = off + b * stride + (j - b * width);
     const float f = wide[j];
     if (as_uint(f) != as_uint(CLAT_SC_WIDEN16(out[at]))) out[at] = CLAT_SC_NARROW16(f);

@@ -11,7 +11,8 @@
 /* Rows [0, nbins) of out, width columns each, set to 1 (one) or 0: the empty segments of a
  * segment reduction without include_self when no value reaches any. */
 __kernel void clat_scatter_fill_rows(__global CLAT_SC_T *out, ulong off, ulong ostride, uint width, ulong nbins, uint one) {
-  for (ulong j = get_global_id(0); j < nbins * width; j += get_global_size(0)) {
+  const clat_share j_share = clat_item_share(nbins * width);
+  for (ulong j = j_share.begin; j < j_share.end; j += j_share.step) {
     const ulong bin = j / width;
     out[off + bin * ostride + (j - bin * width)] = (CLAT_SC_T)(one ? 1 : 0);
   }

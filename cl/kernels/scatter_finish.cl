@@ -7,7 +7,8 @@
 
 /* The accumulator at its identity: slots [0, n). */
 __kernel void clat_scatter_fill(__global CLAT_SC_STORE *acc, ulong n) {
-  for (ulong s = get_global_id(0); s < n; s += get_global_size(0)) CLAT_SC_WRITE(acc + s * CLAT_SC_WORDS, CLAT_SC_IDENT);
+  const clat_share s_share = clat_item_share(n);
+  for (ulong s = s_share.begin; s < s_share.end; s += s_share.step) CLAT_SC_WRITE(acc + s * CLAT_SC_WORDS, CLAT_SC_IDENT);
 }
 
 #if CLAT_SC_FIXED
@@ -58,7 +59,8 @@ __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong 
                                   __global const CLAT_SC_STORE *acc, __global const ulong *counts,
                                   __global const uint *flags, int e_grid, int e_top, __global const ulong *wide, int w_lo,
                                   uint include_self, uint mean) {
-  for (ulong j = get_global_id(0); j < nbins * width; j += get_global_size(0)) {
+  const clat_share j_share = clat_item_share(nbins * width);
+  for (ulong j = j_share.begin; j < j_share.end; j += j_share.step) {
     const ulong bin = j / width, d = j - bin * width;
     __global CLAT_SC_T *o = out + out_off + bin * ostride + d;
     ulong c = 1;
@@ -127,7 +129,8 @@ __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong 
 __kernel void clat_scatter_arg(__global const CLAT_SC_IDX *idx, ulong idx_off, __global const CLAT_SC_IN *val, ulong val_off,
                                ulong first, ulong n, ulong nbins, __global const CLAT_SC_T *out, ulong out_off,
                                __global ulong *arg, ulong arg_off) {
-  for (ulong j = get_global_id(0); j < n; j += get_global_size(0)) {
+  const clat_share j_share = clat_item_share(n);
+  for (ulong j = j_share.begin; j < j_share.end; j += j_share.step) {
     const ulong p = first + j;
     const ulong b = idx[idx_off + p];
     if (b >= nbins) continue;

@@ -113,7 +113,8 @@ __kernel void clat_sr_sum(__global const uint2 *entries, __global const uint *st
 #endif
   const uint total = starts[nbins];
   const ulong units = (ulong)((total + CLAT_SR_STRETCH - 1u) / CLAT_SR_STRETCH) * width;
-  for (ulong u = get_global_id(0); u < units; u += get_global_size(0)) {
+  const clat_share u_share = clat_item_share(units);
+  for (ulong u = u_share.begin; u < u_share.end; u += u_share.step) {
     const uint s = (uint)(u / width), d = (uint)(u - (ulong)s * width);
     const uint begin = s * CLAT_SR_STRETCH, end = min(begin + CLAT_SR_STRETCH, total);
     ulong run_key = CLAT_SC_NONE;

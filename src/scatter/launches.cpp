@@ -106,7 +106,7 @@ ScatterResult Scatter::run_nothing(const Program& checks) {
   ScatterResult result;
   result.strategy = scatter_asked_strategy(call_.options);
   if (call_.segments && !call_.options.include_self) {  // every segment is empty
-    const Program empty = build_library_file(rt_, "kernels/scatter_empty_segments.cl", scatter_type_options(info_, call_.index64));
+    const Program empty = build_library_file(rt_, "kernels/scatter_empty_segments.cl", scatter_type_options(info_, call_.index64, tuning_.contiguous));
     const LibraryKernel fill = make_kernel(empty, fill_rows_kernel);
     bind(fill, arg("out", call_.out), arg("off", cl_ulong(call_.out_offset)), arg("ostride", cl_ulong(ostride_)),
          arg("width", cl_uint(width_)), arg("nbins", cl_ulong(call_.bins)), arg("one", cl_uint(call_.op == ScatterOp::prod ? 1 : 0)));
@@ -127,7 +127,7 @@ ScatterResult Scatter::run_nothing(const Program& checks) {
 ScatterResult Scatter::run() {
   if (empty(call_)) return run_empty();
   // Checks that read the device's data: the output is untouched until they pass.
-  const Program checks = build_library_file(rt_, "kernels/scatter_checks.cl", scatter_type_options(info_, call_.index64));
+  const Program checks = build_library_file(rt_, "kernels/scatter_checks.cl", scatter_type_options(info_, call_.index64, tuning_.contiguous));
   if (call_.segments) check_offsets(checks);
   if (call_.count == 0) return run_nothing(checks);
   if (!call_.segments && call_.options.out_of_range == OutOfRange::refuse) check_indices(checks);

@@ -19,7 +19,7 @@ const Signature sample_kernel{"clat_scatter_sample", "global idx, idx_off, n, gl
 }  // namespace
 
 std::string Scatter::base_options() const {
-  return scatter_type_options(info_, call_.index64) + define("CLAT_SC_OP", scatter_op_macro(what_, call_.op)) +
+  return scatter_type_options(info_, call_.index64, tuning_.contiguous) + define("CLAT_SC_OP", scatter_op_macro(what_, call_.op)) +
          define("CLAT_SC_SEGMENTS", call_.segments ? 1 : 0) + define("CLAT_SC_NAN_PROP", call_.options.nan == NanRule::propagate ? 1 : 0);
 }
 
@@ -141,7 +141,7 @@ Grid Scatter::accumulate_grid(std::size_t n) const {
 }
 
 ScatterPlan Scatter::plan() {
-  choose(sample(build_library_file(rt_, "kernels/scatter_checks.cl", scatter_type_options(info_, call_.index64))));
+  choose(sample(build_library_file(rt_, "kernels/scatter_checks.cl", scatter_type_options(info_, call_.index64, tuning_.contiguous))));
   plan_.options = build_options();
   program_ = build_library_file(rt_, plan_.file, plan_.options);
   kernel_ = make_kernel(program_, scatter_kernel_signature());

@@ -33,6 +33,11 @@ struct ScatterTuning {
   // The small kernels (checks, fills, finish): groups of small_group, small_groups_per_cu per
   // compute unit.
   std::size_t small_group, small_groups_per_cu;
+  // CLAT_CONTIGUOUS for the small kernels: each work-item a contiguous chunk of the elements
+  // (CPUs: one thread runs a whole group, and in a grid stride each work-item would fetch every
+  // cache line again: PoCL 3.1, the finish of 16M slots 497 -> 56 ms with the fill before it) or
+  // a grid stride (GPUs: neighbouring work-items read neighbouring elements).
+  bool contiguous;
   // Deterministic rows whose bins are spread grouped by bin first (scatter_sorted_rows.cl): on
   // GPUs, where it replaces atomics on slots; CPUs' atomics cost less than the grouping (PoCL
   // 3.1, rows of 32 / 128 into 100,000 bins, 10 rows a bin: 1.61x / 1.75x the fast mode's time in

@@ -51,8 +51,9 @@ std::string scatter_index_option(bool index64) {
   return index64 ? type_define<cl_ulong>("CLAT_SC_IDX") : type_define<cl_uint>("CLAT_SC_IDX");
 }
 
-std::string scatter_type_options(const ScatterTypeInfo& info, bool index64) {
-  std::string options = define("CLAT_SC_IN", info.in_name) + define("CLAT_SC_T", info.out_name) + scatter_index_option(index64);
+std::string scatter_type_options(const ScatterTypeInfo& info, bool index64, bool contiguous) {
+  std::string options = define("CLAT_SC_IN", info.in_name) + define("CLAT_SC_T", info.out_name) + scatter_index_option(index64) +
+                        define("CLAT_CONTIGUOUS", contiguous ? 1 : 0);
   if (info.float16) options += define("CLAT_SC_FLOAT16", info.float16);
   return options;
 }

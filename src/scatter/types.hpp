@@ -20,8 +20,9 @@ struct ScatterTypeInfo {
 };
 ScatterTypeInfo scatter_type_info(ScatterType type);
 
-// The types' build options: all that kernels/scatter_checks.cl takes.
-std::string scatter_type_options(const ScatterTypeInfo& info, bool index64);
+// The types' build options and the small kernels' loop (CLAT_CONTIGUOUS): all that
+// kernels/scatter_checks.cl takes.
+std::string scatter_type_options(const ScatterTypeInfo& info, bool index64, bool contiguous);
 // CLAT_SC_IDX alone: the indices', offsets' or keys' type.
 std::string scatter_index_option(bool index64);
 
