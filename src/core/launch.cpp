@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "core/profile_record.hpp"
 #include "core/runtime_state.hpp"
@@ -43,7 +44,7 @@ Grid make_grid(const Runtime& rt, const Kernel& kernel, std::uint64_t units, std
   return grid;
 }
 
-Commands::Commands(const Runtime& rt) : queue_(state_of(rt).queue.get()) {
+Commands::Commands(const Runtime& rt) : queue_(state_of(rt).queue.get()), events_(state_of(rt).out_of_order || profiling()) {
   if (!state_of(rt).out_of_order) return;  // an in-order queue runs the caller's commands first anyway
   cl_event event = nullptr;
   check(clEnqueueBarrierWithWaitList(queue_, 0, nullptr, &event), "clEnqueueBarrierWithWaitList");
@@ -67,7 +68,12 @@ Event enqueue_after(const Event& before, const char* call, Enqueue&& enqueue) {
 
 template <class Enqueue>
 void Commands::enqueue(const char* call, Enqueue&& enqueue) {
-  last_ = enqueue_after(last_, call, enqueue);
+  if (events_) {
+    last_ = enqueue_after(last_, call, enqueue);
+  } else {
+    check(enqueue(0u, nullptr, nullptr), call);
+    untracked_ = true;
+  }
 }
 
 void Commands::launch(const Kernel& kernel, const Grid& grid) {
@@ -109,6 +115,7 @@ Submitted Commands::submit() {
   Submitted submitted;
   submitted.queue_ = Queue::share(queue_);
   submitted.last_ = last_;
+  submitted.untracked_ = untracked_;
   submitted.reads_ = std::move(reads_);
   reads_.clear();
   return submitted;
@@ -116,16 +123,24 @@ Submitted Commands::submit() {
 
 Submitted::~Submitted() {
   if (const cl_event e = last_.get()) (void)clWaitForEvents(1, &e);
+  else if (untracked_) (void)clFinish(queue_.get());
 }
 
 void Submitted::finish() {
-  for (const Read& r : reads_)
-    last_ = enqueue_after(last_, "clEnqueueReadBuffer", [&](cl_uint n, const cl_event* waits, cl_event* event) {
+  const bool read = !reads_.empty();
+  for (const Read& r : reads_) {
+    const auto enqueue = [&](cl_uint n, const cl_event* waits, cl_event* event) {
       return clEnqueueReadBuffer(queue_.get(), r.buffer.get(), CL_TRUE, r.offset_bytes, r.bytes, r.host, n, waits, event);
-    });
+    };
+    if (untracked_ && !last_.get()) check(enqueue(0u, nullptr, nullptr), "clEnqueueReadBuffer");
+    else last_ = enqueue_after(last_, "clEnqueueReadBuffer", enqueue);
+  }
   reads_.clear();
   const Event last = std::move(last_);
+  const bool untracked = std::exchange(untracked_, false);
+  if (read) return;  // a blocking read returns once it and every command before it are done
   if (const cl_event e = last.get()) check(clWaitForEvents(1, &e), "clWaitForEvents");
+  else if (untracked) check(clFinish(queue_.get()), "clFinish");
 }
 
 void Commands::fill_zero(cl_mem buffer, std::size_t bytes) {

@@ -25,6 +25,12 @@ void record_command(const Event& event) {
   }
 }
 
+bool profiling() {
+  auto& live = scopes;
+  while (!live.empty() && live.back().expired()) live.pop_back();
+  return !live.empty();
+}
+
 }  // namespace detail
 
 ProfileScope::ProfileScope() : record_(std::make_shared<detail::ProfileRecord>()) {

@@ -18,4 +18,7 @@ struct ProfileRecord {
 // Records a command's event in the innermost live ProfileScope of this thread, if any.
 void record_command(const Event& event);
 
+// Whether a ProfileScope of this thread is live: its calls' commands need events.
+bool profiling();
+
 }  // namespace clatomics::detail
