@@ -88,13 +88,17 @@ struct DeviceGroup::Member {
 namespace detail {
 std::unique_lock<std::mutex> take_turn(DeviceGroup& group) { return std::unique_lock<std::mutex>(group.one_call_); }
 
-// Runs jobs[i] on the thread that serves streams[i] (a group runtime), all at once; returns when
-// every job has ended.
+// Runs jobs[i] for streams[i] (a group runtime), all at once: the first on the calling thread,
+// each other on the thread kept for its stream; returns when every job has ended. (Handing the
+// first job to a kept thread too cost a group of one about 30 us a call on an H200.)
 void run_on_streams(DeviceGroup& group, const std::vector<Runtime*>& streams, const std::vector<std::function<void()>>& jobs) {
   const auto turn = take_turn(group);
   std::vector<Worker*> workers;
-  for (Runtime* rt : streams) workers.push_back(group.worker_of(*rt));
-  for (std::size_t i = 0; i < jobs.size(); ++i) workers[i]->post(jobs[i]);
+  for (std::size_t i = 1; i < jobs.size(); ++i) {
+    workers.push_back(group.worker_of(*streams[i]));
+    workers.back()->post(jobs[i]);
+  }
+  if (!jobs.empty()) jobs[0]();
   for (Worker* w : workers) w->wait();
 }
 
