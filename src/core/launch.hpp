@@ -44,7 +44,9 @@ class Commands;
 class Submitted {
  public:
   Submitted() = default;
-  Submitted(Submitted&&) noexcept = default;
+  Submitted(Submitted&& from) noexcept
+      : queue_(std::move(from.queue_)), last_(std::move(from.last_)), untracked_(std::exchange(from.untracked_, false)),
+        reads_(std::move(from.reads_)) {}
   Submitted& operator=(Submitted&&) = delete;
   // Not finished (a failure elsewhere): waits for the commands, which may still read the
   // caller's buffers; the reads are dropped, so no host memory is written.

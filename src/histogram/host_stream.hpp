@@ -22,8 +22,8 @@ struct Written {
 template <class T>
 void add_host(Runtime& rt, Run& run, const std::vector<T>& values, const typename Written<std::vector<T>>::type* y,
               const std::vector<HostFloats>& weights) {
+  if (values.empty()) return;  // nothing to run: the totals are zeros (Run::totals_later)
   run.start();
-  if (values.empty()) return;
   const std::size_t buffers = 1 + (y ? 1 : 0) + weights.size();
   const std::size_t chunk = chunk_elements(rt, values.size(), sizeof(T), buffers);
   const auto staging = [&](std::size_t bytes) { return make_buffer(rt, chunk * bytes, CL_MEM_READ_ONLY); };

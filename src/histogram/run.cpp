@@ -96,7 +96,7 @@ void Run::add(const Inputs& in, std::size_t count) {
 
 Pending<std::vector<std::uint64_t>> Run::totals_later() {
   const auto out = std::make_shared<std::vector<std::uint64_t>>(slots_);
-  commands_.read_later(totals_.get(), 0, slots_ * 8, out->data());
+  if (started()) commands_.read_later(totals_.get(), 0, slots_ * 8, out->data());
   return Pending<std::vector<std::uint64_t>>(commands_, [out] { return std::move(*out); });
 }
 
@@ -105,6 +105,7 @@ Pending<std::vector<std::uint64_t>> Run::totals_later() {
 // per add (the first copy's is exact: the bound histogram.hpp states holds).
 std::vector<std::vector<double>> Run::weight_sums() {
   const std::size_t acc = setup_.acc_bytes(), bins = setup_.bins(), per_copy = setup_.channels * slots_ * acc;
+  if (!started()) return std::vector<std::vector<double>>(setup_.channels, std::vector<double>(bins));
   std::vector<unsigned char> raw(plan_.wcopies * per_copy);
   commands_.read(wtotals_.get(), 0, raw.size(), raw.data());
   std::vector<std::vector<double>> sums(setup_.channels, std::vector<double>(bins));

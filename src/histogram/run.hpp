@@ -33,7 +33,9 @@ class Run {
   Run& operator=(const Run&) = delete;
 
   // Allocates and zeroes the counters: call after every check, right before the first add().
+  // A run never started has nothing on the device: its totals and sums are zeros.
   void start();
+  bool started() const { return bool(totals_); }
   void add(const Inputs& in, std::size_t count);
   // Copies host data into a staging buffer, in this run's order of commands.
   void write(cl_mem buffer, std::size_t bytes, const void* host) { commands_.write(buffer, 0, bytes, host); }
