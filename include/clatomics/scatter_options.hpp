@@ -64,8 +64,10 @@ struct ScatterOptions {
   // smaller ones are rounded to a step of the largest magnitude times 2^-100. With include_self,
   // out's own value joins that exact sum when it is no larger than the grid allows; a larger
   // one is added to the values' rounded sum (two roundings); a bin whose values add to exactly
-  // 0 (or that none reached) keeps a nonzero own value as it is. A sum of exactly 0 is +0 (the
-  // fast mode gives -0 where every addend was -0). NaN and infinities
+  // 0 (or that none reached) keeps a nonzero own value. A sum of exactly 0 is +0 (the
+  // fast mode gives -0 where every addend was -0). With include_self every bin is written, those
+  // no value reached too: an own -0 comes back +0 and a signalling NaN quiet (the fast mode
+  // leaves such bins untouched). NaN and infinities
   // give what IEEE sums give (NaN, or the infinity). Integer ops and min/max are deterministic in
   // every mode; prod of floating-point values has no deterministic mode (std::invalid_argument).
   // Needs cl_khr_fp64 and 64-bit atomics.
