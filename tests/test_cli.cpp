@@ -320,7 +320,9 @@ TEST_CASE("bench table") {
   std::string heading, header;
   bool in_table = false;
   for (std::string line; std::getline(lines, line);) {
-    CHECK_MESSAGE(line.size() <= 110, line);
+    // Every line fits 110 columns but the first, which carries the device's own name (PoCL's on a
+    // processor with AVX-512 made it 127).
+    CHECK_MESSAGE((line.size() <= 110 || line.rfind("clatomics bench on ", 0) == 0), line);
     CHECK_FALSE(contains(line, ".0 MiB"));
     if (line.rfind("algorithms: ", 0) == 0) heading = line;
     if (line.rfind("benchmark ", 0) == 0) header = line;
