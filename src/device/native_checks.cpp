@@ -273,12 +273,12 @@ std::string check_add16(const CheckTarget& target, const Slot& slot) {
   return {};
 }
 
-// check_subnormal_add_<half|bf16>_global: adds whose operands and results are subnormal in the
-// format; a path that flushes them (Intel's bfloat16 atomic add does) leaves zeros.
-// A path may flush subnormal operands and results to zero (its note says so), but a result that
-// is neither the exact sum nor one of a flushed operand or result fails the check: Intel's CPU
-// runtime gave 46 units for the 92 due from two normal bfloat16 values on a processor with
-// AVX512-BF16 (the last case). why: empty, or what came back.
+// check_subnormal_add_<half|bf16>_global: adds whose operands or results are subnormal in the
+// format. A path may flush subnormal operands and results to zero (Intel's bfloat16 atomic add
+// does; its note then says so), but a result that is neither the exact sum nor one with a flushed
+// operand or result fails the check: Intel's CPU runtime gave 46 units for the 92 due from two
+// normal bfloat16 values on a processor with AVX512-BF16 (the last case). why: empty, or what
+// came back.
 bool flushes_subnormals16(const CheckTarget& target, const Slot& slot, std::string& why) {
   const bool half = is(slot.type, "half");
   const int shift = half ? 24 : 133;  // the format's smallest subnormal is 2^-shift
