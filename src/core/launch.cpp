@@ -132,7 +132,7 @@ void Submitted::finish() {
     const auto enqueue = [&](cl_uint n, const cl_event* waits, cl_event* event) {
       return clEnqueueReadBuffer(queue_.get(), r.buffer.get(), CL_TRUE, r.offset_bytes, r.bytes, r.host, n, waits, event);
     };
-    if (untracked_ && !last_.get()) check(enqueue(0u, nullptr, nullptr), "clEnqueueReadBuffer");
+    if (untracked_) check(enqueue(0u, nullptr, nullptr), "clEnqueueReadBuffer");
     else last_ = enqueue_after(last_, "clEnqueueReadBuffer", enqueue);
   }
   reads_.clear();

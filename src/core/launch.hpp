@@ -63,7 +63,7 @@ class Submitted {
   };
   Queue queue_;
   Event last_;
-  bool untracked_ = false;  // commands enqueued without an event: waited for with clFinish
+  bool untracked_ = false;  // commands enqueued without an event (then last_ is empty): waited for with clFinish
   std::vector<Read> reads_;
 };
 
