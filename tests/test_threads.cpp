@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <set>
@@ -160,4 +161,42 @@ TEST_CASE("8 threads each make a Runtime at once: one device probe, the same ans
   check(results);
   // device_info is cached per device and options: every runtime got the same one.
   CHECK(std::set<const clatomics::DeviceInfo*>(infos.begin(), infos.end()).size() == 1);
+}
+
+TEST_CASE("a Runtime asks for programs while another's kernels of the same programs run: every result exact") {
+  // PoCL before 6.0 aborts the process when a program's binaries are asked for while a kernel of
+  // an equal program compiled for a fixed work-group size (the deterministic reduce's tiles) runs
+  // (src/core/binary_cache.hpp says how), once PoCL has pushed that kernel's entry of an earlier
+  // query out of its 128 loaded kernels. A fresh Runtime gets the tiles' program again here.
+  const auto options = clatomics::Options::from_env();
+  clatomics::Runtime busy(options);
+  constexpr std::size_t n = std::size_t(1) << 22;
+  const cl::Buffer ones = test::to_device(busy, std::vector<float>(n, 1.0f));
+  const clatomics::ReduceOptions tree{/*deterministic=*/true};
+  std::atomic<bool> stop{false};
+  std::vector<float> sums;
+  std::string error;
+  std::thread runner([&] {
+    try {
+      while (!stop) sums.push_back(clatomics::reduce(busy, clatomics::view<float>(ones), clatomics::ReduceOp::sum, tree));
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  });
+  for (int round = 0; round < 3; ++round) {
+    // A program of 160 kernels, asked for its binaries: PoCL makes room for them by unloading
+    // kernels no launch holds, the tile kernels' entries of earlier queries among them.
+    std::string source = "// round " + std::to_string(round) + "\n";
+    for (int k = 0; k < 160; ++k) source += "kernel void k" + std::to_string(k) + "(global int* x) { x[0] = " + std::to_string(k) + "; }\n";
+    cl::Program crowd(busy.context(), source, /*build=*/true);
+    CHECK(crowd.getInfo<CL_PROGRAM_BINARY_SIZES>().size() == 1);
+    clatomics::Runtime fresh(options);  // its own program cache: gets the tile kernels' program again
+    const cl::Buffer own = test::to_device(fresh, std::vector<float>(n, 1.0f));
+    CHECK(clatomics::reduce(fresh, clatomics::view<float>(own), clatomics::ReduceOp::sum, tree) == float(n));
+  }
+  stop = true;
+  runner.join();
+  CHECK(error.empty());
+  CHECK(!sums.empty());
+  CHECK(std::count(sums.begin(), sums.end(), float(n)) == std::ptrdiff_t(sums.size()));
 }

@@ -36,7 +36,8 @@ struct Options {
   // use a relaxed atomic load either way. Environment: CLATOMICS_ATOMIC_FIRST_READ.
   bool atomic_first_read = false;
   // The Runtime's cache of built programs keeps at most this many programs and this many bytes
-  // (their source and binaries); the least recently used go first. 0: no limit.
+  // (their source and binaries; on PoCL their source only: it makes binaries only when asked, by
+  // compiling every kernel again); the least recently used go first. 0: no limit.
   std::size_t program_cache_entries = 64;
   std::size_t program_cache_bytes = std::size_t(256) << 20;
   // A DeviceGroup's host threads that share the copies of host data into pinned staging memory

@@ -21,6 +21,18 @@ namespace clatomics::detail {
 // CLATOMICS_CACHE_DIR, or empty when it is unset or empty.
 std::string binary_cache_dir();
 
+// Whether the device's implementation makes a program's binaries only when they are asked for,
+// so that asking costs a build: PoCL. Its answer compiles every kernel of the program once more,
+// for any work-group size (measured on PoCL 3.1: test_reduce with a cold PoCL cache 20 s without
+// asking, 77 s asking once per program), while its own disk cache (POCL_CACHE_DIR, on by
+// default) brings a program back faster than a binary does (2.6 s against 14 s). And before 6.0,
+// asking aborts the process (pocl_release_dlhandle_cache: "found->ref_count > 0") if a kernel of
+// an equal program, compiled for a fixed work-group size, is running on another thread: the
+// answer enters that kernel anew with no user, and the running launch, finishing, takes the entry
+// for its own. There the library never asks: no binary goes to CLATOMICS_CACHE_DIR, and the
+// program cache weighs such programs by their source.
+bool binaries_made_on_request(cl_device_id device);
+
 // An entry's key: everything that decides what a build makes (the implementation and its
 // version, the device, the options and the source).
 std::string binary_key(cl_device_id device, const std::string& source, const std::string& options);

@@ -41,7 +41,7 @@ Program ProgramCache::get(const std::string& key, const std::function<Program()>
   if (future.valid()) return future.get();  // built, or being built by another thread
   try {
     Program program = build();
-    const std::size_t extra = binary_bytes(program);
+    const std::size_t extra = weigh_binaries_ ? binary_bytes(program) : 0;
     promise.set_value(program);
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = entries_.find(key);

@@ -1,6 +1,7 @@
 // A bounded cache of built programs: each (source, options) builds once, also when several
 // threads ask together; the least recently used programs go first when it holds too many
-// programs or bytes (the key's text and the binaries' size).
+// programs or bytes (the key's text, and the binaries' size where asking for it costs nothing:
+// binary_cache.hpp, binaries_made_on_request).
 #pragma once
 
 #include <cstddef>
@@ -17,8 +18,9 @@ namespace clatomics::detail {
 
 class ProgramCache {
  public:
-  // 0: no limit.
-  ProgramCache(std::size_t max_entries, std::size_t max_bytes) : max_entries_(max_entries), max_bytes_(max_bytes) {}
+  // 0: no limit. weigh_binaries: count each program's binaries too.
+  ProgramCache(std::size_t max_entries, std::size_t max_bytes, bool weigh_binaries)
+      : max_entries_(max_entries), max_bytes_(max_bytes), weigh_binaries_(weigh_binaries) {}
 
   // The program for key; on a miss, build() makes it (outside the lock: other keys stay served).
   // A failed build is not kept: the next call tries again.
@@ -39,6 +41,7 @@ class ProgramCache {
   void evict_locked();
 
   const std::size_t max_entries_, max_bytes_;
+  const bool weigh_binaries_;
   mutable std::mutex mutex_;
   std::unordered_map<std::string, Entry> entries_;
   std::list<const std::string*> uses_;  // keys, most recently used first

@@ -16,8 +16,10 @@ namespace clatomics {
 
 cl_program build_program_handle(cl_context context, cl_device_id device, const std::string& source, const std::string& options) {
   // Programs built for their arguments' names stay out of the disk cache: an implementation may
-  // keep no argument info in a binary.
-  const std::string cache_dir = options.find("-cl-kernel-arg-info") == std::string::npos ? detail::binary_cache_dir() : "";
+  // keep no argument info in a binary. So do those of an implementation that makes binaries only
+  // when asked (binary_cache.hpp says why).
+  const bool kept = options.find("-cl-kernel-arg-info") == std::string::npos && !detail::binaries_made_on_request(device);
+  const std::string cache_dir = kept ? detail::binary_cache_dir() : "";
   const std::string cache_key = cache_dir.empty() ? "" : detail::binary_key(device, source, options);
   if (!cache_dir.empty())
     if (detail::Program cached = detail::load_binary(cache_dir, cache_key, context, device, options)) return cached.release();
@@ -52,7 +54,7 @@ RuntimeState::RuntimeState(Options options_in, cl_device_id device_in, Context c
       device(Device::share(device_in)),
       context(std::move(context_in)),
       queue(std::move(queue_in)),
-      cache(options.program_cache_entries, options.program_cache_bytes) {
+      cache(options.program_cache_entries, options.program_cache_bytes, !binaries_made_on_request(device_in)) {
   const auto properties = detail::info<cl_command_queue_properties>(clGetCommandQueueInfo, queue.get(), CL_QUEUE_PROPERTIES,
                                                             "clGetCommandQueueInfo");
   out_of_order = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
