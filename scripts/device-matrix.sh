@@ -65,7 +65,8 @@ start_all=$SECONDS
 
 # One job per (device, path, suite), JOBS at a time: each its own process and PoCL cache (a
 # device fault poisons only its own process; PoCL's cache is not safe between processes); the
-# programs' binaries are shared by every run of a path (CLATOMICS_CACHE_DIR, safe between them).
+# programs' binaries are shared by every run of a path (CLATOMICS_CACHE_DIR, safe between them;
+# the library writes none on PoCL).
 run_one() {
   local dev="$1" path="$2" suite="$3"
   local exe="$BUILD_DIR/tests/test_$suite" log="$LOG_DIR/dev$dev.$suite.$path.log" t0=$SECONDS rc
