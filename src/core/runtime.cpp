@@ -18,8 +18,8 @@ cl_program build_program_handle(cl_context context, cl_device_id device, const s
   // Programs built for their arguments' names stay out of the disk cache: an implementation may
   // keep no argument info in a binary. So do those of an implementation that makes binaries only
   // when asked (binary_cache.hpp says why).
-  const bool kept = options.find("-cl-kernel-arg-info") == std::string::npos && !detail::binaries_made_on_request(device);
-  const std::string cache_dir = kept ? detail::binary_cache_dir() : "";
+  std::string cache_dir = options.find("-cl-kernel-arg-info") == std::string::npos ? detail::binary_cache_dir() : "";
+  if (!cache_dir.empty() && detail::binaries_made_on_request(device)) cache_dir.clear();
   const std::string cache_key = cache_dir.empty() ? "" : detail::binary_key(device, source, options);
   if (!cache_dir.empty())
     if (detail::Program cached = detail::load_binary(cache_dir, cache_key, context, device, options)) return cached.release();
