@@ -34,7 +34,7 @@ declare -A SUITES=(
   [algorithms]="reduce dot histogram histogram_even histogram_weights histogram_numpy_range compact predicate scatter_ops scatter_rows scatter_deterministic
     scatter_nan scatter_arg scatter_segments scatter_by_key scatter_refusals scatter16 scatter_partial"
   [boundary]="user_buffers hostile api_model views"
-  [runtime]="runtime native_checks bad_input threads kernel_args device_group device_group_scatter device_group_resident
+  [runtime]="runtime native_checks bad_input threads first_use kernel_args device_group device_group_scatter device_group_resident
     device_group_user_buffers device_group_segments same_bits"
 )
 if [ "${HUGE:-0}" = 1 ]; then

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <mutex>
 #include <stdexcept>
 
 #include "core/cl_handles.hpp"
@@ -55,6 +56,11 @@ bool matches(cl_device_id device, const std::string& wanted_platform, const std:
 }  // namespace
 
 std::vector<cl_device_id> all_device_ids() {
+  // One thread at a time: threads that make the process's first OpenCL calls at once find no
+  // device on PoCL 3.1 (CL_DEVICE_NOT_FOUND for all but one of 4 threads, every run) or crash
+  // in it; the first enumeration, made alone, sets the implementations up for the rest.
+  static std::mutex one_at_a_time;
+  const std::lock_guard<std::mutex> lock(one_at_a_time);
   cl_uint count = 0;
   const cl_int status = clGetPlatformIDs(0, nullptr, &count);
   if (status == CL_PLATFORM_NOT_FOUND_KHR || count == 0) return {};
