@@ -2,11 +2,13 @@
 // by -I, OpenCL C 1.2 compatibility, the program cache, and the path table.
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "support.hpp"
@@ -295,4 +297,34 @@ TEST_CASE("a Runtime on a sub-device's context and queue runs the algorithms; a 
       CHECK_THROWS_WITH_AS(clatomics::Runtime(context, subs[0], other), doctest::Contains("another device"), std::invalid_argument);
     }
   }
+}
+
+TEST_CASE("a fork()ed child of a process that used PoCL is refused clearly, not left waiting") {
+  auto& rt = test::runtime();  // OpenCL set up in this process
+  if (!on_pocl(rt)) return;
+  // The child's exit code: 0 when both a fresh Runtime and the parent's are refused naming
+  // fork(); it dies of the alarm where a command waits forever.
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::alarm(30);
+    const auto refused = [](const std::function<void()>& use) {
+      try {
+        use();
+      } catch (const std::logic_error& e) {
+        return std::string(e.what()).find("fork()") != std::string::npos;
+      } catch (...) {
+      }
+      return false;
+    };
+    const bool fresh = refused([] { clatomics::Runtime mine; });
+    const bool inherited = refused([&] { (void)clatomics::reduce(rt, std::vector<float>(10, 1.0f), clatomics::ReduceOp::sum); });
+    ::_exit(fresh && inherited ? 0 : 1);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  // The parent goes on as before.
+  CHECK(clatomics::reduce(rt, std::vector<float>(10, 1.0f), clatomics::ReduceOp::sum) == 10.0f);
 }

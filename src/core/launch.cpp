@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "core/process.hpp"
 #include "core/profile_record.hpp"
 #include "core/runtime_state.hpp"
 #include "core/testing.hpp"
@@ -45,6 +46,7 @@ Grid make_grid(const Runtime& rt, const Kernel& kernel, std::uint64_t units, std
 }
 
 Commands::Commands(const Runtime& rt) : queue_(state_of(rt).queue.get()), events_(state_of(rt).out_of_order || profiling()) {
+  refuse_pocl_after_fork(state_of(rt).pocl);
   if (!state_of(rt).out_of_order) return;  // an in-order queue runs the caller's commands first anyway
   cl_event event = nullptr;
   check(clEnqueueBarrierWithWaitList(queue_, 0, nullptr, &event), "clEnqueueBarrierWithWaitList");

@@ -7,6 +7,7 @@
 #include "clatomics/source.hpp"
 #include "core/binary_cache.hpp"
 #include "core/kernel_args.hpp"
+#include "core/process.hpp"
 #include "core/runtime_state.hpp"
 #include "core/testing.hpp"
 #include "core/source_text.hpp"
@@ -58,6 +59,9 @@ RuntimeState::RuntimeState(Options options_in, cl_device_id device_in, Context c
   const auto properties = detail::info<cl_command_queue_properties>(clGetCommandQueueInfo, queue.get(), CL_QUEUE_PROPERTIES,
                                                             "clGetCommandQueueInfo");
   out_of_order = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+  pocl = binaries_made_on_request(device_in);
+  note_opencl_set_up();
+  refuse_pocl_after_fork(pocl);
   info = &cached_device_info(device.get(), options, failing_checks);
 }
 

@@ -18,6 +18,7 @@ struct RuntimeState {
   Context context;
   Queue queue;
   bool out_of_order = false;  // the queue runs commands out of order: order them with events
+  bool pocl = false;          // PoCL's device: unusable in a fork()ed child (core/process.hpp)
   const DeviceInfo* info = nullptr;
   mutable ProgramCache cache;
 };

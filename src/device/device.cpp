@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/cl_handles.hpp"
+#include "core/process.hpp"
 
 namespace clatomics {
 namespace {
@@ -61,6 +62,7 @@ std::vector<cl_device_id> all_device_ids() {
   // in it; the first enumeration, made alone, sets the implementations up for the rest.
   static std::mutex one_at_a_time;
   const std::lock_guard<std::mutex> lock(one_at_a_time);
+  detail::note_opencl_set_up();
   cl_uint count = 0;
   const cl_int status = clGetPlatformIDs(0, nullptr, &count);
   if (status == CL_PLATFORM_NOT_FOUND_KHR || count == 0) return {};
