@@ -127,7 +127,7 @@ bool lesson_histogram(Runtime& rt, std::ostream& out) {
         << " NaN counted apart; the weights' per-bin sums exact.\n";
   }
   out << "  automatic privatizes where the bins fit: GPUs count in __local copies per work-group (several\n"
-         "  per group when they fit), CPUs in per-work-item counters (up to 4096 bins, else one __local copy);\n"
+         "  per group when they fit), CPUs in per-work-item counters (up to 16,384 bins, else one __local copy);\n"
          "  each copy is merged with one atomic per bin. Too many bins for __local memory: global atomics.\n"
          "  GB/s: input bytes over the device time of one call (zeroing, counting, merging).\n";
   return all_ok;

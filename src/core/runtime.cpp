@@ -187,9 +187,9 @@ cl_kernel Runtime::kernel_handle(cl_program program, const std::string& name) {
     std::string text(bytes, '\0');
     if (clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, bytes, text.data(), nullptr) == CL_SUCCESS) names = text.c_str();
   }
-  for (auto& c : names)
-    if (c == ';') c = ',';
-  throw Error(status, "clCreateKernel(\"" + name + "\"): the program's kernels are " + (names.empty() ? "unknown" : names));
+  std::string listed;
+  for (const char c : names) listed += c == ';' ? std::string(", ") : std::string(1, c);
+  throw Error(status, "clCreateKernel(\"" + name + "\") [the program's kernels: " + (listed.empty() ? "unknown" : listed) + "]");
 }
 
 std::size_t Runtime::build_count() const { return state_->cache.builds(); }
