@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -47,6 +48,12 @@ bool reports_sub_buffer_host_ptr(cl_context context) {
 }
 
 namespace {
+
+std::string hex_address(std::uintptr_t address) {
+  char text[2 + 2 * sizeof address + 1];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(address));
+  return text;
+}
 
 [[noreturn]] void refuse(const char* what, const std::string& why) {
   throw std::invalid_argument(std::string("clatomics: ") + what + ": " + why);
@@ -124,7 +131,7 @@ void check_range(const Runtime& rt, const BufferRange& r) {
   // addresses that are multiples of their size, or loads fault or tear.
   const Place place = place_of(r);
   if (place.host && (place.host + place.begin) % r.element_size != 0)
-    refuse(r.what, "the range starts at host address " + std::to_string(place.host + place.begin) +
+    refuse(r.what, "the range starts at host address " + hex_address(place.host + place.begin) +
                        ", which is not a multiple of its " + std::to_string(r.element_size) + "-byte elements");
 }
 
