@@ -328,3 +328,28 @@ TEST_CASE("a fork()ed child of a process that used PoCL is refused clearly, not 
   // The parent goes on as before.
   CHECK(clatomics::reduce(rt, std::vector<float>(10, 1.0f), clatomics::ReduceOp::sum) == 10.0f);
 }
+
+TEST_CASE("CLATOMICS_CACHE_DIR unset: the user's cache directory; set empty: no disk cache") {
+  namespace fs = std::filesystem;
+  auto& rt = test::runtime();
+  const fs::path home = fs::temp_directory_path() / ("clatomics-xdg-" + std::to_string(::getpid()));
+  fs::remove_all(home);
+  const test::ScopedEnv xdg("XDG_CACHE_HOME", home.string().c_str());
+  const auto entries = [&] {
+    std::size_t n = 0;
+    if (fs::exists(home / "clatomics"))
+      for (const auto& entry : fs::directory_iterator(home / "clatomics")) n += entry.path().extension() == ".bin";
+    return n;
+  };
+  {
+    const test::ScopedEnv unset("CLATOMICS_CACHE_DIR", nullptr);
+    CHECK(run_writer(rt, "kernel void write_number(global int* out) { out[0] = 9; }\n") == 9);
+  }
+  CHECK(entries() == (on_pocl(rt) ? 0u : 1u));  // PoCL keeps its own cache (nothing is written there)
+  {
+    const test::ScopedEnv off("CLATOMICS_CACHE_DIR", "");
+    CHECK(run_writer(rt, "kernel void write_number(global int* out) { out[0] = 10; }\n") == 10);
+  }
+  CHECK(entries() == (on_pocl(rt) ? 0u : 1u));
+  fs::remove_all(home);
+}

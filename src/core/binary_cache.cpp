@@ -104,8 +104,12 @@ bool binaries_made_on_request(cl_device_id device) {
 }
 
 std::string binary_cache_dir() {
-  const char* dir = std::getenv("CLATOMICS_CACHE_DIR");
-  return dir ? dir : "";
+  if (const char* dir = std::getenv("CLATOMICS_CACHE_DIR")) return dir;  // empty: no disk cache
+  // Unset: the user's cache directory, where PoCL's and PyOpenCL's caches go too.
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  if (xdg && *xdg) return std::string(xdg) + "/clatomics";
+  const char* home = std::getenv("HOME");
+  return home && *home ? std::string(home) + "/.cache/clatomics" : "";
 }
 
 Program load_binary(const std::string& dir, const std::string& key, cl_context context, cl_device_id device, const std::string& options) {

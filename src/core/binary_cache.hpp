@@ -1,8 +1,9 @@
-// Built programs' binaries kept on disk, shared by every process that names the same directory
-// in CLATOMICS_CACHE_DIR (unset: no disk cache). The next process to build a program loads its
-// binary instead of compiling the source again: Intel's CPU runtime keeps no cache of its own,
-// and PoCL's keeps one per directory its user chooses. Boost.Compute's offline cache and VexCL's
-// VEXCL_CACHE_KERNELS do the same for their kernels.
+// Built programs' binaries kept on disk, shared by every process that uses the same directory
+// (CLATOMICS_CACHE_DIR, by default the user's cache directory; set empty: no disk cache). The next
+// process to build a program loads its binary instead of compiling the source again: Intel's CPU
+// runtime keeps no cache of its own (PoCL keeps its own: binaries_made_on_request). PyOpenCL's
+// cache does the same by default, Boost.Compute's offline cache and VexCL's VEXCL_CACHE_KERNELS
+// when asked.
 //
 // An entry holds its whole key (platform, device and driver, the build options and the source)
 // and is used only when that key is equal, so an entry never stands for another program; one
@@ -18,7 +19,9 @@
 
 namespace clatomics::detail {
 
-// CLATOMICS_CACHE_DIR, or empty when it is unset or empty.
+// CLATOMICS_CACHE_DIR; where it is unset, $XDG_CACHE_HOME/clatomics or ~/.cache/clatomics (on
+// Intel's CPU runtime a process's Runtime() takes 5.4 s without it, 0.06 s with it); empty when
+// it is set empty (no disk cache).
 std::string binary_cache_dir();
 
 // Whether the device's implementation makes a program's binaries only when they are asked for,
