@@ -55,11 +55,11 @@ RuntimeState::RuntimeState(Options options_in, cl_device_id device_in, Context c
       device(Device::share(device_in)),
       context(std::move(context_in)),
       queue(std::move(queue_in)),
-      cache(options.program_cache_entries, options.program_cache_bytes, !binaries_made_on_request(device_in)) {
+      pocl(binaries_made_on_request(device_in)),
+      cache(options.program_cache_entries, options.program_cache_bytes, /*weigh_binaries=*/!pocl) {
   const auto properties = detail::info<cl_command_queue_properties>(clGetCommandQueueInfo, queue.get(), CL_QUEUE_PROPERTIES,
                                                             "clGetCommandQueueInfo");
   out_of_order = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
-  pocl = binaries_made_on_request(device_in);
   note_opencl_set_up();
   refuse_pocl_after_fork(pocl);
   info = &cached_device_info(device.get(), options, failing_checks);
