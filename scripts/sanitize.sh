@@ -7,8 +7,9 @@
 #      variants (the sanitizers see host code only; those variants change only the kernels' build
 #      options and how PoCL runs them);
 #   2. build-tsan (-DCLATOMICS_TSAN=ON): test_threads (8 host threads on one Runtime),
-#      test_device_group, test_device_group_scatter and test_device_group_resident (a device
-#      group's stream threads) under ThreadSanitizer.
+#      test_first_use (8 threads making the process's first Runtimes at once), test_device_group,
+#      test_device_group_scatter and test_device_group_resident (a device group's stream threads)
+#      under ThreadSanitizer.
 # Reports from third-party code (ocl-icd, PoCL, LLVM) are suppressed one by one in
 # tests/sanitizers/*.supp, each with the reason. Extra arguments go to the ASan ctest run.
 # ASAN_DIR / TSAN_DIR override the build directories; SKIP_ASAN=1 or SKIP_TSAN=1 skip a half.
@@ -46,9 +47,9 @@ fi
 if [ "${SKIP_TSAN:-0}" != 1 ]; then
   start=$SECONDS
   cmake -S "$ROOT" -B "$TSAN_DIR" -DCLATOMICS_WERROR=ON $COMMON -DCLATOMICS_TSAN=ON -DCLATOMICS_SANITIZE=OFF -DCLATOMICS_BUILD_APPS=OFF $CACHE_ARG
-  cmake --build "$TSAN_DIR" -j "$(nproc)" --target test_threads test_device_group test_device_group_scatter test_device_group_resident
-  echo "== TSan: 8 host threads on one Runtime; a device group's streams"
+  cmake --build "$TSAN_DIR" -j "$(nproc)" --target test_threads test_first_use test_device_group test_device_group_scatter test_device_group_resident
+  echo "== TSan: 8 host threads on one Runtime; 8 threads' first Runtimes; a device group's streams"
   export TSAN_OPTIONS="suppressions=$SUPP/tsan.supp:halt_on_error=1:second_deadlock_stack=1:history_size=4"
-  (cd "$TSAN_DIR" && ctest --output-on-failure -R '^(threads|device_group|device_group_scatter|device_group_resident)\.')
+  (cd "$TSAN_DIR" && ctest --output-on-failure -R '^(threads|first_use|device_group|device_group_scatter|device_group_resident)\.')
   echo "== TSan: $((SECONDS - start)) s"
 fi
