@@ -98,11 +98,6 @@ std::string binary_key(cl_device_id device, const std::string& source, const std
   return key.str();
 }
 
-bool binaries_made_on_request(cl_device_id device) {
-  const auto platform = info<cl_platform_id>(clGetDeviceInfo, device, CL_DEVICE_PLATFORM, "clGetDeviceInfo");
-  return platform_text(platform, CL_PLATFORM_NAME).find("Portable Computing Language") != std::string::npos;
-}
-
 std::string binary_cache_dir() {
   if (const char* dir = std::getenv("CLATOMICS_CACHE_DIR")) return dir;  // empty: no disk cache
   // Unset: the user's cache directory, where PoCL's and PyOpenCL's caches go too.

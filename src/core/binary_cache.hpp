@@ -1,7 +1,7 @@
 // Built programs' binaries kept on disk, shared by every process that uses the same directory
 // (CLATOMICS_CACHE_DIR, by default the user's cache directory; set empty: no disk cache). The next
 // process to build a program loads its binary instead of compiling the source again: Intel's CPU
-// runtime keeps no cache of its own (PoCL keeps its own: binaries_made_on_request). PyOpenCL's
+// runtime keeps no cache of its own (PoCL keeps its own, and is never asked: below). PyOpenCL's
 // cache does the same by default, Boost.Compute's offline cache and VexCL's VEXCL_CACHE_KERNELS
 // when asked.
 //
@@ -24,17 +24,16 @@ namespace clatomics::detail {
 // it is set empty (no disk cache).
 std::string binary_cache_dir();
 
-// Whether the device's implementation makes a program's binaries only when they are asked for,
-// so that asking costs a build: PoCL. Its answer compiles every kernel of the program once more,
-// for any work-group size (measured on PoCL 3.1: test_reduce with a cold PoCL cache 20 s without
-// asking, 77 s asking once per program), while its own disk cache (POCL_CACHE_DIR, on by
+// PoCL makes a program's binaries only when they are asked for, so that asking costs a build:
+// its answer compiles every kernel of the program once more, for any work-group size (measured
+// on PoCL 3.1: test_reduce with a cold PoCL cache 20 s without asking, 77 s asking once per
+// program), while its own disk cache (POCL_CACHE_DIR, on by
 // default) brings a program back faster than a binary does (2.6 s against 14 s). And before 6.0,
 // asking aborts the process (pocl_release_dlhandle_cache: "found->ref_count > 0") if a kernel of
 // an equal program, compiled for a fixed work-group size, is running on another thread: the
 // answer enters that kernel anew with no user, and the running launch, finishing, takes the entry
-// for its own. There the library never asks: no binary goes to CLATOMICS_CACHE_DIR, and the
-// program cache weighs such programs by their source.
-bool binaries_made_on_request(cl_device_id device);
+// for its own. So the library never asks PoCL (on_pocl): no binary goes to CLATOMICS_CACHE_DIR,
+// and the program cache weighs PoCL's programs by their source.
 
 // An entry's key: everything that decides what a build makes (the implementation and its
 // version, the device, the options and the source).

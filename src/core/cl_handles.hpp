@@ -118,6 +118,11 @@ inline std::string device_text(cl_device_id device, cl_device_info param) {
 inline std::string platform_text(cl_platform_id platform, cl_platform_info param) {
   return info_text(clGetPlatformInfo, platform, param, "clGetPlatformInfo");
 }
+// Whether device is PoCL's (by its platform's name).
+inline bool on_pocl(cl_device_id device) {
+  return platform_text(device_value<cl_platform_id>(device, CL_DEVICE_PLATFORM), CL_PLATFORM_NAME).find("Portable Computing Language") !=
+         std::string::npos;
+}
 template <class T>
 T mem_value(cl_mem mem, cl_mem_info param) {
   return info<T>(clGetMemObjectInfo, mem, param, "clGetMemObjectInfo");

@@ -1,7 +1,7 @@
 // A bounded cache of built programs: each (source, options) builds once, also when several
 // threads ask together; the least recently used programs go first when it holds too many
 // programs or bytes (the key's text, and the binaries' size where asking for it costs nothing:
-// binary_cache.hpp, binaries_made_on_request).
+// not on PoCL, binary_cache.hpp says why).
 #pragma once
 
 #include <cstddef>

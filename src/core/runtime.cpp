@@ -17,10 +17,10 @@ namespace clatomics {
 
 cl_program build_program_handle(cl_context context, cl_device_id device, const std::string& source, const std::string& options) {
   // Programs built for their arguments' names stay out of the disk cache: an implementation may
-  // keep no argument info in a binary. So do those of an implementation that makes binaries only
-  // when asked (binary_cache.hpp says why).
+  // keep no argument info in a binary. So do PoCL's, which makes binaries only when asked
+  // (binary_cache.hpp says why).
   std::string cache_dir = options.find("-cl-kernel-arg-info") == std::string::npos ? detail::binary_cache_dir() : "";
-  if (!cache_dir.empty() && detail::binaries_made_on_request(device)) cache_dir.clear();
+  if (!cache_dir.empty() && detail::on_pocl(device)) cache_dir.clear();
   const std::string cache_key = cache_dir.empty() ? "" : detail::binary_key(device, source, options);
   if (!cache_dir.empty())
     if (detail::Program cached = detail::load_binary(cache_dir, cache_key, context, device, options)) return cached.release();
@@ -55,7 +55,7 @@ RuntimeState::RuntimeState(Options options_in, cl_device_id device_in, Context c
       device(Device::share(device_in)),
       context(std::move(context_in)),
       queue(std::move(queue_in)),
-      pocl(binaries_made_on_request(device_in)),
+      pocl(on_pocl(device_in)),
       cache(options.program_cache_entries, options.program_cache_bytes, /*weigh_binaries=*/!pocl) {
   const auto properties = detail::info<cl_command_queue_properties>(clGetCommandQueueInfo, queue.get(), CL_QUEUE_PROPERTIES,
                                                             "clGetCommandQueueInfo");

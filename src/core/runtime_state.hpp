@@ -18,7 +18,8 @@ struct RuntimeState {
   Context context;
   Queue queue;
   bool out_of_order = false;  // the queue runs commands out of order: order them with events
-  bool pocl = false;          // PoCL's device: unusable in a fork()ed child (core/process.hpp)
+  bool pocl = false;          // PoCL's device: never asked for binaries (binary_cache.hpp), unusable
+                              // in a fork()ed child (process.hpp)
   const DeviceInfo* info = nullptr;
   mutable ProgramCache cache;
 };
