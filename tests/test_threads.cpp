@@ -14,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "core/pocl_instances.hpp"
 #include "support.hpp"
 
 namespace {
@@ -164,7 +165,7 @@ TEST_CASE("8 threads each make a Runtime at once: one device probe, the same ans
 }
 
 TEST_CASE("a Runtime asks for programs while another's kernels of the same programs run: every result exact") {
-  // PoCL before 6.0 aborts the process when a program's binaries are asked for while a kernel of
+  // PoCL before 7.0 aborts the process when a program's binaries are asked for while a kernel of
   // an equal program compiled for a fixed work-group size (the deterministic reduce's tiles) runs
   // (src/core/binary_cache.hpp says how), once PoCL has pushed that kernel's entry of an earlier
   // query out of its 128 loaded kernels. A fresh Runtime gets the tiles' program again here.
@@ -183,20 +184,94 @@ TEST_CASE("a Runtime asks for programs while another's kernels of the same progr
       error = e.what();
     }
   });
-  for (int round = 0; round < 3; ++round) {
-    // A program of 160 kernels, asked for its binaries: PoCL makes room for them by unloading
-    // kernels no launch holds, the tile kernels' entries of earlier queries among them.
-    std::string source = "// round " + std::to_string(round) + "\n";
-    for (int k = 0; k < 160; ++k) source += "kernel void k" + std::to_string(k) + "(global int* x) { x[0] = " + std::to_string(k) + "; }\n";
-    cl::Program crowd(busy.context(), source, /*build=*/true);
-    CHECK(crowd.getInfo<CL_PROGRAM_BINARY_SIZES>().size() == 1);
-    clatomics::Runtime fresh(options);  // its own program cache: gets the tile kernels' program again
-    const cl::Buffer own = test::to_device(fresh, std::vector<float>(n, 1.0f));
-    CHECK(clatomics::reduce(fresh, clatomics::view<float>(own), clatomics::ReduceOp::sum, tree) == float(n));
+  std::string main_error;  // the runner is joined whatever happens here
+  try {
+    for (int round = 0; round < 3; ++round) {
+      // A program of 160 kernels, asked for its binaries: PoCL makes room for them by unloading
+      // kernels no launch holds, the tile kernels' entries of earlier queries among them.
+      std::string source = "// round " + std::to_string(round) + "\n";
+      for (int k = 0; k < 160; ++k) source += "kernel void k" + std::to_string(k) + "(global int* x) { x[0] = " + std::to_string(k) + "; }\n";
+      cl::Program crowd(busy.context(), source, /*build=*/true);
+      CHECK(crowd.getInfo<CL_PROGRAM_BINARY_SIZES>().size() == 1);
+      clatomics::Runtime fresh(options);  // its own program cache: gets the tile kernels' program again
+      const cl::Buffer own = test::to_device(fresh, std::vector<float>(n, 1.0f));
+      CHECK(clatomics::reduce(fresh, clatomics::view<float>(own), clatomics::ReduceOp::sum, tree) == float(n));
+    }
+  } catch (const cl::Error& e) {
+    main_error = std::string(e.what()) + ": " + std::to_string(e.err());
+  } catch (const std::exception& e) {
+    main_error = e.what();
   }
   stop = true;
   runner.join();
-  CHECK(error.empty());
+  CHECK(main_error == "");
+  CHECK(error == "");
   CHECK(!sums.empty());
   CHECK(std::count(sums.begin(), sums.end(), float(n)) == std::ptrdiff_t(sums.size()));
+}
+
+TEST_CASE("Runtimes alive at once launch one kernel at different widths: every result exact") {
+  // PoCL 4.0 to 6.x abort when contexts launch a kernel of equal programs at different grid
+  // widths at once (src/core/pocl_instances.hpp): each thread's Runtime builds the same source
+  // and launches it at widths that change every round, beside a deterministic reduce of a width
+  // that changes too (the library's own kernels).
+  const auto options = clatomics::Options::from_env();
+  constexpr int threads_at_once = 4, launches = 200;
+  constexpr std::size_t group = 64, widest = group * 1024;
+  const std::string source = "kernel void add_one(global float *x) { x[get_global_id(0)] += 1.0f; }\n";
+  std::vector<std::string> errors(threads_at_once);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < threads_at_once; ++t)
+    threads.emplace_back([&, t] {
+      try {
+        clatomics::Runtime rt(options);
+        cl::Kernel add_one = clatomics::Runtime::kernel(rt.build(source), "add_one");
+        std::vector<float> expected(widest, 0.0f);
+        const cl::Buffer x = test::to_device(rt, expected);
+        const cl::Buffer ones = test::to_device(rt, std::vector<float>(widest, 1.0f));
+        add_one.setArg(0, x);
+        const clatomics::ReduceOptions tree{/*deterministic=*/true};
+        cl::CommandQueue queue = rt.queue();
+        for (int r = 0; r < launches; ++r) {
+          const std::size_t width = group * (1 + std::size_t(r * 7 + t * 3) % 1024);
+          queue.enqueueNDRangeKernel(add_one, cl::NullRange, cl::NDRange(width), cl::NDRange(group));
+          for (std::size_t i = 0; i < width; ++i) expected[i] += 1.0f;
+          if (r % 20 == 0) {
+            const std::size_t n = width / 2 + std::size_t(r);
+            const float sum = clatomics::reduce(rt, clatomics::view<float>(ones, 0, n), clatomics::ReduceOp::sum, tree);
+            if (sum != float(n)) errors[std::size_t(t)] += "reduce of " + std::to_string(n) + " gave " + std::to_string(sum) + "; ";
+          }
+        }
+        std::vector<float> got(widest);
+        queue.enqueueReadBuffer(x, CL_TRUE, 0, widest * sizeof(float), got.data());
+        if (got != expected) errors[std::size_t(t)] += "add_one's counts differ; ";
+      } catch (const std::exception& e) {
+        errors[std::size_t(t)] += std::string("exception: ") + e.what();
+      }
+    });
+  for (auto& thread : threads) thread.join();
+  for (const std::string& e : errors) CHECK(e == "");
+}
+
+TEST_CASE("a PoCL instance number: the lowest no live Runtime holds; the option only past 0") {
+  using clatomics::detail::pocl_major;
+  CHECK(pocl_major("OpenCL 3.0 PoCL 5.0+debian  Linux, None+Asserts, RELOC, LLVM 16.0.6, SLEEF, DISTRO, POCL_DEBUG") == 5);
+  CHECK(pocl_major("OpenCL 3.0 PoCL 3.1+debian  Linux, None+Asserts, RELOC, LLVM 15.0.6, SLEEF, DISTRO, POCL_DEBUG") == 3);
+  CHECK(pocl_major("OpenCL 3.0 PoCL 6.0  Linux, Release, RELOC, LLVM 18.1.8") == 6);
+  CHECK(pocl_major("OpenCL 3.0 CUDA 13.0.88") == 0);
+  const clatomics::detail::PoclInstance none(false);
+  CHECK_FALSE(none.held());
+  CHECK(none.build_option().empty());
+  const clatomics::detail::PoclInstance first(true);
+  int second_number = -1;
+  {
+    const clatomics::detail::PoclInstance second(true);
+    second_number = second.number();
+    CHECK(second.held());
+    CHECK(second_number > first.number());
+    CHECK(second.build_option() == " -DCLAT_POCL_INSTANCE=" + std::to_string(second_number));
+  }
+  const clatomics::detail::PoclInstance third(true);
+  CHECK(third.number() == second_number);  // given back, then taken again
+  CHECK(first.build_option().empty() == (first.number() == 0));
 }

@@ -28,7 +28,7 @@ std::string binary_cache_dir();
 // its answer compiles every kernel of the program once more, for any work-group size (measured
 // on PoCL 3.1: test_reduce with a cold PoCL cache 20 s without asking, 77 s asking once per
 // program), while its own disk cache (POCL_CACHE_DIR, on by
-// default) brings a program back faster than a binary does (2.6 s against 14 s). And before 6.0,
+// default) brings a program back faster than a binary does (2.6 s against 14 s). And before 7.0,
 // asking aborts the process (pocl_release_dlhandle_cache: "found->ref_count > 0") if a kernel of
 // an equal program, compiled for a fixed work-group size, is running on another thread: the
 // answer enters that kernel anew with no user, and the running launch, finishing, takes the entry

@@ -56,6 +56,7 @@ RuntimeState::RuntimeState(Options options_in, cl_device_id device_in, Context c
       context(std::move(context_in)),
       queue(std::move(queue_in)),
       pocl(on_pocl(device_in)),
+      pocl_instance(pocl && pocl_mixes_launches(device_in)),
       cache(options.program_cache_entries, options.program_cache_bytes, /*weigh_binaries=*/!pocl) {
   const auto properties = detail::info<cl_command_queue_properties>(clGetCommandQueueInfo, queue.get(), CL_QUEUE_PROPERTIES,
                                                             "clGetCommandQueueInfo");
@@ -63,6 +64,13 @@ RuntimeState::RuntimeState(Options options_in, cl_device_id device_in, Context c
   note_opencl_set_up();
   refuse_pocl_after_fork(pocl);
   info = &cached_device_info(device.get(), options, failing_checks);
+  build_options = info->build_options + pocl_instance.build_option();
+}
+
+RuntimeState::~RuntimeState() {
+  // The next Runtime given this number must not launch a kernel of these programs while commands
+  // of this one still run.
+  if (pocl_instance.held()) clFinish(queue.get());
 }
 
 const RuntimeState& state_of(const Runtime& rt) { return *rt.state_; }
@@ -72,7 +80,7 @@ namespace {
 // key: what identifies the program besides its options (the source itself, or a shorter name
 // that stands for it).
 Program build_keyed(const RuntimeState& state, const std::string& key, const std::string& full_source, const std::string& extra_options) {
-  std::string options = state.info->build_options;
+  std::string options = state.build_options;
   if (!extra_options.empty()) options += " " + extra_options;
   if (testing::check_kernel_args()) options += " -cl-kernel-arg-info";
   Program program = state.cache.get(options + '\0' + key, [&] {
@@ -165,7 +173,7 @@ cl_device_id Runtime::device_handle() const { return state_->device.get(); }
 cl_command_queue Runtime::queue_handle() const { return state_->queue.get(); }
 const Options& Runtime::options() const { return state_->options; }
 const DeviceInfo& Runtime::device_info() const { return *state_->info; }
-const std::string& Runtime::build_options() const { return state_->info->build_options; }
+const std::string& Runtime::build_options() const { return state_->build_options; }
 bool Runtime::supports_double() const { return state_->info->doubles; }
 
 cl_program Runtime::build_handle(const std::string& user_source, const std::string& extra_options) const {

@@ -5,6 +5,7 @@
 
 #include "core/cl_handles.hpp"
 #include "clatomics/runtime.hpp"
+#include "core/pocl_instances.hpp"
 #include "core/program_cache.hpp"
 
 namespace clatomics::detail {
@@ -12,6 +13,9 @@ namespace clatomics::detail {
 struct RuntimeState {
   RuntimeState(Options options_in, cl_device_id device_in, Context context_in, Queue queue_in,
                const std::vector<std::string>& failing_checks = {});
+  ~RuntimeState();  // waits for the queue where a PoCL instance number is given back
+  RuntimeState(const RuntimeState&) = delete;
+  RuntimeState& operator=(const RuntimeState&) = delete;
 
   Options options;
   Device device;
@@ -20,7 +24,9 @@ struct RuntimeState {
   bool out_of_order = false;  // the queue runs commands out of order: order them with events
   bool pocl = false;          // PoCL's device: never asked for binaries (binary_cache.hpp), unusable
                               // in a fork()ed child (process.hpp)
+  PoclInstance pocl_instance;  // PoCL 4.0 to 6.x: a number of its own while it lives (pocl_instances.hpp)
   const DeviceInfo* info = nullptr;
+  std::string build_options;  // the device's, and pocl_instance's
   mutable ProgramCache cache;
 };
 

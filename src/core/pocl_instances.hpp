@@ -1,0 +1,48 @@
+// PoCL 4.0 to 6.x keep one table of loaded kernels for the whole process, and a launch that
+// finishes gives back the first entry of its kernel (program build hash, kernel name) and
+// work-group size, not the entry it took: entries of one kernel differ in the widest grid they
+// serve, so when contexts launch one kernel at different grid widths at once, a launch gives back
+// another's entry and PoCL aborts ("pocl_release_dlhandle_cache: found->ref_count > 0"). Measured
+// on PoCL 5.0 (the host of the GPU machine): four contexts launching one kernel of the same
+// source at varying widths aborted 3 runs of 3, as did a deterministic reduce run by two Runtimes
+// at once. PoCL 3.1 counts each launch twice, which hides it; 7.0 gives back the entry taken
+// (pocl c9ac4c0c3).
+//
+// The build hash covers the build options, so on those versions every Runtime alive at the same
+// time builds with an option of its own, -DCLAT_POCL_INSTANCE=k (k > 0): the lowest number no
+// live Runtime holds, so that a process's first Runtime adds nothing and later ones reuse the
+// same numbers (and PoCL's disk cache of their programs). One Runtime's own launches run one at a
+// time on its queue.
+#pragma once
+
+#include <string>
+
+#include "core/cl_handles.hpp"
+
+namespace clatomics::detail {
+
+// The major version in a PoCL platform version text ("OpenCL 3.0 PoCL 5.0+debian  Linux, ..."),
+// or 0 where the text names none.
+int pocl_major(const std::string& platform_version);
+
+// Whether device is PoCL's and of a version whose table mixes up launches (4.0 to 6.x).
+bool pocl_mixes_launches(cl_device_id device);
+
+// A number held while it lives, for a Runtime on such a device; none (and no option) otherwise.
+class PoclInstance {
+ public:
+  explicit PoclInstance(bool needed);
+  ~PoclInstance();
+  PoclInstance(const PoclInstance&) = delete;
+  PoclInstance& operator=(const PoclInstance&) = delete;
+
+  bool held() const { return number_ >= 0; }
+  int number() const { return number_; }
+  // " -DCLAT_POCL_INSTANCE=k" for k > 0, else nothing.
+  std::string build_option() const;
+
+ private:
+  int number_ = -1;
+};
+
+}  // namespace clatomics::detail
