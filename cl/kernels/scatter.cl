@@ -244,6 +244,10 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
         for (uint g = 0; g < CLAT_SC_K / 4; g += CLAT_SC_LOADS) {
           CLAT_CAT(CLAT_SC_IDX, 4) b[CLAT_SC_LOADS];
           CLAT_SC_T v[4 * CLAT_SC_LOADS];
+          /* Unrolled, so that b and v stay in registers: a loop over them would index them, and
+           * the large updates of the fixed point keep compilers from unrolling on their own
+           * (NVIDIA's put them in 128 bytes of stack). */
+#pragma unroll
           for (uint c = 0; c < CLAT_SC_LOADS; ++c) {
             const uint p = e + 4u * (g + c);
             b[c] = *(const __global CLAT_CAT(CLAT_SC_IDX, 4) *)(ipf + p);
@@ -256,6 +260,7 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
           }
 #if CLAT_SC_WINDOW
           /* Deterministic float sums: the window's integers of four values at once. */
+#pragma unroll
           for (uint c = 0; c < CLAT_SC_LOADS; ++c) {
             long4 q;
             int4 ok;
@@ -264,6 +269,7 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
             CLAT_SC_ONE_Q(b[c].z, q.z, ok.z, v[4u * c + 2u]) CLAT_SC_ONE_Q(b[c].w, q.w, ok.w, v[4u * c + 3u])
           }
 #else
+#pragma unroll
           for (uint c = 0; c < CLAT_SC_LOADS; ++c) {
             CLAT_SC_ONE(b[c].x, v[4u * c]) CLAT_SC_ONE(b[c].y, v[4u * c + 1u])
             CLAT_SC_ONE(b[c].z, v[4u * c + 2u]) CLAT_SC_ONE(b[c].w, v[4u * c + 3u])
