@@ -29,7 +29,7 @@
 #define CLAT_SC_IS_IDENT(a) ((a) == 0l)
 #define CLAT_SC_COMB(a, b) ((a) + (b))
 #define CLAT_SC_GLOBAL(p, a) atom_add((volatile __global long *)(p), a)
-#define CLAT_SC_LOCAL(p, a) atom_add((volatile __local long *)(p), a)
+#define CLAT_SC_LOCAL(p, a) CLAT_SC_LOCAL_ADD64((volatile __local ulong *)(p), (ulong)(a))
 #define CLAT_SC_READ(p) ((p)[0])
 #define CLAT_SC_WRITE(p, a) ((p)[0] = (a))
 
