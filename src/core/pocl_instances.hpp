@@ -4,15 +4,15 @@
 // serve, so when contexts launch one kernel at different grid widths at once, a launch gives back
 // another's entry and PoCL aborts ("pocl_release_dlhandle_cache: found->ref_count > 0"). Measured
 // on PoCL 5.0 (the host of the GPU machine): four contexts launching one kernel of the same
-// source at varying widths aborted 3 runs of 3, as did a deterministic reduce run by two Runtimes
-// at once. PoCL 3.1 counts each launch twice, which hides it; 7.0 gives back the entry taken
-// (pocl c9ac4c0c3).
+// source at varying widths aborted 3 runs of 3, and so did test_device_group_segments (a device
+// group's Runtimes running the library's kernels side by side). PoCL 3.1 counts each launch
+// twice, which hides it; 7.0 gives back the entry taken (pocl c9ac4c0c3).
 //
 // The build hash covers the build options, so on those versions every Runtime alive at the same
 // time builds with an option of its own, -DCLAT_POCL_INSTANCE=k (k > 0): the lowest number no
 // live Runtime holds, so that a process's first Runtime adds nothing and later ones reuse the
 // same numbers (and PoCL's disk cache of their programs). One Runtime's own launches run one at a
-// time on its queue.
+// time: its queue is in order, or the library orders its commands with events.
 #pragma once
 
 #include <string>

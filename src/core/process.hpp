@@ -8,6 +8,9 @@ namespace clatomics::detail {
 // The first call records the calling process as the one that set the OpenCL implementations up.
 void note_opencl_set_up();
 
+// Whether this process is a fork() of the one that set OpenCL up.
+bool forked_after_opencl_set_up();
+
 // Throws std::logic_error when `pocl` and this process is a fork() of the one that set OpenCL
 // up (a child inherits the record, not the worker threads).
 void refuse_pocl_after_fork(bool pocl);

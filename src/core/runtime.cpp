@@ -69,8 +69,8 @@ RuntimeState::RuntimeState(Options options_in, cl_device_id device_in, Context c
 
 RuntimeState::~RuntimeState() {
   // The next Runtime given this number must not launch a kernel of these programs while commands
-  // of this one still run.
-  if (pocl_instance.held()) clFinish(queue.get());
+  // of this one still run. (A fork()ed child has no PoCL worker threads to finish them.)
+  if (pocl_instance.held() && !forked_after_opencl_set_up()) clFinish(queue.get());
 }
 
 const RuntimeState& state_of(const Runtime& rt) { return *rt.state_; }
