@@ -215,7 +215,7 @@ TEST_CASE("a Runtime asks for programs while another's kernels of the same progr
 }
 
 TEST_CASE("Runtimes alive at once launch one kernel at different widths: every result exact") {
-  // PoCL 4.0 to 6.x abort when contexts launch a kernel of equal programs at different grid
+  // PoCL before 7.0 aborts when contexts launch a kernel of equal programs at different grid
   // widths at once (src/core/pocl_instances.hpp): each thread's Runtime builds the same source
   // and launches it at widths that change every round, beside a deterministic reduce of a width
   // that changes too (the library's own kernels).

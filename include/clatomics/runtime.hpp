@@ -48,7 +48,7 @@ class Runtime {
   const Options& options() const;
   const DeviceInfo& device_info() const;
   // The options every program of this runtime is built with: the device's (device_info()) and,
-  // on PoCL 4.0 to 6.x beside another live Runtime, -DCLAT_POCL_INSTANCE=k (README, Threads).
+  // on PoCL before 7.0 beside another live Runtime, -DCLAT_POCL_INSTANCE=k (README, Threads).
   const std::string& build_options() const;
   bool supports_double() const;
 

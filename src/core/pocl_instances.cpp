@@ -22,7 +22,7 @@ int pocl_major(const std::string& platform_version) {
 bool pocl_mixes_launches(cl_device_id device) {
   if (!on_pocl(device)) return false;
   const int major = pocl_major(platform_text(device_value<cl_platform_id>(device, CL_DEVICE_PLATFORM), CL_PLATFORM_VERSION));
-  return major >= 4 && major < 7;
+  return major < 7;
 }
 
 PoclInstance::PoclInstance(bool needed) {

@@ -24,7 +24,7 @@ struct RuntimeState {
   bool out_of_order = false;  // the queue runs commands out of order: order them with events
   bool pocl = false;          // PoCL's device: never asked for binaries (binary_cache.hpp), unusable
                               // in a fork()ed child (process.hpp)
-  PoclInstance pocl_instance;  // PoCL 4.0 to 6.x: a number of its own while it lives (pocl_instances.hpp)
+  PoclInstance pocl_instance;  // PoCL before 7.0: a number of its own while it lives (pocl_instances.hpp)
   const DeviceInfo* info = nullptr;
   std::string build_options;  // the device's, and pocl_instance's
   mutable ProgramCache cache;
