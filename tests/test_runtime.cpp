@@ -158,25 +158,27 @@ TEST_CASE("CLATOMICS_CACHE_DIR keeps built programs on disk, each used only for 
   fs::remove_all(dir);
 }
 
-// The snippet files as installed: clatomics/*.cl in a directory of their own, for -I.
-std::string snippet_directory() {
-  namespace fs = std::filesystem;
-  static const std::string dir = [] {
-    const fs::path root = fs::temp_directory_path() / ("clatomics-snippets-" + std::to_string(::getpid()));
-    fs::create_directories(root / "clatomics");
+// The snippet files as installed: clatomics/*.cl in a directory of their own, for -I; removed
+// when it goes.
+struct SnippetDirectory {
+  std::filesystem::path root = std::filesystem::temp_directory_path() / ("clatomics-snippets-" + std::to_string(::getpid()));
+  SnippetDirectory() {
+    std::filesystem::create_directories(root / "clatomics");
     for (const auto& path : clatomics::testing::embedded_paths())
       if (path.rfind("clatomics/", 0) == 0) std::ofstream(root / path, std::ios::binary) << clatomics::testing::embedded_file_text(path);
-    return root.string();
-  }();
-  return dir;
-}
+  }
+  ~SnippetDirectory() {
+    std::error_code ignored;
+    std::filesystem::remove_all(root, ignored);
+  }
+};
 
 TEST_CASE("the snippets compile with -I and #include, and as OpenCL C 1.2") {
   auto& rt = test::runtime();
   const std::string by_include = std::string("#include \"clatomics/atomics.cl\"\n") + user_kernel;
-  const std::string include_dir = snippet_directory();
+  const SnippetDirectory include_dir;
   CHECK_NOTHROW(clatomics::build_program(rt.context(), rt.device(), by_include,
-                                         rt.build_options() + " -I " + include_dir));
+                                         rt.build_options() + " -I " + include_dir.root.string()));
   CHECK_NOTHROW(clatomics::build_program(rt.context(), rt.device(), clatomics::source() + user_kernel,
                                          "-cl-std=CL1.2 -DCLAT_FORCE_CAS"));
 }
