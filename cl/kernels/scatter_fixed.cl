@@ -62,17 +62,16 @@ CLAT_FN ulong2 clat_sc_fixed(float v, int e_grid) {
 }
 #endif
 /* 128-bit add into memory with a carry: exact in any order. The grid puts the largest values'
- * bits in the high word, so most values have no low word and cost one atomic, without a result. */
-#define CLAT_SC_DEFINE_ADD128(NAME, AS)                                             \
-  CLAT_FN void NAME(volatile AS ulong *p, ulong2 a) {                              \
-    ulong carry = 0ul;                                                             \
-    if (a.x) {                                                                     \
-      const ulong old = atom_add(p, a.x);                                          \
-      carry = (old + a.x < old) ? 1ul : 0ul;                                       \
-    }                                                                              \
-    if (a.y + carry) atom_add(p + 1, a.y + carry);                                 \
+ * bits in the high word, so most values have no low word and cost one atomic, without a result.
+ * The __local form, clat_sc_add128_local, is below. */
+CLAT_FN void clat_sc_add128_global(volatile __global ulong *p, ulong2 a) {
+  ulong carry = 0ul;
+  if (a.x) {
+    const ulong old = atom_add(p, a.x);
+    carry = (old + a.x < old) ? 1ul : 0ul;
   }
-CLAT_SC_DEFINE_ADD128(clat_sc_add128_global, __global)
+  if (a.y + carry) atom_add(p + 1, a.y + carry);
+}
 
 /* 64-bit adds into __local memory. NVIDIA's 64-bit __local atomic add is a compare-and-swap loop
  * (ATOMS.CAST.SPIN.64 on sm_90) and its 32-bit one a single instruction, so there the hot-bin

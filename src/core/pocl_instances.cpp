@@ -19,10 +19,8 @@ int pocl_major(const std::string& platform_version) {
   return std::atoi(platform_version.c_str() + at + name.size());
 }
 
-bool pocl_mixes_launches(cl_device_id device) {
-  if (!on_pocl(device)) return false;
-  const int major = pocl_major(platform_text(device_value<cl_platform_id>(device, CL_DEVICE_PLATFORM), CL_PLATFORM_VERSION));
-  return major < 7;
+bool pocl_mixes_launches(cl_device_id pocl_device) {
+  return pocl_major(platform_text(device_value<cl_platform_id>(pocl_device, CL_DEVICE_PLATFORM), CL_PLATFORM_VERSION)) < 7;
 }
 
 PoclInstance::PoclInstance(bool needed) {

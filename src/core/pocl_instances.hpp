@@ -15,8 +15,9 @@
 // live Runtime holds, so that a process's first Runtime adds nothing and later ones reuse the
 // same numbers (and PoCL's disk cache of their programs). The cost: a second Runtime alive at
 // once compiles its programs again (from cold PoCL caches on 2 cores, the device-group, threads
-// and runtime suites 113 s -> 170 s; nothing once PoCL's cache has them). One Runtime's own launches run one at a
-// time: its queue is in order, or the library orders its commands with events.
+// and runtime suites 113 s -> 170 s; nothing once PoCL's cache has them). One Runtime's own
+// launches run one at a time: its queue is in order, or the library orders its commands with
+// events.
 #pragma once
 
 #include <string>
@@ -29,8 +30,8 @@ namespace clatomics::detail {
 // or 0 where the text names none.
 int pocl_major(const std::string& platform_version);
 
-// Whether device is PoCL's and of a version whose table mixes up launches (before 7.0).
-bool pocl_mixes_launches(cl_device_id device);
+// Whether PoCL's device pocl_device is of a version whose table mixes up launches (before 7.0).
+bool pocl_mixes_launches(cl_device_id pocl_device);
 
 // A number held while it lives, for a Runtime on such a device; none (and no option) otherwise.
 class PoclInstance {
