@@ -11,6 +11,7 @@
 #include <functional>
 #include <sstream>
 
+#include "core/zeroed_scratch.hpp"
 #include "support.hpp"
 
 namespace {
@@ -354,4 +355,46 @@ TEST_CASE("CLATOMICS_CACHE_DIR unset: the user's cache directory; set empty: no 
   }
   CHECK(entries() == (on_pocl(rt) ? 0u : 1u));
   fs::remove_all(home);
+}
+
+TEST_CASE("the zeroed scratch: the smallest kept buffer that fits, given back only when zeroed, the smallest dropped over the limit") {
+  auto& rt = test::runtime();
+  clatomics::detail::ZeroedScratch scratch;
+  scratch.set_limit(1000);
+  const auto lend = [&](std::size_t bytes, bool zeroed) {
+    auto lent = scratch.take(rt, bytes);
+    const cl_mem handle = lent.get();
+    if (zeroed) lent.mark_zeroed();
+    return handle;
+  };
+  {
+    auto first = scratch.take(rt, 100);
+    CHECK(first.fresh());
+  }  // not marked: released
+  CHECK(scratch.kept_bytes() == 0);
+  const cl_mem small = lend(100, true), large = lend(600, true);
+  CHECK(scratch.kept_bytes() == 700);
+  {
+    auto again = scratch.take(rt, 50);  // the smallest that fits
+    CHECK_FALSE(again.fresh());
+    CHECK(again.get() == small);
+    CHECK(scratch.kept_bytes() == 600);
+  }  // not marked: released
+  CHECK(scratch.kept_bytes() == 600);
+  {
+    auto x = scratch.take(rt, 300), y = scratch.take(rt, 300);  // the 600 and a fresh 300
+    CHECK(x.get() == large);
+    CHECK(y.fresh());
+    x.mark_zeroed(), y.mark_zeroed();
+  }
+  CHECK(scratch.kept_bytes() == 900);
+  const cl_mem largest = lend(700, true);  // none fits: a fresh 700, for which the 300 goes, then the 600
+  CHECK(scratch.kept_bytes() == 700);
+  CHECK(lend(600, true) == largest);
+  lend(2000, true);  // larger than the limit: never kept
+  CHECK(scratch.kept_bytes() == 700);
+  lend(10, true);
+  scratch.release();
+  CHECK(scratch.kept_bytes() == 0);
+  CHECK(rt.kept_scratch_bytes() <= std::size_t(clatomics::Options{}.scratch_cache_bytes));
 }

@@ -470,3 +470,36 @@ TEST_CASE("deterministic rows grouped by bin: bit for bit the fixed point's sums
       if (set < 2) grouped_rows<double>(width, set, gen);
     }
 }
+
+TEST_CASE("deterministic sums keep their zeroed scratch for the next call; a call that stops before its finish gives none back") {
+  auto& rt = test::runtime();
+  if (!rt.supports_double()) return;
+  std::mt19937_64 gen(11);
+  const std::size_t bins = 3000, n = 40009;  // 13 values a slot: the window's sums, flags and 128-bit sums
+  std::vector<cl_uint> idx(n);
+  for (auto& b : idx) b = cl_uint(gen() % bins);
+  const std::vector<float> init(bins, 0.25f);
+  const auto call = [&](const std::vector<float>& values) {
+    std::vector<float> out = init;
+    clatomics::scatter_reduce(rt, out, idx, values, ScatterOp::sum, options(true, ScatterStrategy::automatic, true));
+    const auto want = FixedModel::sum(init, idx, values, true);
+    std::size_t wrong = 0;
+    for (std::size_t b = 0; b < bins; ++b) wrong += !same(out[b], want[b]);
+    CHECK(wrong == 0);
+    return out;
+  };
+  rt.release_scratch();
+  CHECK(rt.kept_scratch_bytes() == 0);
+  const auto specials = model_values(3, n, gen);  // NaN and infinities set flags, tiny values the 128-bit sums
+  const auto first = call(specials);
+  const std::size_t kept = rt.kept_scratch_bytes();
+  CHECK(kept >= bins * (sizeof(cl_long) + sizeof(cl_uint) + 2 * sizeof(cl_ulong)));
+  CHECK(same(call(specials), first));  // the kept scratch again: nothing left of the first call
+  CHECK(rt.kept_scratch_bytes() == kept);
+  call(model_values(0, n, gen));    // no NaN or infinity where the flags were set
+  call(model_values(4, n, gen));    // a value above the sample: the first accumulation stops, its scratch is released
+  call(model_values(1, n, gen));    // and the next call has zeroed scratch
+  rt.release_scratch();
+  CHECK(rt.kept_scratch_bytes() == 0);
+  CHECK(same(call(specials), first));  // fresh scratch: the same bits
+}

@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <condition_variable>
+#include <cstring>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -138,6 +140,47 @@ TEST_CASE("8 threads share one Runtime: each distinct program built once, every 
   for (auto& thread : threads) thread.join();
   check(results);
   CHECK(rt.build_count() == 2 + thread_count);  // two shared programs, one per thread
+}
+
+TEST_CASE("threads share one Runtime's deterministic sums: its kept scratch lent to one call at a time, the same bits as alone") {
+  auto& rt = test::runtime();
+  if (!rt.supports_double()) return;
+  // Each thread its own size, so that the kept buffers change hands between calls of every size.
+  struct Call {
+    std::vector<cl_uint> idx;
+    std::vector<float> values, want;
+  };
+  std::vector<Call> calls(4);
+  clatomics::ScatterOptions deterministic;
+  deterministic.deterministic = true;
+  for (std::size_t t = 0; t < calls.size(); ++t) {
+    const std::size_t bins = 500 << (2 * t), n = 30011 + 1000 * t;
+    for (std::size_t i = 0; i < n; ++i) {
+      calls[t].idx.push_back(cl_uint(i * 7919 % bins));
+      calls[t].values.push_back(float(std::ldexp(double(i % 1013) - 506, int(i % 29) - 14)));
+    }
+    calls[t].want.assign(bins, 0.5f);
+    clatomics::scatter_reduce(rt, calls[t].want, calls[t].idx, calls[t].values, clatomics::ScatterOp::sum, deterministic);
+  }
+  StartGate gate;
+  std::vector<ThreadResult> results(calls.size());
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < calls.size(); ++t)
+    threads.emplace_back([&, t] {
+      try {
+        gate.arrive_and_wait(int(calls.size()));
+        for (int r = 0; r < 8; ++r) {
+          std::vector<float> out(calls[t].want.size(), 0.5f);
+          clatomics::scatter_reduce(rt, out, calls[t].idx, calls[t].values, clatomics::ScatterOp::sum, deterministic);
+          results[t].expect(std::memcmp(out.data(), calls[t].want.data(), out.size() * sizeof(float)) == 0,
+                            "round " + std::to_string(r) + ": not the bits of the call alone");
+        }
+      } catch (const std::exception& e) {
+        results[t].errors.push_back(std::string("exception: ") + e.what());
+      }
+    });
+  for (auto& thread : threads) thread.join();
+  check(results);
 }
 
 TEST_CASE("8 threads each make a Runtime at once: one device probe, the same answers") {

@@ -54,10 +54,11 @@ CLAT_FN CLAT_SC_T clat_sc_mean(CLAT_SC_T sum, ulong count) {
  * A bin no element reached keeps its value; a CSR segment with none (segments, include_self
  * false) gets the empty reduction, as torch_scatter's segment_csr writes it: 1 for prod, else 0.
  * The window (scatter_window.cl): a slot's 128-bit sum is wide's plus acc's 64-bit one on the
- * grid, exact. */
+ * grid, exact. The fixed point's slots, flags and window sums are left at zero for the next call
+ * (the host keeps them: core/zeroed_scratch.hpp); only words that are not zero are written. */
 __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong ostride, uint width, ulong nbins,
-                                  __global const CLAT_SC_STORE *acc, __global const ulong *counts,
-                                  __global const uint *flags, int e_grid, int e_top, __global const ulong *wide, int w_lo,
+                                  __global CLAT_SC_STORE *acc, __global const ulong *counts,
+                                  __global uint *flags, int e_grid, int e_top, __global ulong *wide, int w_lo,
                                   uint include_self, uint mean) {
   const clat_share j_share = clat_item_share(nbins * width);
   for (ulong j = j_share.begin; j < j_share.end; j += j_share.step) {
@@ -73,12 +74,15 @@ __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong 
 #endif
 #if CLAT_SC_FIXED
     const uint flag = flags[j];
+    if (flag) flags[j] = 0u;
 #if CLAT_SC_WINDOW
     const long in_window = acc[j];
     ulong2 of_values = CLAT_SC_READ128(wide + j * 2ul);
-    if (in_window) of_values = clat_sc_add128(of_values, clat_sc_window_wide(in_window, w_lo - 150 - e_grid));
+    if (of_values.x | of_values.y) CLAT_SC_WRITE128(wide + j * 2ul, (ulong2)(0ul, 0ul));
+    if (in_window) acc[j] = 0l, of_values = clat_sc_add128(of_values, clat_sc_window_wide(in_window, w_lo - 150 - e_grid));
 #else
     const ulong2 of_values = CLAT_SC_READ(acc + j * CLAT_SC_WORDS);
+    if (of_values.x | of_values.y) CLAT_SC_WRITE(acc + j * CLAT_SC_WORDS, CLAT_SC_IDENT);
 #endif
     ulong2 sum = of_values;
     CLAT_SC_T self = (CLAT_SC_T)0, r;

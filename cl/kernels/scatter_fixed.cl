@@ -115,6 +115,7 @@ CLAT_FN void clat_sc_add128_local(volatile __local ulong *p, ulong2 a) {
   if (a.y + carry) CLAT_SC_LOCAL_ADD64(p + 1, a.y + carry);
 }
 #define CLAT_SC_READ128(p) ((ulong2)((p)[0], (p)[1]))
+#define CLAT_SC_WRITE128(p, a) ((p)[0] = (a).x, (p)[1] = (a).y)
 
 /* The accumulator of every slot 128 bits wide (doubles; floats take scatter_window.cl's). */
 #if !CLAT_SC_WINDOW
@@ -127,7 +128,7 @@ CLAT_FN void clat_sc_add128_local(volatile __local ulong *p, ulong2 a) {
 #define CLAT_SC_GLOBAL(p, a) clat_sc_add128_global(p, a)
 #define CLAT_SC_LOCAL(p, a) clat_sc_add128_local(p, a)
 #define CLAT_SC_READ(p) CLAT_SC_READ128(p)
-#define CLAT_SC_WRITE(p, a) ((p)[0] = (a).x, (p)[1] = (a).y)
+#define CLAT_SC_WRITE(p, a) CLAT_SC_WRITE128(p, a)
 #endif
 
 #endif

@@ -40,6 +40,11 @@ struct Options {
   // compiling every kernel again); the least recently used go first. 0: no limit.
   std::size_t program_cache_entries = 64;
   std::size_t program_cache_bytes = std::size_t(256) << 20;
+  // Device scratch that calls leave at zero is kept for the next call (as CUB's caching
+  // allocator and PyTorch's keep device memory): at most this many bytes, and at most a quarter
+  // of the device's global memory; Runtime::kept_scratch_bytes() and release_scratch() (the
+  // deterministic scatter's sums and flags). 0: nothing kept, every call fills its own.
+  std::size_t scratch_cache_bytes = std::size_t(1) << 30;
   // A DeviceGroup's host threads that share the copies of host data into pinned staging memory
   // (on GPUs), besides each stream's own: 0 each stream copies alone; -1 (the default)
   // CLATOMICS_STAGING_THREADS where it is set (a count from 0 to 256; read by from_env(), and

@@ -80,6 +80,11 @@ class Runtime {
   std::size_t cache_bytes() const;
   void clear_cache();
 
+  // Device scratch kept at zero for the next call (Options::scratch_cache_bytes): its bytes now;
+  // release_scratch() gives it all back to the driver (calls already running keep theirs).
+  std::size_t kept_scratch_bytes() const;
+  void release_scratch();
+
  private:
   friend const detail::RuntimeState& detail::state_of(const Runtime& rt);
   friend std::unique_ptr<Runtime> detail::runtime_from_state(std::unique_ptr<detail::RuntimeState> state);

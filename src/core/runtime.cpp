@@ -1,6 +1,7 @@
 // Runtime: context, queue, the device's checked paths, and the program cache.
 #include "clatomics/runtime.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "clatomics/device.hpp"
@@ -65,6 +66,7 @@ RuntimeState::RuntimeState(Options options_in, cl_device_id device_in, Context c
   refuse_pocl_after_fork(pocl);
   info = &cached_device_info(device.get(), options, failing_checks);
   build_options = info->build_options + pocl_instance.build_option();
+  scratch.set_limit(std::size_t(std::min<cl_ulong>(options.scratch_cache_bytes, info->caps.global_mem_size / 4)));
 }
 
 RuntimeState::~RuntimeState() {
@@ -204,5 +206,7 @@ std::size_t Runtime::build_count() const { return state_->cache.builds(); }
 std::size_t Runtime::cache_entries() const { return state_->cache.entries(); }
 std::size_t Runtime::cache_bytes() const { return state_->cache.bytes(); }
 void Runtime::clear_cache() { state_->cache.clear(); }
+std::size_t Runtime::kept_scratch_bytes() const { return state_->scratch.kept_bytes(); }
+void Runtime::release_scratch() { state_->scratch.release(); }
 
 }  // namespace clatomics

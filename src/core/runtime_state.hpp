@@ -7,6 +7,7 @@
 #include "clatomics/runtime.hpp"
 #include "core/pocl_instances.hpp"
 #include "core/program_cache.hpp"
+#include "core/zeroed_scratch.hpp"
 
 namespace clatomics::detail {
 
@@ -28,6 +29,7 @@ struct RuntimeState {
   const DeviceInfo* info = nullptr;
   std::string build_options;  // the device's, and pocl_instance's
   mutable ProgramCache cache;
+  mutable ZeroedScratch scratch;  // buffers calls leave at zero, lent to the next call
 };
 
 // Builds one of the library's embedded files ("kernels/reduce.cl"; its includes expanded) with

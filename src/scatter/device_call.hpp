@@ -93,6 +93,7 @@ class Scatter {
     cl_uint span = 0;
   };
   Window window(int e_grid, int e_top, int likely_top) const;
+  void fill_slots(const Program& program, cl_mem acc);
   bool accumulate(const Program& program, int e_grid, int e_top, int likely_top, ScatterResult& result);
   // Where accumulate's launches put a call's sums: the slots (out, or scratch), their counts,
   // flags and window (kernels/scatter.cl's parameters of the same names), and the tally.

@@ -193,17 +193,31 @@ void Scatter::find_arg(const Program& checks, const Program& program) {
 // out untouched, when a fixed-point value lay above e_top (the grid must be redone). likely_top:
 // where the window of float values ends (the sample's largest exponent, or the true one).
 bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int likely_top, ScatterResult& result) {
-  // The accumulator: out itself, or scratch slots at the identity (plus counts and flags).
-  Mem scratch, counts, flags, wide;
+  // The accumulator: out itself, or scratch slots at the identity (plus counts and flags). The
+  // fixed point's slots, flags and window sums are lent by the runtime at zero and left at zero
+  // by the finish, which clears what it reads (core/zeroed_scratch.hpp); a call that stops
+  // before its finish releases them.
+  ScratchLease scratch, flags, wide;
+  Mem own_scratch, counts;
   const Window window = this->window(e_grid, e_top, likely_top);
   cl_mem acc = call_.out;
   std::size_t acc_offset = call_.out_offset, astride = ostride_;
+  const auto lease = [&](std::size_t bytes, bool fill_kernel) {
+    ScratchLease lent = state_of(rt_).scratch.take(rt_, bytes);
+    if (lent.fresh() && fill_kernel) fill_slots(program, lent.get());
+    else if (lent.fresh()) commands_.fill_zero(lent.get(), bytes);
+    return lent;
+  };
   if (!plan_.direct) {
-    scratch = make_buffer(rt_, slots_ * plan_.store_bytes * plan_.words);
-    const LibraryKernel fill = make_kernel(program, fill_kernel);
-    bind(fill, arg("acc", scratch), arg("n", cl_ulong(slots_)));
-    commands_.launch(fill, small_grid(fill, slots_));
-    acc = scratch.get();
+    const std::size_t bytes = slots_ * plan_.store_bytes * plan_.words;
+    if (plan_.fixed) {
+      scratch = lease(bytes, true);
+      acc = scratch.get();
+    } else {
+      own_scratch = make_buffer(rt_, bytes);
+      fill_slots(program, own_scratch.get());
+      acc = own_scratch.get();
+    }
     acc_offset = 0;
     astride = width_;
   }
@@ -211,14 +225,8 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int like
     counts = make_buffer(rt_, call_.bins * sizeof(cl_ulong));
     commands_.fill_zero(counts.get(), call_.bins * sizeof(cl_ulong));
   }
-  if (plan_.fixed) {
-    flags = make_buffer(rt_, slots_ * sizeof(cl_uint));
-    commands_.fill_zero(flags.get(), slots_ * sizeof(cl_uint));
-  }
-  if (plan_.window) {  // the 128-bit sums of the values outside the window
-    wide = make_buffer(rt_, slots_ * 2 * sizeof(cl_ulong));
-    commands_.fill_zero(wide.get(), slots_ * 2 * sizeof(cl_ulong));
-  }
+  if (plan_.fixed) flags = lease(slots_ * sizeof(cl_uint), false);
+  if (plan_.window) wide = lease(slots_ * 2 * sizeof(cl_ulong), false);  // the 128-bit sums of the values outside the window
   // Launches of fewer than 2^32 (element, column) pairs: 32-bit positions, run lengths and
   // tallies. tally[0]: a value above the grid; tally[1 + l]: launch l's indices >= bins.
   const std::uint64_t per_launch = this->per_launch();
@@ -256,7 +264,7 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int like
   if (!plan_.direct) {
     const LibraryKernel finish = make_kernel(program, finish_kernel);
     bind(finish, arg("out", call_.out), arg("out_off", cl_ulong(call_.out_offset)), arg("ostride", cl_ulong(ostride_)),
-         arg("width", cl_uint(width_)), arg("nbins", cl_ulong(call_.bins)), arg("acc", scratch),
+         arg("width", cl_uint(width_)), arg("nbins", cl_ulong(call_.bins)), arg("acc", acc),
          arg("counts", counts ? counts.get() : no_buffer), arg("flags", flags ? flags.get() : no_buffer), arg("e_grid", cl_int(e_grid)),
          arg("e_top", cl_int(e_top)), arg("wide", wide ? wide.get() : no_buffer), arg("w_lo", cl_int(window.lo)),
          arg("include_self", cl_uint(call_.options.include_self ? 1 : 0)),
@@ -265,7 +273,16 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int like
   }
   commands_.read(tally.get(), 0, (launches + 1) * sizeof(cl_uint), tallies.data());
   for (std::size_t l = 1; l <= launches; ++l) result.out_of_range += tallies[l];
+  // The finish has cleared what it read, and the read above waited for it.
+  for (ScratchLease* lent : {&scratch, &flags, &wide}) lent->mark_zeroed();
   return true;
+}
+
+// The slots of a fresh accumulator at the identity (kernels/scatter_finish.cl's fill).
+void Scatter::fill_slots(const Program& program, cl_mem acc) {
+  const LibraryKernel fill = make_kernel(program, fill_kernel);
+  bind(fill, arg("acc", acc), arg("n", cl_ulong(slots_)));
+  commands_.launch(fill, small_grid(fill, slots_));
 }
 
 void Scatter::launch_in_place(std::size_t l, std::size_t first, std::size_t n, const Slots& slots) {
