@@ -20,18 +20,37 @@
 
 using namespace scatter_test;
 
+namespace {
+
+// The deterministic sums' finish forced one way for a scope.
+struct FinishOf {
+  explicit FinishOf(clatomics::testing::ScatterFinish f) { clatomics::testing::set_scatter_finish(f); }
+  ~FinishOf() { clatomics::testing::set_scatter_finish(clatomics::testing::ScatterFinish::automatic); }
+  FinishOf(const FinishOf&) = delete;
+  FinishOf& operator=(const FinishOf&) = delete;
+};
+
+}  // namespace
+
 TEST_CASE("deterministic sums with include_self: a bin no value reached, or whose values cancel, keeps its own value") {
   auto& rt = test::runtime();
   if (!rt.supports_double()) return;
   ScatterOptions o;
   o.deterministic = true;
-  std::vector<float> out{0.0f, 1e-30f, 3e-30f, -0.0f};
-  // Bin 0 takes 1e30 (the grid's scale), bin 2 takes +1 and -1 (exactly 0), bins 1 and 3 nothing.
-  clatomics::scatter_reduce<float, cl_uint>(rt, out, {0, 2, 2}, {1e30f, 1.0f, -1.0f}, ScatterOp::sum, o);
-  CHECK(out[0] == 1e30f);
-  CHECK(out[1] == 1e-30f);
-  CHECK(out[2] == 3e-30f);
-  CHECK((out[3] == 0.0f && !std::signbit(out[3])));  // an exact 0 is +0 in this mode
+  using clatomics::testing::ScatterFinish;
+  for (const ScatterFinish finish : {ScatterFinish::every_slot, ScatterFinish::listed}) {
+    CAPTURE(int(finish));
+    const FinishOf forced(finish);
+    std::vector<float> out{0.0f, 1e-30f, 3e-30f, -0.0f, -0.0f, std::numeric_limits<float>::quiet_NaN()};
+    // Bin 0 takes 1e30 (the grid's scale), bin 2 takes +1 and -1 (exactly 0), bin 4 -1 and +1, the others nothing.
+    clatomics::scatter_reduce<float, cl_uint>(rt, out, {0, 2, 2, 4, 4}, {1e30f, 1.0f, -1.0f, -1.0f, 1.0f}, ScatterOp::sum, o);
+    CHECK(out[0] == 1e30f);
+    CHECK(out[1] == 1e-30f);
+    CHECK(out[2] == 3e-30f);
+    CHECK((out[3] == 0.0f && !std::signbit(out[3])));  // an exact 0 is +0 in this mode, reached or not
+    CHECK((out[4] == 0.0f && !std::signbit(out[4])));
+    CHECK(std::isnan(out[5]));
+  }
   std::vector<double> wide{0.0, 1e-200};
   clatomics::scatter_reduce<double, cl_uint>(rt, wide, {0}, {1e200}, ScatterOp::sum, o);
   CHECK(wide[1] == 1e-200);
@@ -143,6 +162,11 @@ void deterministic(ScatterOp op) {
         const auto got = test::to_host<O>(rt, out, padded_out.size());
         CHECK(same(std::vector<O>(got.begin(), got.begin() + 3), std::vector<O>(3, sentinel<O>())));
         outs.emplace_back(got.begin() + 3, got.end()), how.push_back("buffers at offsets");
+      }
+      {
+        const FinishOf listed(clatomics::testing::ScatterFinish::listed);
+        host(ScatterStrategy::automatic);
+        how.back() = "host, the finish over the bins reached";
       }
       {
         const StreamLimits limits(16 << 10, 4099);
@@ -362,19 +386,23 @@ TEST_CASE("deterministic float sums: bit for bit the 128-bit fixed point's resul
       if (bins > 2) init[0] = INFINITY, init[1] = 1e38f, init[2] = -0.0f;
       for (const bool self : {true, false}) {
         const auto want = FixedModel::sum(init, idx, values, self);
+        using clatomics::testing::ScatterFinish;
         for (const ScatterStrategy s : {ScatterStrategy::automatic, ScatterStrategy::global_atomics, ScatterStrategy::local_private,
-                                        ScatterStrategy::local_cache}) {
-          if (bins > 3000 && s != ScatterStrategy::automatic && s != ScatterStrategy::global_atomics) continue;
-          INFO("set ", set, ", bins ", bins, ", include_self ", self, ", ", name_of(s));
-          std::vector<float> out = init;
-          clatomics::scatter_reduce(rt, out, idx, values, ScatterOp::sum, options(self, s, true));
-          std::size_t wrong = 0;
-          std::ostringstream first;
-          for (std::size_t b = 0; b < bins; ++b)
-            if (!same(out[b], want[b]) && wrong++ < 3) first << "\n  bin " << b << ": model " << show(want[b]) << ", got " << show(out[b]);
-          INFO(wrong, " bins differ", first.str());
-          CHECK(wrong == 0);
-        }
+                                        ScatterStrategy::local_cache})
+          for (const ScatterFinish finish : {ScatterFinish::automatic, ScatterFinish::listed, ScatterFinish::every_slot}) {
+            if (bins > 3000 && s != ScatterStrategy::automatic && s != ScatterStrategy::global_atomics) continue;
+            if (finish != ScatterFinish::automatic && s != ScatterStrategy::automatic) continue;
+            INFO("set ", set, ", bins ", bins, ", include_self ", self, ", ", name_of(s), ", finish ", int(finish));
+            const FinishOf forced(finish);
+            std::vector<float> out = init;
+            clatomics::scatter_reduce(rt, out, idx, values, ScatterOp::sum, options(self, s, true));
+            std::size_t wrong = 0;
+            std::ostringstream first;
+            for (std::size_t b = 0; b < bins; ++b)
+              if (!same(out[b], want[b]) && wrong++ < 3) first << "\n  bin " << b << ": model " << show(want[b]) << ", got " << show(out[b]);
+            INFO(wrong, " bins differ", first.str());
+            CHECK(wrong == 0);
+          }
       }
     }
 }

@@ -337,5 +337,6 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
 
 #include "kernels/scatter_sorted_rows.cl"
 #include "kernels/scatter_finish.cl"
+#include "kernels/scatter_listed.cl"
 
 #endif /* CLATOMICS_KERNELS_SCATTER_CL */

@@ -48,83 +48,92 @@ CLAT_FN CLAT_SC_T clat_sc_mean(CLAT_SC_T sum, ulong count) {
 }
 #endif
 
-/* out = (out op acc) or acc, per slot of a bin that received elements (counts), mean divided.
- * Fixed point: out's own value joins the exact sum when it lies within the grid (e_top), so
- * that the result is rounded once; the flags' NaN and infinities decide where they are set.
- * A bin no element reached keeps its value; a CSR segment with none (segments, include_self
- * false) gets the empty reduction, as torch_scatter's segment_csr writes it: 1 for prod, else 0.
- * The window (scatter_window.cl): a slot's 128-bit sum is wide's plus acc's 64-bit one on the
- * grid, exact. The fixed point's slots, flags and window sums are left at zero for the next call
- * (the host keeps them: core/zeroed_scratch.hpp); only words that are not zero are written. */
+/* Slot j (bin, column d) of out = (out op acc) or acc, for a bin that received elements (counts),
+ * mean divided. Fixed point: out's own value joins the exact sum when it lies within the grid
+ * (e_top), so that the result is rounded once; the flags' NaN and infinities decide where they
+ * are set. A bin no element reached keeps its value; a CSR segment with none (segments,
+ * include_self false) gets the empty reduction, as torch_scatter's segment_csr writes it: 1 for
+ * prod, else 0. The window (scatter_window.cl): a slot's 128-bit sum is wide's plus acc's 64-bit
+ * one on the grid, exact. The fixed point's slots, flags and window sums are left at zero for the
+ * next call (the host keeps them: core/zeroed_scratch.hpp); only words that are not zero are
+ * written. */
+CLAT_FN void clat_sc_finish_slot(ulong j, ulong bin, ulong d, __global CLAT_SC_T *out, ulong out_off, ulong ostride,
+                                 __global CLAT_SC_STORE *acc, __global const ulong *counts, __global uint *flags, int e_grid,
+                                 int e_top, __global ulong *wide, int w_lo, uint include_self, uint mean) {
+  __global CLAT_SC_T *o = out + out_off + bin * ostride + d;
+  ulong c = 1;
+#if CLAT_SC_COUNTS
+  c = counts[bin];
+  if (c == 0) {
+    if (CLAT_SC_SEGMENTS && !include_self) *o = (CLAT_SC_T)(CLAT_SC_OP == CLAT_SC_OP_PROD ? 1 : 0);
+    return;
+  }
+#endif
+#if CLAT_SC_FIXED
+  const uint flag = flags[j];
+  if (flag) flags[j] = 0u;
+#if CLAT_SC_WINDOW
+  const long in_window = acc[j];
+  ulong2 of_values = CLAT_SC_READ128(wide + j * 2ul);
+  if (of_values.x | of_values.y) CLAT_SC_WRITE128(wide + j * 2ul, (ulong2)(0ul, 0ul));
+  if (in_window) acc[j] = 0l, of_values = clat_sc_add128(of_values, clat_sc_window_wide(in_window, w_lo - 150 - e_grid));
+#else
+  const ulong2 of_values = CLAT_SC_READ(acc + j * CLAT_SC_WORDS);
+  if (of_values.x | of_values.y) CLAT_SC_WRITE(acc + j * CLAT_SC_WORDS, CLAT_SC_IDENT);
+#endif
+  ulong2 sum = of_values;
+  CLAT_SC_T self = (CLAT_SC_T)0, r;
+  int self_apart = 0; /* out's value is added after rounding */
+  if (include_self) {
+    self = *o;
+    if (clat_sc_exponent(self) <= CLAT_SC_KEEP_LIMIT(e_top)) sum = clat_sc_add128(sum, clat_sc_fixed(self, e_grid));
+    else self_apart = 1;
+    c += 1;
+  }
+  if ((flag & 1u) || (flag & 6u) == 6u) r = (CLAT_SC_T)NAN;
+  else if (flag & 2u) r = (CLAT_SC_T)INFINITY;
+  else if (flag & 4u) r = -(CLAT_SC_T)INFINITY;
+  else if (include_self && self != (CLAT_SC_T)0 && !(of_values.x | of_values.y))
+    r = self, self_apart = 0; /* no value, or values adding to exactly 0: out's own value as it is, not on the grid */
+  else r = clat_sc_round_fixed(sum, e_grid);
+  if (self_apart) r = self + r;
+#else
+  CLAT_SC_T r = acc[j];
+  if (include_self) {
+#if CLAT_SC_PROP
+    if (CLAT_SC_IS_IDENT(r)) return; /* out op identity: out's value, its NaN's bits included */
+#endif
+    r = CLAT_SC_COMB(*o, r);
+    c += 1;
+  }
+#if CLAT_SC_PROP
+  if (isnan(r)) r = CLAT_SC_QNAN; /* min's canonical NaN is negative: every NaN written is the positive quiet one */
+#endif
+#endif
+  if (mean) {
+#if CLAT_SC_REAL
+    r = clat_sc_mean(r, c);
+#elif CLAT_SC_UNSIGNED
+    r = (CLAT_SC_T)((ulong)r / c);
+#else
+    /* floor division, as PyTorch's integer mean */
+    const long q = (long)r / (long)c;
+    r = (CLAT_SC_T)(q - (((long)r % (long)c != 0 && (long)r < 0) ? 1 : 0));
+#endif
+  }
+  *o = r;
+}
+
+/* Every slot of out's nbins rows of width. */
 __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong ostride, uint width, ulong nbins,
                                   __global CLAT_SC_STORE *acc, __global const ulong *counts,
                                   __global uint *flags, int e_grid, int e_top, __global ulong *wide, int w_lo,
                                   uint include_self, uint mean) {
   const clat_share j_share = clat_item_share(nbins * width);
   for (ulong j = j_share.begin; j < j_share.end; j += j_share.step) {
-    const ulong bin = j / width, d = j - bin * width;
-    __global CLAT_SC_T *o = out + out_off + bin * ostride + d;
-    ulong c = 1;
-#if CLAT_SC_COUNTS
-    c = counts[bin];
-    if (c == 0) {
-      if (CLAT_SC_SEGMENTS && !include_self) *o = (CLAT_SC_T)(CLAT_SC_OP == CLAT_SC_OP_PROD ? 1 : 0);
-      continue;
-    }
-#endif
-#if CLAT_SC_FIXED
-    const uint flag = flags[j];
-    if (flag) flags[j] = 0u;
-#if CLAT_SC_WINDOW
-    const long in_window = acc[j];
-    ulong2 of_values = CLAT_SC_READ128(wide + j * 2ul);
-    if (of_values.x | of_values.y) CLAT_SC_WRITE128(wide + j * 2ul, (ulong2)(0ul, 0ul));
-    if (in_window) acc[j] = 0l, of_values = clat_sc_add128(of_values, clat_sc_window_wide(in_window, w_lo - 150 - e_grid));
-#else
-    const ulong2 of_values = CLAT_SC_READ(acc + j * CLAT_SC_WORDS);
-    if (of_values.x | of_values.y) CLAT_SC_WRITE(acc + j * CLAT_SC_WORDS, CLAT_SC_IDENT);
-#endif
-    ulong2 sum = of_values;
-    CLAT_SC_T self = (CLAT_SC_T)0, r;
-    int self_apart = 0; /* out's value is added after rounding */
-    if (include_self) {
-      self = *o;
-      if (clat_sc_exponent(self) <= CLAT_SC_KEEP_LIMIT(e_top)) sum = clat_sc_add128(sum, clat_sc_fixed(self, e_grid));
-      else self_apart = 1;
-      c += 1;
-    }
-    if ((flag & 1u) || (flag & 6u) == 6u) r = (CLAT_SC_T)NAN;
-    else if (flag & 2u) r = (CLAT_SC_T)INFINITY;
-    else if (flag & 4u) r = -(CLAT_SC_T)INFINITY;
-    else if (include_self && self != (CLAT_SC_T)0 && !(of_values.x | of_values.y))
-      r = self, self_apart = 0; /* no value, or values adding to exactly 0: out's own value as it is, not on the grid */
-    else r = clat_sc_round_fixed(sum, e_grid);
-    if (self_apart) r = self + r;
-#else
-    CLAT_SC_T r = acc[j];
-    if (include_self) {
-#if CLAT_SC_PROP
-      if (CLAT_SC_IS_IDENT(r)) continue; /* out op identity: out's value, its NaN's bits included */
-#endif
-      r = CLAT_SC_COMB(*o, r);
-      c += 1;
-    }
-#if CLAT_SC_PROP
-    if (isnan(r)) r = CLAT_SC_QNAN; /* min's canonical NaN is negative: every NaN written is the positive quiet one */
-#endif
-#endif
-    if (mean) {
-#if CLAT_SC_REAL
-      r = clat_sc_mean(r, c);
-#elif CLAT_SC_UNSIGNED
-      r = (CLAT_SC_T)((ulong)r / c);
-#else
-      /* floor division, as PyTorch's integer mean */
-      const long q = (long)r / (long)c;
-      r = (CLAT_SC_T)(q - (((long)r % (long)c != 0 && (long)r < 0) ? 1 : 0));
-#endif
-    }
-    *o = r;
+    const ulong bin = j / width;
+    clat_sc_finish_slot(j, bin, j - bin * width, out, out_off, ostride, acc, counts, flags, e_grid, e_top, wide, w_lo, include_self,
+                        mean);
   }
 }
 

@@ -19,6 +19,7 @@ std::atomic<std::size_t> compact_group{0}, compact_per_item{0};
 std::atomic<std::size_t> failing_chunk{SIZE_MAX};
 std::atomic<PinnedStaging> staging{PinnedStaging::automatic};
 std::atomic<ScatterRows> rows{ScatterRows::automatic};
+std::atomic<ScatterFinish> finish{ScatterFinish::automatic};
 
 }  // namespace
 
@@ -41,6 +42,9 @@ void set_pinned_staging(PinnedStaging s) { staging = s; }
 
 ScatterRows scatter_rows() { return rows.load(); }
 void set_scatter_rows(ScatterRows r) { rows = r; }
+
+ScatterFinish scatter_finish() { return finish.load(); }
+void set_scatter_finish(ScatterFinish f) { finish = f; }
 
 CompactPlan compact_plan() { return {compact_path.load(), compact_group.load(), compact_per_item.load()}; }
 

@@ -58,6 +58,13 @@ enum class ScatterRows { automatic, sorted, in_place };
 ScatterRows scatter_rows();
 void set_scatter_rows(ScatterRows rows);
 
+// The deterministic sums' finish: automatic (over the bins reached where the values are fewer
+// than half the bins, scatter/plan.cpp), or forced either way (listed: every call of one value a
+// row, no segments and fewer than 2^32 - 1 bins; every_slot: none).
+enum class ScatterFinish { automatic, listed, every_slot };
+ScatterFinish scatter_finish();
+void set_scatter_finish(ScatterFinish finish);
+
 // A Runtime (as Runtime(options) makes it) whose listed native checks fail on purpose, by slot
 // name ("add_float_global", "minmax_double_local", ...) or "all": tests of the fallbacks.
 std::unique_ptr<Runtime> runtime_with_failing_checks(Options options, const std::vector<std::string>& checks);

@@ -20,6 +20,12 @@ const Signature fill_kernel{"clat_scatter_fill", "global acc, n"};
 const Signature finish_kernel{"clat_scatter_finish",
                               "global out, out_off, ostride, width, nbins, global acc, global counts, global flags, e_grid, e_top, global wide, "
                               "w_lo, include_self, mean"};
+// kernels/scatter_listed.cl, in the same program.
+const Signature touch_kernel{"clat_scatter_touch", "global idx, idx_off, n, nbins, global flags, global list"};
+const Signature settle_kernel{"clat_scatter_settle", "global out, out_off, ostride, nbins"};
+const Signature finish_listed_kernel{"clat_scatter_finish_listed",
+                                     "global list, n, global out, out_off, ostride, global acc, global counts, global flags, e_grid, e_top, "
+                                     "global wide, w_lo, include_self, mean"};
 // kernels/scatter_sorted_rows.cl, in the same program.
 const Signature sort_count_kernel{"clat_sr_count", "global idx, idx_off, first, n, nbins, global starts, global ranks, global oor, oor_slot"};
 const Signature sort_starts_kernel{"clat_sr_starts", "global starts, nbins, local scratch"};
@@ -197,7 +203,7 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int like
   // fixed point's slots, flags and window sums are lent by the runtime at zero and left at zero
   // by the finish, which clears what it reads (core/zeroed_scratch.hpp); a call that stops
   // before its finish releases them.
-  ScratchLease scratch, flags, wide;
+  ScratchLease scratch, flags, wide, listed;
   Mem own_scratch, counts;
   const Window window = this->window(e_grid, e_top, likely_top);
   cl_mem acc = call_.out;
@@ -227,6 +233,13 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int like
   }
   if (plan_.fixed) flags = lease(slots_ * sizeof(cl_uint), false);
   if (plan_.window) wide = lease(slots_ * 2 * sizeof(cl_ulong), false);  // the 128-bit sums of the values outside the window
+  if (plan_.listed) {  // the bins the values reach, marked in flags and listed by position
+    listed = lease(call_.count * sizeof(cl_uint), false);
+    const LibraryKernel touch = make_kernel(program, touch_kernel);
+    bind(touch, arg("idx", call_.indices), arg("idx_off", cl_ulong(call_.indices_offset)), arg("n", cl_ulong(call_.count)),
+         arg("nbins", cl_ulong(call_.bins)), arg("flags", flags.get()), arg("list", listed.get()));
+    commands_.launch(touch, small_grid(touch, call_.count));
+  }
   // Launches of fewer than 2^32 (element, column) pairs: 32-bit positions, run lengths and
   // tallies. tally[0]: a value above the grid; tally[1 + l]: launch l's indices >= bins.
   const std::uint64_t per_launch = this->per_launch();
@@ -261,7 +274,20 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int like
     commands_.read(tally.get(), 0, sizeof(cl_uint), tallies.data());
     if (tallies[0]) return false;
   }
-  if (!plan_.direct) {
+  if (plan_.listed && call_.options.include_self) {  // the bins no value reached, as the finish of every slot leaves them
+    const LibraryKernel settle = make_kernel(program, settle_kernel);
+    bind(settle, arg("out", call_.out), arg("out_off", cl_ulong(call_.out_offset)), arg("ostride", cl_ulong(ostride_)),
+         arg("nbins", cl_ulong(call_.bins)));
+    commands_.launch(settle, small_grid(settle, call_.bins));
+  }
+  if (plan_.listed) {
+    const LibraryKernel finish = make_kernel(program, finish_listed_kernel);
+    bind(finish, arg("list", listed.get()), arg("n", cl_ulong(call_.count)), arg("out", call_.out), arg("out_off", cl_ulong(call_.out_offset)),
+         arg("ostride", cl_ulong(ostride_)), arg("acc", acc), arg("counts", counts ? counts.get() : no_buffer), arg("flags", flags.get()),
+         arg("e_grid", cl_int(e_grid)), arg("e_top", cl_int(e_top)), arg("wide", wide ? wide.get() : no_buffer), arg("w_lo", cl_int(window.lo)),
+         arg("include_self", cl_uint(call_.options.include_self ? 1 : 0)), arg("mean", cl_uint(call_.op == ScatterOp::mean ? 1 : 0)));
+    commands_.launch(finish, small_grid(finish, call_.count));
+  } else if (!plan_.direct) {
     const LibraryKernel finish = make_kernel(program, finish_kernel);
     bind(finish, arg("out", call_.out), arg("out_off", cl_ulong(call_.out_offset)), arg("ostride", cl_ulong(ostride_)),
          arg("width", cl_uint(width_)), arg("nbins", cl_ulong(call_.bins)), arg("acc", acc),
@@ -274,7 +300,7 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int like
   commands_.read(tally.get(), 0, (launches + 1) * sizeof(cl_uint), tallies.data());
   for (std::size_t l = 1; l <= launches; ++l) result.out_of_range += tallies[l];
   // The finish has cleared what it read, and the read above waited for it.
-  for (ScratchLease* lent : {&scratch, &flags, &wide}) lent->mark_zeroed();
+  for (ScratchLease* lent : {&scratch, &flags, &wide, &listed}) lent->mark_zeroed();
   return true;
 }
 

@@ -52,6 +52,10 @@ void scatters(Runtime& rt) {
     det.deterministic = true;
     (void)scatter_reduce(rt, out, d.idx, d.v, ScatterOp::sum, det);
     (void)scatter_reduce(rt, hout, d.idx, h, ScatterOp::mean, det);
+    // The finish over the bins reached (forced: these values are more than the bins).
+    testing::set_scatter_finish(testing::ScatterFinish::listed);
+    (void)scatter_reduce(rt, out, d.idx, d.v, ScatterOp::sum, det);
+    testing::set_scatter_finish(testing::ScatterFinish::automatic);
     // Rows grouped by bin before they are summed, as GPUs take them (forced: CPUs do not).
     testing::set_scatter_rows(testing::ScatterRows::sorted);
     det.strategy = ScatterStrategy::global_atomics;
