@@ -11,7 +11,7 @@ ValueError or TypeError before anything runs; an OpenCL failure raises clatomics
 
 from . import where
 from ._arrays import default_queue
-from ._clatomics import Error, error_name
+from ._clatomics import Error, error_name, kept_scratch_bytes, release_scratch
 from ._histograms import bincount, histogram, histogram2d
 from ._kernels import build, build_options, device_info, source
 from ._reductions import compact, dot, reduce
@@ -19,5 +19,6 @@ from ._scatter import add_at, reduce_by_key, scatter_reduce, segment_reduce
 
 __all__ = [
     "Error", "add_at", "bincount", "build", "build_options", "compact", "default_queue", "device_info", "dot", "error_name",
-    "histogram", "histogram2d", "reduce", "reduce_by_key", "scatter_reduce", "segment_reduce", "source", "where",
+    "histogram", "histogram2d", "kept_scratch_bytes", "reduce", "reduce_by_key", "release_scratch", "scatter_reduce", "segment_reduce",
+    "source", "where",
 ]

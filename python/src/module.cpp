@@ -14,6 +14,16 @@ namespace {
 // programs alive, so the cache stays small.
 constexpr std::size_t max_runtimes = 8;
 
+// The Runtimes of the queues used lately, most recent first.
+struct RuntimeCache {
+  std::mutex mutex;
+  std::list<std::pair<std::intptr_t, std::shared_ptr<clatomics::Runtime>>> entries;
+};
+RuntimeCache& runtime_cache() {
+  static RuntimeCache cache;
+  return cache;
+}
+
 template <class T>
 T queue_info(cl_command_queue queue, cl_command_queue_info what) {
   T value{};
@@ -29,8 +39,7 @@ const clatomics::Options& module_options() {
 }
 
 std::shared_ptr<clatomics::Runtime> runtime_for(std::intptr_t handle) {
-  static std::mutex mutex;
-  static std::list<std::pair<std::intptr_t, std::shared_ptr<clatomics::Runtime>>> cache;  // most recent first
+  auto& [mutex, cache] = runtime_cache();
   if (!handle) throw py::type_error("clatomics: a null command queue");
   const std::lock_guard<std::mutex> lock(mutex);
   for (auto it = cache.begin(); it != cache.end(); ++it)
@@ -87,6 +96,20 @@ PYBIND11_MODULE(_clatomics, m) {
     }
   });
   m.def("error_name", &clatomics::error_name, "The name of an OpenCL error code");
+  // The device scratch the library keeps for the next call (Runtime::kept_scratch_bytes), over
+  // the Runtimes of the queues used lately, and its release.
+  m.def("kept_scratch_bytes", [] {
+    auto& cache = clatomics_py::runtime_cache();
+    const std::lock_guard<std::mutex> lock(cache.mutex);
+    std::size_t bytes = 0;
+    for (const auto& entry : cache.entries) bytes += entry.second->kept_scratch_bytes();
+    return bytes;
+  }, "Bytes of device scratch kept at zero for the next call (the deterministic scatter's), over the queues used lately");
+  m.def("release_scratch", [] {
+    auto& cache = clatomics_py::runtime_cache();
+    const std::lock_guard<std::mutex> lock(cache.mutex);
+    for (const auto& entry : cache.entries) entry.second->release_scratch();
+  }, "Gives the kept device scratch back to the driver (as torch.cuda.empty_cache)");
   clatomics_py::register_kernels(m);
   clatomics_py::register_reductions(m);
   clatomics_py::register_histograms(m);

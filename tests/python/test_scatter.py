@@ -108,6 +108,12 @@ def test_scatter_reduce_rows_int_mean_and_deterministic(queue, rng, doubles):
         assert a.tobytes() == b.tobytes()  # the same bits in any order of the values
         np.testing.assert_allclose(a, np.bincount(idx, f.astype(np.float64), minlength=20), rtol=1e-6, atol=1e-6)
 
+        assert clatomics.kept_scratch_bytes() > 0  # the fixed-point scratch, kept at zero for the next call
+        clatomics.release_scratch()
+        assert clatomics.kept_scratch_bytes() == 0
+        c = clatomics.scatter_reduce(np.zeros(20, np.float32), idx, f, deterministic=True)
+        assert c.tobytes() == a.tobytes()  # fresh scratch: the same bits
+
 
 def test_scatter_reduce_nan_rules(queue):
     idx = np.array([0, 0, 1, 1], np.uint32)
