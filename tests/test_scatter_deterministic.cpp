@@ -1,5 +1,6 @@
-// scatter_reduce's deterministic sums and means: the same bits on every run, strategy, overload
-// and chunking, within an ulp (sums) or two (means) of the exact result of fixed-point data; out's
+// scatter_reduce's deterministic sums and means: the same bits on every run, strategy, overload,
+// chunking and finish (over every slot or the bins reached), with the runtime's scratch fresh or
+// kept, within an ulp (sums) or two (means) of the exact result of fixed-point data; out's
 // own value kept where nothing reached a bin; zeros as the fast mode gives them; integer ops and
 // min/max exact as ever, floating-point products refused; infinities and NaN as IEEE sums give
 // them, atomic and deterministic.
