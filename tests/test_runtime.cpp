@@ -391,10 +391,27 @@ TEST_CASE("the zeroed scratch: the smallest kept buffer that fits, given back on
   const cl_mem largest = lend(700, true);  // none fits: a fresh 700, for which the 300 goes, then the 600
   CHECK(scratch.kept_bytes() == 700);
   CHECK(lend(600, true) == largest);
-  lend(2000, true);  // larger than the limit: never kept
+  {
+    auto x = scratch.take(rt, 400), y = scratch.take(rt, 400);  // the 700 and a fresh 400
+    x.mark_zeroed(), y.mark_zeroed();
+    x = {};  // the 700 comes back first
+  }  // then the 400, for which only the larger 700 could go: the 400 is released
   CHECK(scratch.kept_bytes() == 700);
+  {
+    auto x = scratch.take(rt, 400), y = scratch.take(rt, 400);
+    x.mark_zeroed(), y.mark_zeroed();
+  }  // the 400 comes back first, then the 700, for which the smaller 400 goes
+  CHECK(scratch.kept_bytes() == 700);
+  {
+    auto x = scratch.take(rt, 400), y = scratch.take(rt, 400);
+    y.mark_zeroed();  // the fresh 400 only
+  }  // the 700, not marked, is released; the 400 is kept
+  CHECK(scratch.kept_bytes() == 400);
+  lend(800, true);  // a fresh 800: the 400 goes for it
+  CHECK(scratch.kept_bytes() == 800);
+  lend(2000, true);  // larger than the limit: never kept
+  CHECK(scratch.kept_bytes() == 800);
   lend(10, true);
   scratch.release();
   CHECK(scratch.kept_bytes() == 0);
-  CHECK(rt.kept_scratch_bytes() <= std::size_t(clatomics::Options{}.scratch_cache_bytes));
 }

@@ -51,6 +51,12 @@ TEST_CASE("deterministic sums with include_self: a bin no value reached, or whos
     CHECK((out[3] == 0.0f && !std::signbit(out[3])));  // an exact 0 is +0 in this mode, reached or not
     CHECK((out[4] == 0.0f && !std::signbit(out[4])));
     CHECK(std::isnan(out[5]));
+    // A mean counts its values: a bin none reached keeps its value as it is, -0 too.
+    std::vector<float> means{-0.0f, 2.0f, -0.0f};
+    clatomics::scatter_reduce<float, cl_uint>(rt, means, {1}, {4.0f}, ScatterOp::mean, o);
+    CHECK((means[0] == 0.0f && std::signbit(means[0])));
+    CHECK(means[1] == 3.0f);
+    CHECK((means[2] == 0.0f && std::signbit(means[2])));
   }
   std::vector<double> wide{0.0, 1e-200};
   clatomics::scatter_reduce<double, cl_uint>(rt, wide, {0}, {1e200}, ScatterOp::sum, o);
@@ -358,7 +364,7 @@ std::vector<float> model_values(int set, std::size_t n, std::mt19937_64& gen) {
           : k == 5 && i % 1000 == 0 ? NAN : normal(gen);
         break;
       }
-      case 4: x = i == n / 2 + 3 ? 3e37f : normal(gen); break;  // far above the sample: the grid is redone
+      case 4: x = i == n / 2 + 4 ? 3e37f : normal(gen); break;  // far above the sample (40009 values: not a 9th): the grid is redone
       case 5: x = -std::ldexp(float(r % 1000000 + 1), 20) + (i % 5 == 0 ? std::ldexp(1.0f, -40) : 0.0f); break;  // negative window sums with a positive 128-bit part
       case 6: x = std::nextafter(2.0f, 0.0f) * 1024.0f; break;  // every value at the window's top: its 64-bit sums near their limit
       default: x = std::ldexp(normal(gen), int(r % 120) - 60); break;  // exponents over 2^120
@@ -525,9 +531,16 @@ TEST_CASE("deterministic sums keep their zeroed scratch for the next call; a cal
   CHECK(kept >= bins * (sizeof(cl_long) + sizeof(cl_uint) + 2 * sizeof(cl_ulong)));
   CHECK(same(call(specials), first));  // the kept scratch again: nothing left of the first call
   CHECK(rt.kept_scratch_bytes() == kept);
-  call(model_values(0, n, gen));    // no NaN or infinity where the flags were set
-  call(model_values(4, n, gen));    // a value above the sample: the first accumulation stops, its scratch is released
-  call(model_values(1, n, gen));    // and the next call has zeroed scratch
+  const auto commands_of = [&](const std::vector<float>& values) {
+    const clatomics::ProfileScope scope;
+    call(values);
+    return scope.commands();
+  };
+  const std::size_t once = commands_of(model_values(0, n, gen));  // no NaN or infinity where the flags were set
+  // A value above the sample: the first accumulation stops (its scratch is released) and the
+  // grid is redone, which takes more commands; the next call has zeroed scratch.
+  CHECK(commands_of(model_values(4, n, gen)) > once);
+  call(model_values(1, n, gen));
   rt.release_scratch();
   CHECK(rt.kept_scratch_bytes() == 0);
   CHECK(same(call(specials), first));  // fresh scratch: the same bits

@@ -145,7 +145,9 @@ TEST_CASE("8 threads share one Runtime: each distinct program built once, every 
 TEST_CASE("threads share one Runtime's deterministic sums: its kept scratch lent to one call at a time, the same bits as alone") {
   auto& rt = test::runtime();
   if (!rt.supports_double()) return;
-  // Each thread its own size, so that the kept buffers change hands between calls of every size.
+  // Each thread its own size, so that the kept buffers change hands between calls of every size;
+  // the last two have fewer values than half their bins, in order and on few bins (the finish
+  // over the bins reached). NaN and infinities set flags.
   struct Call {
     std::vector<cl_uint> idx;
     std::vector<float> values, want;
@@ -154,10 +156,11 @@ TEST_CASE("threads share one Runtime's deterministic sums: its kept scratch lent
   clatomics::ScatterOptions deterministic;
   deterministic.deterministic = true;
   for (std::size_t t = 0; t < calls.size(); ++t) {
-    const std::size_t bins = 500 << (2 * t), n = 30011 + 1000 * t;
+    const std::size_t bins = t < 2 ? 500 << (2 * t) : std::size_t(1) << 20, n = 30011 + 1000 * t;
     for (std::size_t i = 0; i < n; ++i) {
-      calls[t].idx.push_back(cl_uint(i * 7919 % bins));
-      calls[t].values.push_back(float(std::ldexp(double(i % 1013) - 506, int(i % 29) - 14)));
+      calls[t].idx.push_back(cl_uint(t == 2 ? i * bins / n : t == 3 ? i * 7919 % 97 * 1000 : i * 7919 % bins));
+      const double special = i % 1009 == 5 ? NAN : i % 1013 == 7 ? INFINITY : 0.0;
+      calls[t].values.push_back(float(special != 0.0 ? special : std::ldexp(double(i % 1013) - 506, int(i % 29) - 14)));
     }
     calls[t].want.assign(bins, 0.5f);
     clatomics::scatter_reduce(rt, calls[t].want, calls[t].idx, calls[t].values, clatomics::ScatterOp::sum, deterministic);

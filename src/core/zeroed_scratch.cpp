@@ -1,6 +1,7 @@
 #include "core/zeroed_scratch.hpp"
 
 #include <algorithm>
+#include <new>
 #include <utility>
 
 #include "core/launch.hpp"
@@ -55,20 +56,27 @@ ScratchLease ZeroedScratch::take(const Runtime& rt, std::size_t bytes) {
   return ScratchLease(this, make_buffer(rt, bytes), bytes, true);
 }
 
-// Over the limit, the smallest kept buffers go first: a call that needs more than the others
-// keeps its buffers rather than finding the limit full of ones too small for it.
-void ZeroedScratch::keep(Mem buffer, std::size_t bytes) {
+// Over the limit, kept buffers smaller than this one go first, the smallest first: a call that
+// needs more than the others keeps its buffers rather than finding the limit full of ones too
+// small for it; where only larger ones would have to go, this one goes. Never throws (it runs in
+// a lease's destructor): a buffer it cannot note is released.
+void ZeroedScratch::keep(Mem buffer, std::size_t bytes) noexcept {
   std::vector<Kept> dropped;  // released outside the lock
   const std::lock_guard<std::mutex> lock(mutex_);
-  if (bytes > limit_) return;
-  while (kept_bytes_ + bytes > limit_) {
-    auto smallest = std::min_element(kept_.begin(), kept_.end(), [](const Kept& a, const Kept& b) { return a.bytes < b.bytes; });
-    kept_bytes_ -= smallest->bytes;
-    dropped.push_back(std::move(*smallest));
-    kept_.erase(smallest);
+  try {
+    if (bytes > limit_) return;
+    dropped.reserve(kept_.size());
+    while (kept_bytes_ + bytes > limit_) {
+      auto smallest = std::min_element(kept_.begin(), kept_.end(), [](const Kept& a, const Kept& b) { return a.bytes < b.bytes; });
+      if (smallest->bytes >= bytes) return;
+      kept_bytes_ -= smallest->bytes;
+      dropped.push_back(std::move(*smallest));
+      kept_.erase(smallest);
+    }
+    kept_.push_back({bytes, std::move(buffer)});
+    kept_bytes_ += bytes;
+  } catch (const std::bad_alloc&) {
   }
-  kept_bytes_ += bytes;
-  kept_.push_back({bytes, std::move(buffer)});
 }
 
 std::size_t ZeroedScratch::kept_bytes() const {

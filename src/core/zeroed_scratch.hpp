@@ -59,7 +59,7 @@ class ZeroedScratch {
 
  private:
   friend class ScratchLease;
-  void keep(Mem buffer, std::size_t bytes);
+  void keep(Mem buffer, std::size_t bytes) noexcept;
   struct Kept {
     std::size_t bytes;
     Mem buffer;

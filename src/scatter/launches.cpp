@@ -274,7 +274,9 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int like
     commands_.read(tally.get(), 0, sizeof(cl_uint), tallies.data());
     if (tallies[0]) return false;
   }
-  if (plan_.listed && call_.options.include_self) {  // the bins no value reached, as the finish of every slot leaves them
+  // The bins no value reached, as the finish of every slot leaves them: it writes them where it
+  // keeps no counts (sums with include_self), and leaves them alone where it does.
+  if (plan_.listed && !plan_.counts) {
     const LibraryKernel settle = make_kernel(program, settle_kernel);
     bind(settle, arg("out", call_.out), arg("out_off", cl_ulong(call_.out_offset)), arg("ostride", cl_ulong(ostride_)),
          arg("nbins", cl_ulong(call_.bins)));
