@@ -208,9 +208,9 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int like
   const Window window = this->window(e_grid, e_top, likely_top);
   cl_mem acc = call_.out;
   std::size_t acc_offset = call_.out_offset, astride = ostride_;
-  const auto lease = [&](std::size_t bytes, bool fill_kernel) {
+  const auto lease = [&](std::size_t bytes, bool accumulator_slots) {
     ScratchLease lent = state_of(rt_).scratch.take(rt_, bytes);
-    if (lent.fresh() && fill_kernel) fill_slots(program, lent.get());
+    if (lent.fresh() && accumulator_slots) fill_slots(program, lent.get());
     else if (lent.fresh()) commands_.fill_zero(lent.get(), bytes);
     return lent;
   };
@@ -282,23 +282,17 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int like
          arg("nbins", cl_ulong(call_.bins)));
     commands_.launch(settle, small_grid(settle, call_.bins));
   }
-  if (plan_.listed) {
-    const LibraryKernel finish = make_kernel(program, finish_listed_kernel);
-    bind(finish, arg("list", listed.get()), arg("n", cl_ulong(call_.count)), arg("out", call_.out), arg("out_off", cl_ulong(call_.out_offset)),
-         arg("ostride", cl_ulong(ostride_)), arg("acc", acc), arg("counts", counts ? counts.get() : no_buffer), arg("flags", flags.get()),
-         arg("e_grid", cl_int(e_grid)), arg("e_top", cl_int(e_top)), arg("wide", wide ? wide.get() : no_buffer), arg("w_lo", cl_int(window.lo)),
+  // The finish over the bins listed or over every slot: its own arguments, then clat_sc_finish_slot's.
+  const auto finish = [&](const Signature& signature, std::size_t items, const auto&... own) {
+    const LibraryKernel kernel = make_kernel(program, signature);
+    bind(kernel, own..., arg("out", call_.out), arg("out_off", cl_ulong(call_.out_offset)), arg("ostride", cl_ulong(ostride_)),
+         arg("acc", slots.acc), arg("counts", slots.counts), arg("flags", slots.flags), arg("e_grid", cl_int(slots.e_grid)),
+         arg("e_top", cl_int(slots.e_top)), arg("wide", slots.wide), arg("w_lo", cl_int(slots.window.lo)),
          arg("include_self", cl_uint(call_.options.include_self ? 1 : 0)), arg("mean", cl_uint(call_.op == ScatterOp::mean ? 1 : 0)));
-    commands_.launch(finish, small_grid(finish, call_.count));
-  } else if (!plan_.direct) {
-    const LibraryKernel finish = make_kernel(program, finish_kernel);
-    bind(finish, arg("out", call_.out), arg("out_off", cl_ulong(call_.out_offset)), arg("ostride", cl_ulong(ostride_)),
-         arg("width", cl_uint(width_)), arg("nbins", cl_ulong(call_.bins)), arg("acc", acc),
-         arg("counts", counts ? counts.get() : no_buffer), arg("flags", flags ? flags.get() : no_buffer), arg("e_grid", cl_int(e_grid)),
-         arg("e_top", cl_int(e_top)), arg("wide", wide ? wide.get() : no_buffer), arg("w_lo", cl_int(window.lo)),
-         arg("include_self", cl_uint(call_.options.include_self ? 1 : 0)),
-         arg("mean", cl_uint(call_.op == ScatterOp::mean ? 1 : 0)));
-    commands_.launch(finish, small_grid(finish, slots_));
-  }
+    commands_.launch(kernel, small_grid(kernel, items));
+  };
+  if (plan_.listed) finish(finish_listed_kernel, call_.count, arg("list", listed.get()), arg("n", cl_ulong(call_.count)));
+  else if (!plan_.direct) finish(finish_kernel, slots_, arg("width", cl_uint(width_)), arg("nbins", cl_ulong(call_.bins)));
   commands_.read(tally.get(), 0, (launches + 1) * sizeof(cl_uint), tallies.data());
   for (std::size_t l = 1; l <= launches; ++l) result.out_of_range += tallies[l];
   // The finish has cleared what it read, and the read above waited for it.
