@@ -49,7 +49,6 @@ ScratchLease ZeroedScratch::take(const Runtime& rt, std::size_t bytes) {
     if (best < kept_.size()) {
       Kept found = std::move(kept_[best]);
       kept_.erase(kept_.begin() + std::ptrdiff_t(best));
-      kept_bytes_ -= found.bytes;
       return ScratchLease(this, std::move(found.buffer), found.bytes, false);
     }
   }
@@ -66,22 +65,26 @@ void ZeroedScratch::keep(Mem buffer, std::size_t bytes) noexcept {
   try {
     if (bytes > limit_) return;
     dropped.reserve(kept_.size());
-    while (kept_bytes_ + bytes > limit_) {
+    while (kept_bytes_locked() + bytes > limit_) {
       auto smallest = std::min_element(kept_.begin(), kept_.end(), [](const Kept& a, const Kept& b) { return a.bytes < b.bytes; });
       if (smallest->bytes >= bytes) return;
-      kept_bytes_ -= smallest->bytes;
       dropped.push_back(std::move(*smallest));
       kept_.erase(smallest);
     }
     kept_.push_back({bytes, std::move(buffer)});
-    kept_bytes_ += bytes;
   } catch (const std::bad_alloc&) {
   }
 }
 
 std::size_t ZeroedScratch::kept_bytes() const {
   const std::lock_guard<std::mutex> lock(mutex_);
-  return kept_bytes_;
+  return kept_bytes_locked();
+}
+
+std::size_t ZeroedScratch::kept_bytes_locked() const {
+  std::size_t bytes = 0;
+  for (const Kept& k : kept_) bytes += k.bytes;
+  return bytes;
 }
 
 void ZeroedScratch::release() {
@@ -89,7 +92,6 @@ void ZeroedScratch::release() {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     dropped.swap(kept_);
-    kept_bytes_ = 0;
   }
 }
 

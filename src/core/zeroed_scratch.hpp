@@ -60,13 +60,13 @@ class ZeroedScratch {
  private:
   friend class ScratchLease;
   void keep(Mem buffer, std::size_t bytes) noexcept;
+  std::size_t kept_bytes_locked() const;  // with mutex_ held
   struct Kept {
     std::size_t bytes;
     Mem buffer;
   };
   mutable std::mutex mutex_;
   std::size_t limit_ = 0;
-  std::size_t kept_bytes_ = 0;
   std::vector<Kept> kept_;
 };
 
