@@ -257,6 +257,23 @@ TEST_CASE("even bins: values beside the float32 edges land where NumPy puts them
   }
 }
 
+// Past 2^20 bins the guard is a bin or more: no value's first guess is sure, each is checked
+// against the edges; past 2^22 the vector guess (1.5 * 2^23 added) leaves no whole number there.
+TEST_CASE("even bins past 2^22: values on, beside and between the edges land where NumPy puts them") {
+  auto& rt = test::runtime();
+  const std::size_t nbins = 5000000;
+  const float lo = 0.0f, hi = 5000000.0f;  // bins of width 1: the edges are the integers
+  std::mt19937 gen(11);
+  std::uniform_real_distribution<float> dist(lo - 10.0f, hi + 10.0f);
+  std::vector<float> x;
+  for (int i = 0; i < 30000; ++i) {
+    const float e = float(gen() % (nbins + 1));
+    x.insert(x.end(), {e, std::nextafter(e, -1e30f), std::nextafter(e, 1e30f), dist(gen)});
+  }
+  const auto h = clatomics::histogram_even(rt, x, {nbins, lo, hi});
+  check_even(h, even_reference(x, 0, x.size(), nbins, lo, hi), false, false);
+}
+
 TEST_CASE("even histograms, every strategy, with and without weights") {
   auto& rt = test::runtime();
   for (const std::size_t nbins : {std::size_t(1), std::size_t(10), std::size_t(1000)})

@@ -141,8 +141,8 @@ Plan make_plan(const Runtime& rt, const Setup& setup, HistogramStrategy asked) {
                  define("CLAT_HIST_ACCUM", accumulation_macro(setup.accumulation)) +
                  define("CLAT_CONTIGUOUS", tuning.contiguous ? 1 : 0) + define("CLAT_HIST_SHIFT", int(plan.shift)) +
                  define("CLAT_HIST_DIRECT", plan.direct ? 1 : 0) + define("CLAT_HIST_AHEAD", plan.ahead) +
-                 define("CLAT_HIST_VSLOTS", tuning.vector_slots ? 1 : 0) + define("CLAT_HIST_WSHIFT", int(plan.wshift)) +
-                 define("CLAT_HIST_PHASES", plan.phases) + define("CLAT_HIST_WCOPIES", (long long)plan.wcopies);
+                 define("CLAT_HIST_WSHIFT", int(plan.wshift)) + define("CLAT_HIST_PHASES", plan.phases) +
+                 define("CLAT_HIST_WCOPIES", (long long)plan.wcopies);
   if (tuning.fixed_local_group && plan.kernel == &local_kernel) plan.options += define("CLAT_HIST_GROUP", (long long)plan.group);
   if (s == HistogramStrategy::private_per_item)
     plan.options += define("CLAT_HIST_SLOTS", (long long)plan.slots_cap) + define("CLAT_HIST_COPIES", (long long)plan.copies);
@@ -178,8 +178,7 @@ clatomics::Plan Plan::shown(const Runtime& rt, const std::string& what) const {
                                        {"private group", text(tuning.private_group)},
                                        {"global group", text(tuning.global_group)},
                                        {"merge group", text(tuning.merge_group)},
-                                       {"contiguous", tuning.contiguous ? "yes" : "no"},
-                                       {"vector slots", tuning.vector_slots ? "yes" : "no"}});
+                                       {"contiguous", tuning.contiguous ? "yes" : "no"}});
   return out;
 }
 

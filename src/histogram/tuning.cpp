@@ -23,7 +23,6 @@ constexpr HistogramTuning cpu_tuning{
     /*loads_ahead=*/1,
     /*ahead_max_channels=*/0,
     /*contiguous=*/true,
-    /*vector_slots=*/true,
 };
 
 // GPUs: four steps' loads before their atomics (H200: byte histogram 0.88x -> 0.92x of a
@@ -48,7 +47,6 @@ constexpr HistogramTuning gpu_tuning{
     /*loads_ahead=*/4,
     /*ahead_max_channels=*/1,
     /*contiguous=*/false,
-    /*vector_slots=*/false,
 };
 
 // NVIDIA reports CL_KERNEL_WORK_GROUP_SIZE 256 for every kernel, yet 1024-item groups are what

@@ -39,8 +39,7 @@ struct HistogramTuning {
   int loads_ahead;
   std::size_t ahead_max_channels;
 
-  bool contiguous;    // CLAT_CONTIGUOUS: each work-item a contiguous chunk (CPUs' caches)
-  bool vector_slots;  // CLAT_HIST_VSLOTS: a load's even-bin slots in vector arithmetic (CPUs)
+  bool contiguous;  // CLAT_CONTIGUOUS: each work-item a contiguous chunk (CPUs' caches)
 };
 
 HistogramTuning histogram_tuning(const Capabilities& caps);

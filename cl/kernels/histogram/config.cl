@@ -28,7 +28,6 @@
  *   CLAT_HIST_WCOPIES   copies of the weights' global sums, a power of two (weights.cl) [1]
  *   CLAT_HIST_DIRECT    1: count straight into the 64-bit totals with 64-bit atomics (needs
  *                       cl_khr_int64_base_atomics; no 32-bit counts, no merge launch) [0]
- *   CLAT_HIST_VSLOTS    1: even bins compute a whole load's slots in vector arithmetic (CPUs) [0]
  *   CLAT_HIST_GROUP     clat_hist_local is compiled for exactly this work-group size
  *                       (reqd_work_group_size; the host sets it on NVIDIA, which reports
  *                       CL_KERNEL_WORK_GROUP_SIZE 256 for any kernel without it, while 1024-item
@@ -71,9 +70,6 @@
 #endif
 #ifndef CLAT_HIST_DIRECT
 #define CLAT_HIST_DIRECT 0
-#endif
-#ifndef CLAT_HIST_VSLOTS
-#define CLAT_HIST_VSLOTS 0
 #endif
 #ifndef CLAT_HIST_WSHIFT
 #define CLAT_HIST_WSHIFT 0

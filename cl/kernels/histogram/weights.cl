@@ -139,7 +139,7 @@ CLAT_DEFINE_LOOP_OP(clat_hist_pair_add_w_local, float2, ulong, __local, atom_cmp
 
 /* Four channels summed by plain adds (float, or double): one slot's four sums are one vector,
  * an element's four weights one vector add. */
-#if CLAT_HIST_CHANNELS == 4 && CLAT_HIST_VSLOTS && (CLAT_HIST_ACCUM == CLAT_ACCUM_FLOAT || defined(CLAT_HAS_DOUBLE))
+#if CLAT_HIST_CHANNELS == 4 && (CLAT_HIST_ACCUM == CLAT_ACCUM_FLOAT || defined(CLAT_HAS_DOUBLE))
 #define CLAT_PRIVATE_VEC4 1
 #if CLAT_HIST_ACCUM == CLAT_ACCUM_FLOAT
 #define CLAT_PACC4 float4
