@@ -258,20 +258,31 @@ TEST_CASE("even bins: values beside the float32 edges land where NumPy puts them
 }
 
 // Past 2^20 bins the guard is a bin or more: no value's first guess is sure, each is checked
-// against the edges; past 2^22 the vector guess (1.5 * 2^23 added) leaves no whole number there.
-TEST_CASE("even bins past 2^22: values on, beside and between the edges land where NumPy puts them") {
+// against the edges; past 2^22 the vector guess (1.5 * 2^23 added) leaves no whole number, and
+// past about 1.25 * 2^24 it is wrong by two or more (t - its rounded value reaches 2, above a
+// guard of 1): every value must still be checked.
+TEST_CASE("even bins past 2^22 and 2^24: values on, beside and between the edges land where NumPy puts them") {
   auto& rt = test::runtime();
-  const std::size_t nbins = 5000000;
-  const float lo = 0.0f, hi = 5000000.0f;  // bins of width 1: the edges are the integers
-  std::mt19937 gen(11);
-  std::uniform_real_distribution<float> dist(lo - 10.0f, hi + 10.0f);
-  std::vector<float> x;
-  for (int i = 0; i < 30000; ++i) {
-    const float e = float(gen() % (nbins + 1));
-    x.insert(x.end(), {e, std::nextafter(e, -1e30f), std::nextafter(e, 1e30f), dist(gen)});
+  for (const std::size_t nbins : {std::size_t(5000000), std::size_t(1) << 25}) {
+    INFO("bins ", nbins);
+    const float half = float(nbins / 2), lo = -half, hi = half;  // bins of width 1: the edges are the integers
+    std::mt19937 gen(11);
+    std::uniform_real_distribution<float> dist(lo - 10.0f, hi + 10.0f);
+    std::vector<float> x;
+    // Whole 16-byte loads of values whose vector guess is wrong past 1.25 * 2^24 bins.
+    for (const float v : {4194306.0f, 4194310.0f, 8000002.0f, 16777214.0f, 2222222.0f, -0.0f})
+      for (int k = 0; k < 8; ++k) x.push_back(v);
+    for (int i = 0; i < 20000; ++i) {
+      const float e = float(std::int64_t(gen() % (nbins + 1)) - std::int64_t(nbins / 2));
+      x.insert(x.end(), {e, std::nextafter(e, -1e30f), std::nextafter(e, 1e30f), dist(gen)});
+    }
+    check_even(clatomics::histogram_even(rt, x, {nbins, lo, hi}), even_reference(x, 0, x.size(), nbins, lo, hi), false, false);
+    // Two axes take the same slots per axis: the points' bins (x, 0) of one bin over y.
+    const std::vector<float> y(x.size(), 0.0f);
+    const auto h2 = clatomics::histogram2d_even(rt, x, y, {nbins, lo, hi}, {1, -1.0f, 1.0f});
+    const auto r = even_reference(x, 0, x.size(), nbins, lo, hi);
+    CHECK(h2.counts == r.counts);
   }
-  const auto h = clatomics::histogram_even(rt, x, {nbins, lo, hi});
-  check_even(h, even_reference(x, 0, x.size(), nbins, lo, hi), false, false);
 }
 
 TEST_CASE("even histograms, every strategy, with and without weights") {

@@ -54,8 +54,8 @@ CLAT_FN uint clat_slot(uint x, uint nbins, float lo, float hi, float scale, __gl
 /* How far (in bins) from a bin's edges the guess below may be wrong: t is within a few ulps of
  * the exact (x - lo) / bin width, each edge within one ulp of lo + k * width; the bound covers
  * both with a factor 4 to spare. Past 2^24 bins (float) the fraction is no use, and with no
- * first guess (scale 0: every t is 0) there is none: 1, never far (and never NaN, which
- * inf * 0 would make and the vector path would read as far from every edge). */
+ * first guess (scale 0: every t is 0) there is none: 1, never far for clat_slot, whose fraction
+ * lies in [0, 1] (not NaN, which inf * 0 would make). */
 CLAT_FN CLAT_POS clat_slot_guard(uint nbins, CLAT_POS lo, CLAT_POS hi, CLAT_POS scale) {
   const CLAT_POS eps = CLAT_HIST_DOUBLE ? DBL_EPSILON : FLT_EPSILON;
   return nbins < (1u << 24) && scale != (CLAT_POS)0
@@ -118,22 +118,26 @@ CLAT_FN uint clat_slot_2d(uint sx, uint sy, uint nbins, uint nbins_y) {
  * the read-only pass's rate allow fewer than 30; clat_slot per element took about 28 and ran at
  * 0.70x of it, this at 0.92x). floor(t) needs no conversion: adding 1.5 * 2^23 (float; 2^52
  * double) to t in [0, 2^22) leaves its nearest integer in the sum's low bits, and t less that
- * integer, d, is exact; the integer is floor(t), or one more where d is negative. |d| > guard is
- * the scalar guess's test (t at least guard from an edge). Values below lo or above hi take their
+ * integer, d, is exact; the integer is floor(t), or one less where d is negative. |d| > guard is
+ * then the scalar guess's test (t at least guard from an edge); past 2^22 bins (float) the sum
+ * has no whole number in its low bits, |d| reaches 2 and more, and no lane in range is sure (a
+ * guard of 1 would pass them). Values below lo or above hi take their
  * tallies here; only a lane in doubt (NaN, or near an edge) reads the edges, alone: with many
  * bins the guard is wide (10,000 bins: 1.7% of a bin each side), and a load that sent all four
  * lanes to clat_slot for one lane in doubt ran 22% slower on the H200 than clat_slot per element. */
+/* CLAT_BITS: unsigned words as wide as a position (the rounded sum's bits less the rounder's wrap
+ * for values below lo: no signed overflow); CLAT_MASK: a position compare's result. */
 #if CLAT_HIST_DOUBLE
 #define CLAT_UVEC uint2
-#define CLAT_BITS long2
-#define CLAT_AS_BITS as_long2
-#define CLAT_SIGN_SHIFT 63
+#define CLAT_BITS ulong2
+#define CLAT_AS_BITS as_ulong2
+#define CLAT_MASK long2
 #define CLAT_ROUNDER 6755399441055744.0 /* 1.5 * 2^52 */
 #else
 #define CLAT_UVEC uint4
-#define CLAT_BITS int4
-#define CLAT_AS_BITS as_int4
-#define CLAT_SIGN_SHIFT 31
+#define CLAT_BITS uint4
+#define CLAT_AS_BITS as_uint4
+#define CLAT_MASK int4
 #define CLAT_ROUNDER 12582912.0f /* 1.5 * 2^23 */
 #endif
 /* A lane the rounder leaves in doubt (NaN, or in range near an edge): its rounded floor(t) b as
@@ -150,11 +154,11 @@ CLAT_FN CLAT_UVEC clat_slots(CLAT_LOAD x, uint nbins, CLAT_POS lo, CLAT_POS hi, 
   const CLAT_LOAD t = (x - lo) * scale;
   const CLAT_LOAD r = t + CLAT_ROUNDER;
   const CLAT_LOAD d = t - (r - CLAT_ROUNDER);
-  const CLAT_BITS b = CLAT_AS_BITS(r) - CLAT_AS_BITS((CLAT_LOAD)CLAT_ROUNDER) + (CLAT_AS_BITS(d) >> CLAT_SIGN_SHIFT);
-  const CLAT_BITS below = x < lo, above = x > hi;
-  /* Past 2^22 bins (float) the rounder leaves no whole number, but the guard, at least 8 *
-   * FLT_EPSILON * nbins, is a bin or more past 2^20: no lane in range is sure there. */
-  const CLAT_BITS sure = below | above | (fabs(d) > guard);
+  /* d < 0 is all ones (-1) where true: the nearest integer less one. */
+  const CLAT_BITS b = CLAT_AS_BITS(r) - CLAT_AS_BITS((CLAT_LOAD)CLAT_ROUNDER) + CLAT_AS_BITS(d < (CLAT_POS)0);
+  const CLAT_MASK below = x < lo, above = x > hi;
+  const CLAT_POS sure_past = CLAT_HIST_DOUBLE || nbins < (1u << 22) ? guard : (CLAT_POS)INFINITY;
+  const CLAT_MASK sure = below | above | (fabs(d) > sure_past);
   CLAT_BITS slot = select(select(b, (CLAT_BITS)(nbins + 1u), above), (CLAT_BITS)(nbins), below);
   if (!all(sure)) {
     CLAT_SLOT_LANE(x)
