@@ -307,7 +307,7 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
   }
   if (run_key != CLAT_SC_NONE) clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, lacc, ltag, lcount, lslots);
 #if CLAT_SC_WINDOW
-  if (run_key != CLAT_SC_NONE) clat_sc_wide_flush(run_key, run_w, width, wide, acc_off, astride);
+  if (run_key != CLAT_SC_NONE) clat_sc_wide_flush(run_key, run_w, width, wide, acc_off, astride, flags);
 #endif
   if (out_of_range) atomic_add(oor + oor_slot, out_of_range);
 

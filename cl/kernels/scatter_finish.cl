@@ -53,10 +53,10 @@ CLAT_FN CLAT_SC_T clat_sc_mean(CLAT_SC_T sum, ulong count) {
  * (e_top), so that the result is rounded once; the flags' NaN and infinities decide where they
  * are set. A bin no element reached keeps its value; a CSR segment with none (segments,
  * include_self false) gets the empty reduction, as torch_scatter's segment_csr writes it: 1 for
- * prod, else 0. The window (scatter_window.cl): a slot's 128-bit sum is wide's plus acc's 64-bit
- * one on the grid, exact. The fixed point's slots, flags and window sums are left at zero for the
- * next call (the host keeps them: core/zeroed_scratch.hpp); only words that are not zero are
- * written. */
+ * prod, else 0. The window (scatter_window.cl): a slot's 128-bit sum is wide's (read only where
+ * its flags say a value outside the window reached it) plus acc's 64-bit one on the grid, exact.
+ * The fixed point's slots, flags and window sums are left at zero for the next call (the host
+ * keeps them: core/zeroed_scratch.hpp); only words that are not zero are written. */
 CLAT_FN void clat_sc_finish_slot(ulong j, ulong bin, ulong d, __global CLAT_SC_T *out, ulong out_off, ulong ostride,
                                  __global CLAT_SC_STORE *acc, __global const ulong *counts, __global uint *flags, int e_grid,
                                  int e_top, __global ulong *wide, int w_lo, uint include_self, uint mean) {
@@ -74,8 +74,11 @@ CLAT_FN void clat_sc_finish_slot(ulong j, ulong bin, ulong d, __global CLAT_SC_T
   if (flag) flags[j] = 0u;
 #if CLAT_SC_WINDOW
   const long in_window = acc[j];
-  ulong2 of_values = CLAT_SC_READ128(wide + j * 2ul);
-  if (of_values.x | of_values.y) CLAT_SC_WRITE128(wide + j * 2ul, (ulong2)(0ul, 0ul));
+  ulong2 of_values = (ulong2)(0ul, 0ul);
+  if (flag & CLAT_SC_WIDE_USED) {
+    of_values = CLAT_SC_READ128(wide + j * 2ul);
+    CLAT_SC_WRITE128(wide + j * 2ul, (ulong2)(0ul, 0ul));
+  }
   if (in_window) acc[j] = 0l, of_values = clat_sc_add128(of_values, clat_sc_window_wide(in_window, w_lo - 150 - e_grid));
 #else
   const ulong2 of_values = CLAT_SC_READ(acc + j * CLAT_SC_WORDS);

@@ -192,10 +192,8 @@ CLAT_SC_OUTSIDE_FN ulong2 clat_sc_outside(float v, ulong key, ulong2 run_w, int 
     if (k_ != run_key) {                                                                       \
       if (run_key != CLAT_SC_NONE) {                                                           \
         clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, lacc, ltag, lcount, lslots); \
-        if (run_w.x | run_w.y) {                                                               \
-          clat_sc_wide_flush(run_key, run_w, width, wide, acc_off, astride);                   \
-          run_w = (ulong2)(0ul, 0ul);                                                          \
-        }                                                                                      \
+        clat_sc_wide_flush(run_key, run_w, width, wide, acc_off, astride, flags);              \
+        run_w = (ulong2)(0ul, 0ul);                                                            \
       }                                                                                        \
       run_key = k_;                                                                            \
       run = 0l;                                                                                \

@@ -137,7 +137,7 @@ __kernel void clat_sr_sum(__global const uint2 *entries, __global const uint *st
     }
     if (run_key != CLAT_SC_NONE) clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, lacc, ltag, lcount, lslots);
 #if CLAT_SC_WINDOW
-    if (run_key != CLAT_SC_NONE && (run_w.x | run_w.y)) clat_sc_wide_flush(run_key, run_w, width, wide, acc_off, astride);
+    if (run_key != CLAT_SC_NONE) clat_sc_wide_flush(run_key, run_w, width, wide, acc_off, astride, flags);
 #endif
   }
 }

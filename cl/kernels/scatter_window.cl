@@ -53,10 +53,20 @@ CLAT_FN ulong2 clat_sc_window_wide(long x, int sh) {
     (OK) = ((as_uint4(f4_) >> 23) & 0xffu) - (uint4)((uint)w_lo) <= (uint4)w_span; \
   }
 
-/* A run's values outside the window into `wide` at slot key. */
-CLAT_FN void clat_sc_wide_flush(ulong key, ulong2 a, uint width, __global ulong *wide, ulong acc_off, ulong astride) {
+/* A slot's flags bit that says its `wide` sum may not be zero: the finish reads `wide` only
+ * there (most slots get no value outside the window, and `wide` is 16 of the finish's bytes a
+ * slot). */
+#define CLAT_SC_WIDE_USED 16u
+
+/* A run's values outside the window into `wide` at slot key, and the slot's flag set (read
+ * first: runs of one slot set it once). */
+CLAT_FN void clat_sc_wide_flush(ulong key, ulong2 a, uint width, __global ulong *wide, ulong acc_off, ulong astride,
+                                __global uint *flags) {
+  if (!(a.x | a.y)) return;
   const ulong bin = width == 1u ? key : key / width, d = width == 1u ? 0ul : key % width;
   clat_sc_add128_global(wide + (acc_off + bin * astride + d) * 2ul, a);
+  volatile __global uint *f = flags + key;
+  if (!(CLAT_FIRST_READ_uint(__global, f) & CLAT_SC_WIDE_USED)) atomic_or(f, CLAT_SC_WIDE_USED);
 }
 #endif
 
