@@ -545,3 +545,28 @@ TEST_CASE("deterministic sums keep their zeroed scratch for the next call; a cal
   CHECK(rt.kept_scratch_bytes() == 0);
   CHECK(same(call(specials), first));  // fresh scratch: the same bits
 }
+
+// The window's 64-bit sums where the values are at least 2 times the slots on GPUs, 8 times on
+// CPUs and for hot spread indices on GPUs (ScatterTuning::window_values_per_slot): the plan says
+// which accumulator a call takes.
+TEST_CASE("deterministic float sums take the window from 2 values a slot on GPUs, 8 on CPUs and for hot spread indices") {
+  auto& rt = test::runtime();
+  if (!rt.supports_double()) return;
+  const bool gpu = rt.device_info().caps.is_gpu();
+  std::mt19937 gen(5);
+  const auto window = [&](std::size_t bins, std::size_t n, bool hot) {
+    std::vector<cl_uint> idx(n);
+    for (std::size_t i = 0; i < n; ++i) idx[i] = cl_uint(hot && i % 2 ? gen() % 64 : gen() % bins);  // half of them on 64 bins
+    const cl::Buffer ib = device(idx), vb = device(std::vector<float>(n, 1.0f)), out = device(std::vector<float>(bins));
+    const clatomics::Plan plan = clatomics::plan_scatter_reduce(rt, clatomics::view<float>(out, 0, bins), clatomics::view<cl_uint>(ib, 0, n),
+                                                                clatomics::view<float>(vb, 0, n), ScatterOp::sum,
+                                                                options(true, ScatterStrategy::automatic, true));
+    INFO(bins, " bins, ", n, " values", (hot ? ", hot" : ""), ": ", test::tuning_value(plan, "accumulator"));
+    return test::contains(test::tuning_value(plan, "accumulator"), "64-bit window");
+  };
+  CHECK(window(1 << 18, 1 << 20, false) == gpu);  // 4 a slot
+  CHECK(!window(1 << 18, 1 << 20, true));         // 4 a slot, hot
+  CHECK(window(1 << 16, 1 << 20, true));          // 16 a slot, hot
+  CHECK(window(1 << 16, 1 << 20, false));         // 16 a slot
+  CHECK(!window(1 << 20, 1 << 20, false));        // 1 a slot
+}

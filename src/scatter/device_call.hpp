@@ -20,12 +20,9 @@ namespace clatomics::detail {
 const Signature& scatter_kernel_signature();
 
 constexpr cl_uint scatter_no_tag = 0xffffffffu;  // CLAT_SC_EMPTY: the cache's free slot
-// Deterministic float sums take the window's 64-bit path where the values are at least this many
-// times the output slots (bins * width): the window's second, 128-bit array costs about 32 bytes
-// of traffic a slot to fill and finish, which few values a slot do not repay (an H200, 64M
-// values into 16M bins: all in one bin 758 -> 422 GB/s, sorted 475 -> 357; 512M values in rows
-// of 128 into 12.8M slots: 328 -> 460).
-constexpr std::size_t window_values_per_slot = 8;
+// Hot spread indices (the sample's) take the deterministic sums' window only where the values are
+// at least this many times the output slots (ScatterTuning::window_values_per_slot says why).
+constexpr std::size_t window_values_per_slot_hot = 8;
 // Deterministic rows whose bins are spread are grouped by bin before they are summed
 // (kernels/scatter_sorted_rows.cl) where a row holds at least sort_rows_min_width values and a
 // launch's rows are at least sort_rows_per_bin times the bins: a slot's atomics then come once

@@ -61,6 +61,10 @@ void Scatter::choose(const ScatterSample& sample) {
   const auto& caps = rt_.device_info().caps;
   const ScatterOptions& o = call_.options;
   const std::size_t cu = std::max<cl_uint>(1, caps.compute_units);
+  const bool sorted = sample.sorted || o.indices_are_sorted;
+  if (plan_.window && o.strategy == ScatterStrategy::automatic && sample.hot && !sorted &&
+      call_.count * width_ / window_values_per_slot_hot < slots_)
+    plan_.window = false, plan_.words = 2;
   const LocalRoom room = this->room();
   plan_.sample = sample;
   plan_.tuning = tuning_;
@@ -74,7 +78,6 @@ void Scatter::choose(const ScatterSample& sample) {
   // automatic: every slot private when they fit; hot bins in the table; else straight to global
   // memory (sorted indices make few updates, runs; spread ones rarely meet). Keeping only the
   // leading slots private measured slower than global atomics on the H200 for spread indices.
-  const bool sorted = sample.sorted || o.indices_are_sorted;
   ScatterStrategy s = o.strategy;
   if (s == ScatterStrategy::automatic) {
     if (copies)

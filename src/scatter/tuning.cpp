@@ -23,6 +23,7 @@ constexpr ScatterTuning cpu_tuning{
     /*small_groups_per_cu=*/8,
     /*contiguous=*/true,
     /*sort_rows=*/false,
+    /*window_values_per_slot=*/8,
     /*rbk_group=*/256,
     /*rbk_keys_per_item=*/8,
 };
@@ -45,6 +46,7 @@ constexpr ScatterTuning gpu_tuning{
     /*small_groups_per_cu=*/8,
     /*contiguous=*/false,
     /*sort_rows=*/true,
+    /*window_values_per_slot=*/2,
     /*rbk_group=*/256,
     /*rbk_keys_per_item=*/8,
 };

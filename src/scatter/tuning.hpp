@@ -43,6 +43,15 @@ struct ScatterTuning {
   // 3.1, rows of 32 / 128 into 100,000 bins, 10 rows a bin: 1.61x / 1.75x the fast mode's time in
   // place, 3.03x / 2.97x grouped).
   bool sort_rows;
+  // Deterministic float sums take the window's 64-bit path (kernels/scatter_window.cl) where the
+  // values are at least this many times the output slots (bins * width); its second, 128-bit
+  // array costs a slot only where a value outside the window reaches it. H200, 64M values into
+  // 16M bins (4 a slot), the 128-bit slots -> the window: uniform 1.71x -> 1.48x the fast mode's
+  // time, sorted 2.51x -> 2.04-2.09x, one bin 2.95-3.00x -> 2.59-2.61x; but hot indices summed in
+  // the __local table lost a sixth of their rate (zipf 1.1: 1.07x -> 1.18-1.28x), so hot spread
+  // indices keep the 128-bit slots below window_values_per_slot_hot (device_call.hpp). PoCL:
+  // measured no better below 8 (bench/BENCHMARKS.md).
+  std::size_t window_values_per_slot;
   // reduce_by_key's runs: work-groups of at most rbk_group, rbk_keys_per_item keys a work-item.
   std::size_t rbk_group, rbk_keys_per_item;
 };
