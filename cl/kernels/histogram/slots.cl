@@ -121,10 +121,10 @@ CLAT_FN uint clat_slot_2d(uint sx, uint sy, uint nbins, uint nbins_y) {
  * integer, d, is exact; the integer is floor(t), or one less where d is negative. |d| > guard is
  * then the scalar guess's test (t at least guard from an edge); past 2^22 bins (float) the sum
  * has no whole number in its low bits, |d| reaches 2 and more, and no lane in range is sure (a
- * guard of 1 would pass them). Values below lo or above hi take their
- * tallies here; only a lane in doubt (NaN, or near an edge) reads the edges, alone: with many
- * bins the guard is wide (10,000 bins: 1.7% of a bin each side), and a load that sent all four
- * lanes to clat_slot for one lane in doubt ran 22% slower on the H200 than clat_slot per element. */
+ * guard of 1 would pass them). Values below lo or above hi take their tallies here; only a lane
+ * in doubt (NaN, or near an edge) reads the edges, alone: with many bins the guard is wide
+ * (10,000 bins: 1.7% of a bin each side), and a load that sent all four lanes to clat_slot for
+ * one lane in doubt ran 22% slower on the H200 than clat_slot per element. */
 /* CLAT_BITS: unsigned words as wide as a position (the rounded sum's bits less the rounder's wrap
  * for values below lo: no signed overflow); CLAT_MASK: a position compare's result. */
 #if CLAT_HIST_DOUBLE
