@@ -546,10 +546,10 @@ TEST_CASE("deterministic sums keep their zeroed scratch for the next call; a cal
   CHECK(same(call(specials), first));  // fresh scratch: the same bits
 }
 
-// The window's 64-bit sums where the values are at least 2 times the slots on GPUs, 8 times on
-// CPUs and for hot spread indices on GPUs (ScatterTuning::window_values_per_slot): the plan says
-// which accumulator a call takes.
-TEST_CASE("deterministic float sums take the window from 2 values a slot on GPUs, 8 on CPUs and for hot spread indices") {
+// The window's 64-bit sums at any number of values a slot on CPUs, from 2 a slot on GPUs, from 8
+// a slot for hot spread indices (ScatterTuning::window_values_per_slot): the plan says which
+// accumulator a call takes.
+TEST_CASE("deterministic float sums take the window at any number of values a slot on CPUs, from 2 on GPUs, from 8 for hot spread indices") {
   auto& rt = test::runtime();
   if (!rt.supports_double()) return;
   const bool gpu = rt.device_info().caps.is_gpu();
@@ -565,9 +565,10 @@ TEST_CASE("deterministic float sums take the window from 2 values a slot on GPUs
     INFO(bins, " bins, ", n, " values", (hot ? ", hot" : ""), ": ", test::tuning_value(plan, "accumulator"));
     return test::contains(test::tuning_value(plan, "accumulator"), "64-bit window");
   };
-  CHECK(window(1 << 18, 1 << 20, false) == gpu);  // 4 a slot
-  CHECK(!window(1 << 18, 1 << 20, true));         // 4 a slot, hot
-  CHECK(window(1 << 16, 1 << 20, true));          // 16 a slot, hot
-  CHECK(window(1 << 16, 1 << 20, false));         // 16 a slot
-  CHECK(!window(1 << 20, 1 << 20, false));        // 1 a slot
+  CHECK(window(1 << 18, 1 << 20, false));        // 4 a slot
+  CHECK(!window(1 << 18, 1 << 20, true));        // 4 a slot, hot
+  CHECK(window(1 << 16, 1 << 20, true));         // 16 a slot, hot
+  CHECK(window(1 << 16, 1 << 20, false));        // 16 a slot
+  CHECK(window(1 << 20, 1 << 20, false) != gpu); // 1 a slot
+  CHECK(window(1 << 22, 1 << 20, false) != gpu); // a quarter a slot
 }

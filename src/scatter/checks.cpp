@@ -72,7 +72,8 @@ void Scatter::check() {
   slots_ = call_.bins * width_;
   // Float values: the window's 64-bit sums in the slots, the rest in a 128-bit `wide` array
   // (kernels/scatter_window.cl); doubles, and outputs with few values a slot: 128-bit slots.
-  plan_.window = plan_.fixed && call_.type != ScatterType::f64 && call_.count * width_ / tuning_.window_values_per_slot >= slots_;
+  const std::size_t per_slot = tuning_.window_values_per_slot;
+  plan_.window = plan_.fixed && call_.type != ScatterType::f64 && (per_slot == 0 || call_.count * width_ / per_slot >= slots_);
   plan_.words = plan_.fixed && !plan_.window ? 2 : 1;
   const cl_ulong largest = rt_.device_info().caps.max_mem_alloc_size;
   if (call_.out16 && largest && slots_ > largest / sizeof(cl_float))

@@ -23,7 +23,7 @@ constexpr ScatterTuning cpu_tuning{
     /*small_groups_per_cu=*/8,
     /*contiguous=*/true,
     /*sort_rows=*/false,
-    /*window_values_per_slot=*/8,
+    /*window_values_per_slot=*/0,
     /*rbk_group=*/256,
     /*rbk_keys_per_item=*/8,
 };

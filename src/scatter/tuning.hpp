@@ -44,13 +44,15 @@ struct ScatterTuning {
   // place, 3.03x / 2.97x grouped).
   bool sort_rows;
   // Deterministic float sums take the window's 64-bit path (kernels/scatter_window.cl) where the
-  // values are at least this many times the output slots (bins * width); its second, 128-bit
-  // array costs a slot only where a value outside the window reaches it. H200, 64M values into
-  // 16M bins (4 a slot), the 128-bit slots -> the window: uniform 1.71x -> 1.48x the fast mode's
-  // time, sorted 2.51x -> 2.04-2.09x, one bin 2.95-3.00x -> 2.59-2.61x; but hot indices summed in
-  // the __local table lost a sixth of their rate (zipf 1.1: 1.07x -> 1.18-1.28x), so hot spread
-  // indices keep the 128-bit slots below window_values_per_slot_hot (device_call.hpp). PoCL:
-  // measured no better below 8 (bench/BENCHMARKS.md).
+  // values are at least this many times the output slots (bins * width; 0: at any number); its
+  // second, 128-bit array costs a slot only where a value outside the window reaches it. H200,
+  // 64M values into 16M bins (4 a slot), the 128-bit slots -> the window: uniform 1.71x -> 1.48x
+  // the fast mode's time, sorted 2.51x -> 2.04-2.09x, one bin 2.95-3.00x -> 2.59-2.61x (fewer a
+  // slot not measured there); PoCL 3.1, 0.25 to 1.3 values a slot: rows of 32 / 128 2.0-2.2x ->
+  // 1.6x / 1.7x, 16M bins uniform 4.5-5.0x -> 3.7-3.9x, sorted 5.8-6.0x -> 4.7-4.8x, one bin
+  // 8.9-10.8x -> 8.1-8.4x. Hot indices summed in the __local table lost a sixth of their rate on
+  // the H200 (zipf 1.1: 1.07x -> 1.18-1.28x), so hot spread indices keep the 128-bit slots below
+  // window_values_per_slot_hot (device_call.hpp).
   std::size_t window_values_per_slot;
   // reduce_by_key's runs: work-groups of at most rbk_group, rbk_keys_per_item keys a work-item.
   std::size_t rbk_group, rbk_keys_per_item;
