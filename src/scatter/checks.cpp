@@ -74,7 +74,6 @@ void Scatter::check() {
   // (kernels/scatter_window.cl); doubles, and outputs with few values a slot: 128-bit slots.
   const std::size_t per_slot = tuning_.window_values_per_slot;
   plan_.window = plan_.fixed && call_.type != ScatterType::f64 && (per_slot == 0 || call_.count * width_ / per_slot >= slots_);
-  plan_.words = plan_.fixed && !plan_.window ? 2 : 1;
   const cl_ulong largest = rt_.device_info().caps.max_mem_alloc_size;
   if (call_.out16 && largest && slots_ > largest / sizeof(cl_float))
     scatter_refuse(what_, "a 16-bit output of " + std::to_string(slots_) + " elements is accumulated in float scratch (" +

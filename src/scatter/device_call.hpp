@@ -115,7 +115,7 @@ class Scatter {
   Grid sorted_rows_grid(std::size_t n) const;
   void find_arg(const Program& checks, const Program& program);
   // __local memory's room for this call's slots (accumulator, and count when counting).
-  LocalRoom room() const { return local_room(rt_.device_info(), plan_.store_bytes * plan_.words + (plan_.counts ? 4 : 0)); }
+  LocalRoom room() const { return local_room(rt_.device_info(), plan_.store_bytes * plan_.words() + (plan_.counts ? 4 : 0)); }
   // The __local arguments of clat_scatter: bytes of the slots, the tags and the counts.
   struct LocalBytesOf {
     std::size_t acc, tags, counts;

@@ -215,7 +215,7 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int like
     return lent;
   };
   if (!plan_.direct) {
-    const std::size_t bytes = slots_ * plan_.store_bytes * plan_.words;
+    const std::size_t bytes = slots_ * plan_.store_bytes * plan_.words();
     if (plan_.fixed) {
       scratch = lease(bytes, true);
       acc = scratch.get();

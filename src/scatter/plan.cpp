@@ -64,7 +64,7 @@ void Scatter::choose(const ScatterSample& sample) {
   const bool sorted = sample.sorted || o.indices_are_sorted;
   if (plan_.window && o.strategy == ScatterStrategy::automatic && sample.hot && !sorted &&
       call_.count * width_ / window_values_per_slot_hot < slots_)
-    plan_.window = false, plan_.words = 2;
+    plan_.window = false;
   const LocalRoom room = this->room();
   plan_.sample = sample;
   plan_.tuning = tuning_;
@@ -150,7 +150,7 @@ Scatter::LocalBytesOf Scatter::local_bytes() const {
   std::size_t slots = 1;
   if (plan_.strategy == ScatterStrategy::local_private) slots = slots_ << plan_.shift;
   if (plan_.strategy == ScatterStrategy::local_cache) slots = plan_.cache_slots;
-  return {slots * plan_.store_bytes * plan_.words, (plan_.strategy == ScatterStrategy::local_cache ? slots : 1) * sizeof(cl_uint),
+  return {slots * plan_.store_bytes * plan_.words(), (plan_.strategy == ScatterStrategy::local_cache ? slots : 1) * sizeof(cl_uint),
           (plan_.counts ? slots : 1) * sizeof(cl_uint)};
 }
 

@@ -31,7 +31,8 @@ struct ScatterPlan {
   unsigned shift = 0;           // local_private: 1 << shift copies
   std::size_t cache_slots = 0;  // local_cache
   std::size_t group = 1, max_groups = 1;
-  std::size_t store_bytes = 4, words = 1;  // an accumulator slot: words of store_bytes
+  std::size_t store_bytes = 4;  // an accumulator slot: words() of store_bytes
+  std::size_t words() const { return fixed && !window ? 2 : 1; }  // 128-bit fixed point: two
   ScatterTuning tuning{};
   // What runs: the kernel, its file and exact build options, the first launch's shape, the
   // launches, and the bytes of __local memory each work-group takes.
