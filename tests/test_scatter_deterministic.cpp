@@ -23,13 +23,18 @@ using namespace scatter_test;
 
 namespace {
 
-// The deterministic sums' finish forced one way for a scope.
-struct FinishOf {
-  explicit FinishOf(clatomics::testing::ScatterFinish f) { clatomics::testing::set_scatter_finish(f); }
-  ~FinishOf() { clatomics::testing::set_scatter_finish(clatomics::testing::ScatterFinish::automatic); }
-  FinishOf(const FinishOf&) = delete;
-  FinishOf& operator=(const FinishOf&) = delete;
+// One of the library's testing switches (clatomics::testing) set one way for a scope, back to
+// automatic after it.
+template <class Choice, void (*set)(Choice)>
+struct Forced {
+  explicit Forced(Choice choice) { set(choice); }
+  ~Forced() { set(Choice::automatic); }
+  Forced(const Forced&) = delete;
+  Forced& operator=(const Forced&) = delete;
 };
+// The deterministic sums' finish; the rows grouped by bin or summed in place.
+using FinishOf = Forced<clatomics::testing::ScatterFinish, clatomics::testing::set_scatter_finish>;
+using RowsOf = Forced<clatomics::testing::ScatterRows, clatomics::testing::set_scatter_rows>;
 
 }  // namespace
 
@@ -426,13 +431,6 @@ std::vector<T> strided(const std::vector<T>& rows, std::size_t width, std::size_
 }
 
 // Deterministic rows grouped by bin wherever a call can take it, for a scope.
-struct SortedRows {
-  SortedRows() { clatomics::testing::set_scatter_rows(clatomics::testing::ScatterRows::sorted); }
-  ~SortedRows() { clatomics::testing::set_scatter_rows(clatomics::testing::ScatterRows::automatic); }
-  SortedRows(const SortedRows&) = delete;
-  SortedRows& operator=(const SortedRows&) = delete;
-};
-
 // One layout of grouped rows, of float or double: sums and means bit for bit the rows summed in
 // place (local_cache), in one launch and in launches of 4500 rows; float sums also the model's.
 template <class V>
@@ -458,7 +456,7 @@ void grouped_rows(std::size_t width, int set, std::mt19937_64& gen) {
   INFO((sizeof(V) == 4 ? "float" : "double"), ", width ", width, ", set ", set, ", value stride ", vstride, " from ", voff, ", out stride ", ostride,
        ", include_self ", self);
   const ScatterOptions o = options(self, ScatterStrategy::global_atomics, true);  // automatic keeps few bins in __local memory
-  const SortedRows sorted;  // on CPUs too
+  const RowsOf sorted(clatomics::testing::ScatterRows::sorted);  // on CPUs too
   {
     const cl::Buffer out = device(out_host);
     const clatomics::Plan plan = clatomics::plan_scatter_reduce(rt, rows_view<V>(out, 3, bins, width, ostride), clatomics::view<cl_uint>(ib, 2, n),
