@@ -62,6 +62,12 @@ CLAT_FN CLAT_POS clat_slot_guard(uint nbins, CLAT_POS lo, CLAT_POS hi, CLAT_POS 
              ? (CLAT_POS)4 * eps * ((CLAT_POS)1.5 * max(fabs(lo), fabs(hi)) * scale + (CLAT_POS)2 * nbins)
              : (CLAT_POS)1;
 }
+/* The guard of clat_slots (below), whose rounded guess is no use past 2^22 bins (float): there
+ * the rounder's sum has no whole number in its low bits, |d| reaches 2 and more, and no lane in
+ * range is sure (a guard of 1 would pass them). */
+CLAT_FN CLAT_POS clat_slots_guard(uint nbins, CLAT_POS guard) {
+  return CLAT_HIST_DOUBLE || nbins < (1u << 22) ? guard : (CLAT_POS)INFINITY;
+}
 /* The bin of x, lo <= x <= hi, from a guess b <= nbins - 1: b where its edges hold x, else a
  * binary search over the edges (near an edge, or where rounding moved the guess further: huge bin
  * counts, narrow ranges), at most 32 steps whatever the range. Invariant: edges[first] <= x (or
@@ -100,12 +106,15 @@ CLAT_FN uint clat_slot_2d(uint sx, uint sy, uint nbins, uint nbins_y) {
 #define CLAT_SLOT_AT(x, y)                                                                                            \
   clat_slot_2d(clat_slot((x), nbins, lo, hi, scale, guard, edges), clat_slot((y), nbins_y, lo_y, hi_y, scale_y, guard_y, edges_y), \
                nbins, nbins_y)
-#define CLAT_HIST_GUARDS                                                \
-  const CLAT_POS guard = clat_slot_guard(nbins, lo, hi, scale);        \
-  const CLAT_POS guard_y = clat_slot_guard(nbins_y, lo_y, hi_y, scale_y);
+#define CLAT_HIST_GUARDS                                                                   \
+  const CLAT_POS guard = clat_slot_guard(nbins, lo, hi, scale);                           \
+  const CLAT_POS guard_y = clat_slot_guard(nbins_y, lo_y, hi_y, scale_y);                 \
+  const CLAT_POS vguard = clat_slots_guard(nbins, guard), vguard_y = clat_slots_guard(nbins_y, guard_y);
 #else
 #define CLAT_SLOT_AT(x, y) clat_slot((x), nbins, lo, hi, scale, guard, edges)
-#define CLAT_HIST_GUARDS const CLAT_POS guard = clat_slot_guard(nbins, lo, hi, scale);
+#define CLAT_HIST_GUARDS                                        \
+  const CLAT_POS guard = clat_slot_guard(nbins, lo, hi, scale); \
+  const CLAT_POS vguard = clat_slots_guard(nbins, guard);
 #endif
 #define CLAT_WV_x(c) wv##c.x
 #define CLAT_WV_y(c) wv##c.y
@@ -119,12 +128,11 @@ CLAT_FN uint clat_slot_2d(uint sx, uint sy, uint nbins, uint nbins_y) {
  * 0.70x of it, this at 0.92x). floor(t) needs no conversion: adding 1.5 * 2^23 (float; 2^52
  * double) to t in [0, 2^22) leaves its nearest integer in the sum's low bits, and t less that
  * integer, d, is exact; the integer is floor(t), or one less where d is negative. |d| > guard is
- * then the scalar guess's test (t at least guard from an edge); past 2^22 bins (float) the sum
- * has no whole number in its low bits, |d| reaches 2 and more, and no lane in range is sure (a
- * guard of 1 would pass them). Values below lo or above hi take their tallies here; only a lane
- * in doubt (NaN, or near an edge) reads the edges, alone: with many bins the guard is wide
- * (10,000 bins: 1.7% of a bin each side), and a load that sent all four lanes to clat_slot for
- * one lane in doubt ran 22% slower on the H200 than clat_slot per element. */
+ * then the scalar guess's test (t at least guard from an edge; clat_slots_guard past 2^22 bins).
+ * Values below lo or above hi take their tallies here; only a lane in doubt (NaN, or near an
+ * edge) reads the edges, alone: with many bins the guard is wide (10,000 bins: 1.7% of a bin
+ * each side), and a load that sent all four lanes to clat_slot for one lane in doubt ran 22%
+ * slower on the H200 than clat_slot per element. */
 /* CLAT_BITS: unsigned words as wide as a position (the rounded sum's bits less the rounder's wrap
  * for values below lo: no signed overflow); CLAT_MASK: a position compare's result. */
 #if CLAT_HIST_DOUBLE
@@ -132,12 +140,14 @@ CLAT_FN uint clat_slot_2d(uint sx, uint sy, uint nbins, uint nbins_y) {
 #define CLAT_BITS ulong2
 #define CLAT_AS_BITS as_ulong2
 #define CLAT_MASK long2
+#define CLAT_SIGN_SHIFT 63
 #define CLAT_ROUNDER 6755399441055744.0 /* 1.5 * 2^52 */
 #else
 #define CLAT_UVEC uint4
 #define CLAT_BITS uint4
 #define CLAT_AS_BITS as_uint4
 #define CLAT_MASK int4
+#define CLAT_SIGN_SHIFT 31
 #define CLAT_ROUNDER 12582912.0f /* 1.5 * 2^23 */
 #endif
 /* A lane the rounder leaves in doubt (NaN, or in range near an edge): its rounded floor(t) b as
@@ -154,11 +164,11 @@ CLAT_FN CLAT_UVEC clat_slots(CLAT_LOAD x, uint nbins, CLAT_POS lo, CLAT_POS hi, 
   const CLAT_LOAD t = (x - lo) * scale;
   const CLAT_LOAD r = t + CLAT_ROUNDER;
   const CLAT_LOAD d = t - (r - CLAT_ROUNDER);
-  /* d < 0 is all ones (-1) where true: the nearest integer less one. */
-  const CLAT_BITS b = CLAT_AS_BITS(r) - CLAT_AS_BITS((CLAT_LOAD)CLAT_ROUNDER) + CLAT_AS_BITS(d < (CLAT_POS)0);
+  /* d's sign bit: the nearest integer less one. A d of -0 (x -0, lo +0) is on an edge, in doubt
+   * whatever the guess. */
+  const CLAT_BITS b = CLAT_AS_BITS(r) - CLAT_AS_BITS((CLAT_LOAD)CLAT_ROUNDER) - (CLAT_AS_BITS(d) >> CLAT_SIGN_SHIFT);
   const CLAT_MASK below = x < lo, above = x > hi;
-  const CLAT_POS sure_past = CLAT_HIST_DOUBLE || nbins < (1u << 22) ? guard : (CLAT_POS)INFINITY;
-  const CLAT_MASK sure = below | above | (fabs(d) > sure_past);
+  const CLAT_MASK sure = below | above | (fabs(d) > guard);
   CLAT_BITS slot = select(select(b, (CLAT_BITS)(nbins + 1u), above), (CLAT_BITS)(nbins), below);
   if (!all(sure)) {
     CLAT_SLOT_LANE(x)
@@ -178,10 +188,10 @@ CLAT_FN CLAT_UVEC clat_slots_2d(CLAT_UVEC sx, CLAT_UVEC sy, uint nbins, uint nbi
   return select(nbins * nbins_y + 4u * cx + cy - 1u, sx * nbins_y + sy, (sx < nbins) & (sy < nbins_y));
 }
 #define CLAT_VSLOTS(v)                                                                            \
-  const CLAT_UVEC slots_ = clat_slots_2d(clat_slots(v, nbins, lo, hi, scale, guard, edges),       \
-                                         clat_slots(vy, nbins_y, lo_y, hi_y, scale_y, guard_y, edges_y), nbins, nbins_y);
+  const CLAT_UVEC slots_ = clat_slots_2d(clat_slots(v, nbins, lo, hi, scale, vguard, edges),       \
+                                         clat_slots(vy, nbins_y, lo_y, hi_y, scale_y, vguard_y, edges_y), nbins, nbins_y);
 #else
-#define CLAT_VSLOTS(v) const CLAT_UVEC slots_ = clat_slots(v, nbins, lo, hi, scale, guard, edges);
+#define CLAT_VSLOTS(v) const CLAT_UVEC slots_ = clat_slots(v, nbins, lo, hi, scale, vguard, edges);
 #endif
 #if CLAT_HIST_DOUBLE
 #define CLAT_UNPACK(PUT, v)                                                        \
