@@ -291,6 +291,22 @@ CLAT_FN void clat_finish_max(__global CLAT_T *out, CLAT_T a) {}
     }                                                                                              \
   }
 
+/* The fast path's loop over a work-item's share of vectors, four loads issued before their adds:
+ * the loads of one step in flight together (H200, 1 GiB: float 4,263-4,317 -> 4,416-4,428 GB/s,
+ * int 4,295-4,303 -> 4,458-4,464, CUB 4,427 / 4,479 in the same job; eight loads into two
+ * accumulators 4,349-4,363). */
+#define CLAT_REDUCE_LOOP(ACC, PV, SH, COMB, LOADV)                                                  \
+  {                                                                                                \
+    ulong i = SH.begin;                                                                            \
+    for (; i + 3 * SH.step < SH.end; i += 4 * SH.step) {                                           \
+      const CLAT_V(CLAT_T) a0_ = PV[i], a1_ = PV[i + SH.step], a2_ = PV[i + 2 * SH.step], a3_ = PV[i + 3 * SH.step]; \
+      ACC = COMB(ACC, LOADV(a0_));                                                                 \
+      ACC = COMB(ACC, LOADV(a1_));                                                                 \
+      ACC = COMB(ACC, LOADV(a2_));                                                                 \
+      ACC = COMB(ACC, LOADV(a3_));                                                                 \
+    }                                                                                              \
+    for (; i < SH.end; i += SH.step) ACC = COMB(ACC, LOADV(PV[i]));                                \
+  }
 /* The kernels of one op: A is the accumulator, LOADV/LOAD1 turn a vector/element into A,
  * FINISH(out, a) is the one atomic per group, OUT(a) turns A back into the element type.
  * clat_reduce_<op>(in, offset, count, out, scratch): the fast path, one atomic per group.
@@ -307,7 +323,7 @@ CLAT_FN void clat_finish_max(__global CLAT_T *out, CLAT_T a) {}
     const __global CLAT_V(CLAT_T) *pv = (const __global CLAT_V(CLAT_T) *)(p + head);              \
     CLAT_V(A) accv = (CLAT_V(A))(IDENT);                                                          \
     const clat_share share = clat_item_share(nvec);                                               \
-    for (ulong i = share.begin; i < share.end; i += share.step) accv = COMB(accv, LOADV(pv[i]));  \
+    CLAT_REDUCE_LOOP(accv, pv, share, COMB, LOADV)                                                \
     A acc = clat_fold_##OP(accv);                                                                 \
     const ulong id = get_global_id(0), items = get_global_size(0);                               \
     for (ulong i = id; i < head; i += items) acc = COMB(acc, LOAD1(p[i]));                        \
