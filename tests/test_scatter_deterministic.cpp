@@ -44,7 +44,7 @@ TEST_CASE("deterministic sums with include_self: a bin no value reached, or whos
   ScatterOptions o;
   o.deterministic = true;
   using clatomics::testing::ScatterFinish;
-  for (const ScatterFinish finish : {ScatterFinish::every_slot, ScatterFinish::listed}) {
+  for (const ScatterFinish finish : {ScatterFinish::every_slot, ScatterFinish::listed, ScatterFinish::marked}) {
     CAPTURE(int(finish));
     const FinishOf forced(finish);
     std::vector<float> out{0.0f, 1e-30f, 3e-30f, -0.0f, -0.0f, std::numeric_limits<float>::quiet_NaN()};
@@ -66,6 +66,27 @@ TEST_CASE("deterministic sums with include_self: a bin no value reached, or whos
   std::vector<double> wide{0.0, 1e-200};
   clatomics::scatter_reduce<double, cl_uint>(rt, wide, {0}, {1e200}, ScatterOp::sum, o);
   CHECK(wide[1] == 1e-200);
+}
+
+TEST_CASE("deterministic sums: a bin that only NaN or an infinity reached takes it, whatever the finish") {
+  auto& rt = test::runtime();
+  if (!rt.supports_double()) return;
+  ScatterOptions o;
+  o.deterministic = true;
+  o.strategy = ScatterStrategy::global_atomics;  // __local copies would hand every slot on
+  using clatomics::testing::ScatterFinish;
+  for (const ScatterFinish finish : {ScatterFinish::every_slot, ScatterFinish::listed, ScatterFinish::marked}) {
+    CAPTURE(int(finish));
+    const FinishOf forced(finish);
+    // Bins far apart (in blocks of slots of their own), doubles (the 128-bit path: no window).
+    std::vector<double> out(4096, 2.0);
+    clatomics::scatter_reduce<double, cl_uint>(rt, out, {5, 1000, 3000, 4000}, {1.0, NAN, INFINITY, -INFINITY}, ScatterOp::sum, o);
+    CHECK(out[5] == 3.0);
+    CHECK(std::isnan(out[1000]));
+    CHECK(out[3000] == INFINITY);
+    CHECK(out[4000] == -INFINITY);
+    CHECK(out[6] == 2.0);
+  }
 }
 
 namespace {
@@ -179,6 +200,11 @@ void deterministic(ScatterOp op) {
         const FinishOf listed(clatomics::testing::ScatterFinish::listed);
         host(ScatterStrategy::automatic);
         how.back() = "host, the finish over the bins reached";
+      }
+      {
+        const FinishOf marked(clatomics::testing::ScatterFinish::marked);
+        host(ScatterStrategy::automatic);
+        how.back() = "host, the finish over the blocks of slots updated";
       }
       {
         const StreamLimits limits(16 << 10, 4099);
@@ -401,7 +427,7 @@ TEST_CASE("deterministic float sums: bit for bit the 128-bit fixed point's resul
         using clatomics::testing::ScatterFinish;
         for (const ScatterStrategy s : {ScatterStrategy::automatic, ScatterStrategy::global_atomics, ScatterStrategy::local_private,
                                         ScatterStrategy::local_cache})
-          for (const ScatterFinish finish : {ScatterFinish::automatic, ScatterFinish::listed, ScatterFinish::every_slot}) {
+          for (const ScatterFinish finish : {ScatterFinish::automatic, ScatterFinish::listed, ScatterFinish::marked, ScatterFinish::every_slot}) {
             if (bins > 3000 && s != ScatterStrategy::automatic && s != ScatterStrategy::global_atomics) continue;
             if (finish != ScatterFinish::automatic && s != ScatterStrategy::automatic) continue;
             INFO("set ", set, ", bins ", bins, ", include_self ", self, ", ", name_of(s), ", finish ", int(finish));
@@ -569,4 +595,25 @@ TEST_CASE("deterministic float sums take the window at any number of values a sl
   CHECK(window(1 << 16, 1 << 20, false));        // 16 a slot
   CHECK(window(1 << 20, 1 << 20, false) != gpu); // 1 a slot
   CHECK(window(1 << 22, 1 << 20, false) != gpu); // a quarter a slot
+}
+
+TEST_CASE("deterministic sums finish over the bins reached where the values are fewer than half the bins, over the marked blocks where the values reach few bins") {
+  auto& rt = test::runtime();
+  if (!rt.supports_double()) return;
+  std::mt19937 gen(9);
+  const auto finish = [&](std::size_t bins, std::size_t n, std::size_t reached) {
+    std::vector<cl_uint> idx(n);
+    for (auto& i : idx) i = cl_uint(gen() % reached * (bins / reached));
+    const cl::Buffer ib = device(idx), vb = device(std::vector<float>(n, 1.0f)), out = device(std::vector<float>(bins));
+    const clatomics::Plan plan = clatomics::plan_scatter_reduce(rt, clatomics::view<float>(out, 0, bins), clatomics::view<cl_uint>(ib, 0, n),
+                                                                clatomics::view<float>(vb, 0, n), ScatterOp::sum,
+                                                                options(true, ScatterStrategy::automatic, true));
+    const std::string accumulator = test::tuning_value(plan, "accumulator");
+    INFO(bins, " bins, ", n, " values on ", reached, ": ", accumulator);
+    return test::contains(accumulator, "bins reached") ? "listed" : test::contains(accumulator, "blocks of slots") ? "marked" : "every slot";
+  };
+  CHECK(std::string(finish(1 << 20, 1 << 16, 1 << 10)) == "listed");      // fewer values than half the bins, on few of them
+  CHECK(std::string(finish(1 << 20, 1 << 20, 3)) == "marked");            // many values, 3 bins of many
+  CHECK(std::string(finish(1 << 16, 1 << 18, 3)) == "every slot");        // 3 bins of a few: every slot is cheap
+  CHECK(std::string(finish(1 << 16, 1 << 18, 1 << 16)) == "every slot");  // many values, every bin
 }

@@ -24,6 +24,8 @@
  *                   global memory [0]
  *   CLAT_SC_SORT_ROWS 1: the kernels that group deterministic rows by bin before they are summed
  *                   (scatter_sorted_rows.cl; CLAT_SC_FIXED, global slots, indices) [0]
+ *   CLAT_SC_MARKS   1: the finish reads only the blocks of slots that an update marked
+ *                   (scatter_fixed.cl; CLAT_SC_FIXED, indexed bins, one value a row) [0]
  *   CLAT_SC_VEC_RED 1: the device has PTX's vector red.global.add.v4.f32 (sm_90 and later) [0]
  *   CLAT_SC_K       consecutive elements a work-item takes per step (one column, 16-byte aligned
  *                   ranges), a multiple of 4 [16]
@@ -145,6 +147,7 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
                            __global uint *oor, uint oor_slot,
                            uint lslots, __local CLAT_SC_STORE *lacc, __local uint *ltag, __local uint *lcount) {
   const uint lid = get_local_id(0), lsize = get_local_size(0);
+  flags += clat_sc_mark_words(nbins * width);
 #if CLAT_SC_MODE == CLAT_SC_MODE_PRIVATE
   const uint nlocal = lslots << CLAT_SC_SHIFT;
 #elif CLAT_SC_MODE == CLAT_SC_MODE_CACHE
@@ -305,7 +308,7 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
         if (b[c] < nbins) CLAT_SC_PUT(b[c] * width + d[c], v[c], d[c])
     }
   }
-  if (run_key != CLAT_SC_NONE) clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, lacc, ltag, lcount, lslots);
+  if (run_key != CLAT_SC_NONE) clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, flags, lacc, ltag, lcount, lslots);
 #if CLAT_SC_WINDOW
   if (run_key != CLAT_SC_NONE) clat_sc_wide_flush(run_key, run_w, width, wide, acc_off, astride, flags);
 #endif
@@ -330,7 +333,7 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
 #else
     const ulong key = s;
 #endif
-    clat_sc_global(key, a, c, width, acc, acc_off, astride, counts);
+    clat_sc_global(key, a, c, width, acc, acc_off, astride, counts, flags);
   }
 #endif
 }

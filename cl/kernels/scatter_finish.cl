@@ -127,13 +127,35 @@ CLAT_FN void clat_sc_finish_slot(ulong j, ulong bin, ulong d, __global CLAT_SC_T
   *o = r;
 }
 
-/* Every slot of out's nbins rows of width. */
+/* out's own value at o as clat_sc_finish_slot leaves it where no value arrived (sums with
+ * include_self, which keep no counts): the finish reads a -0 as it would +0 (an exact 0 either
+ * way) and writes a NaN back as it was. */
+#if CLAT_SC_FIXED
+CLAT_FN void clat_sc_settle_slot(__global CLAT_SC_T *o) {
+  const CLAT_SC_T self = *o;
+  if (self == (CLAT_SC_T)0) {
+    if (signbit(self)) *o = (CLAT_SC_T)0;
+  } else if (isnan(self)) {
+    *o = self;
+  }
+}
+#endif
+
+/* Every slot of out's nbins rows of width (CLAT_SC_MARKS: those of marked blocks; the others as
+ * no value reached them). */
 __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong ostride, uint width, ulong nbins,
                                   __global CLAT_SC_STORE *acc, __global const ulong *counts,
                                   __global uint *flags, int e_grid, int e_top, __global ulong *wide, int w_lo,
                                   uint include_self, uint mean) {
+  flags += clat_sc_mark_words(nbins * width);
   const clat_share j_share = clat_item_share(nbins * width);
   for (ulong j = j_share.begin; j < j_share.end; j += j_share.step) {
+#if CLAT_SC_MARKS
+    if (!clat_sc_marked(flags, j)) { /* one value a row: slot j is bin j */
+      if (!CLAT_SC_COUNTS) clat_sc_settle_slot(out + out_off + j * ostride);
+      continue;
+    }
+#endif
     const ulong bin = j / width;
     clat_sc_finish_slot(j, bin, j - bin * width, out, out_off, ostride, acc, counts, flags, e_grid, e_top, wide, w_lo, include_self,
                         mean);

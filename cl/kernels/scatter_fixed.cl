@@ -10,6 +10,32 @@
 #ifndef CLATOMICS_KERNELS_SCATTER_FIXED_CL
 #define CLATOMICS_KERNELS_SCATTER_FIXED_CL
 
+/* The marked finish (CLAT_SC_MARKS, the host's choice for one value a row where its sample says
+ * few of many slots are reached): every update of a slot in global memory (its sum, its flags,
+ * its `wide` sum, its count) marks the slot's block of 2^CLAT_SC_MARK_SHIFT slots, and the finish
+ * reads the slots of marked blocks only, leaving the others as it leaves a slot no value reached
+ * (16M bins, one of them reached: one block of 65,536). A block's mark is the word
+ * flags[-1 - block], ahead of the slots' flags (the kernels step flags past the marks' words).
+ * Read first: a mark is stored once or a few times, always the same word, and a stale read only
+ * costs one more such store. */
+#ifndef CLAT_SC_MARKS
+#define CLAT_SC_MARKS 0
+#endif
+#if CLAT_SC_MARKS && (!CLAT_SC_FIXED || CLAT_SC_SEGMENTS || CLAT_SC_SORT_ROWS)
+#error "kernels/scatter.cl: CLAT_SC_MARKS marks fixed-point slots of indexed bins"
+#endif
+#define CLAT_SC_MARK_SHIFT 8
+CLAT_FN ulong clat_sc_mark_words(ulong slots) {
+  return CLAT_SC_MARKS ? (slots + (1ul << CLAT_SC_MARK_SHIFT) - 1ul) >> CLAT_SC_MARK_SHIFT : 0ul;
+}
+CLAT_FN void clat_sc_mark(__global uint *flags, ulong slot) {
+#if CLAT_SC_MARKS
+  __global uint *m = flags - 1 - (long)(slot >> CLAT_SC_MARK_SHIFT);
+  if (!*m) *m = 1u;
+#endif
+}
+CLAT_FN int clat_sc_marked(__global const uint *flags, ulong slot) { return flags[-1 - (long)(slot >> CLAT_SC_MARK_SHIFT)] != 0u; }
+
 #if CLAT_SC_FIXED
 /* ---- the accumulator: 128-bit two's complement fixed point, ulong2 (x low, y high) ---- */
 #if !CLAT_SC_REAL || CLAT_SC_OP != CLAT_SC_OP_SUM || !defined(CLAT_HAS_DOUBLE)

@@ -30,19 +30,10 @@ __kernel void clat_scatter_touch(__global const CLAT_SC_IDX *idx, ulong idx_off,
 }
 
 /* out's own -0 and NaN in each of its nbins rows (one value a row, ostride apart) as
- * clat_sc_finish_slot leaves them where no value arrived: the finish reads the +0 as it would the
- * -0 (an exact 0 either way) and the NaN as it was. */
+ * clat_sc_finish_slot leaves them where no value arrived. */
 __kernel void clat_scatter_settle(__global CLAT_SC_T *out, ulong out_off, ulong ostride, ulong nbins) {
   const clat_share b_share = clat_item_share(nbins);
-  for (ulong b = b_share.begin; b < b_share.end; b += b_share.step) {
-    __global CLAT_SC_T *o = out + out_off + b * ostride;
-    const CLAT_SC_T self = *o;
-    if (self == (CLAT_SC_T)0) {
-      if (signbit(self)) *o = (CLAT_SC_T)0;
-    } else if (isnan(self)) {
-      *o = self;
-    }
-  }
+  for (ulong b = b_share.begin; b < b_share.end; b += b_share.step) clat_sc_settle_slot(out + out_off + b * ostride);
 }
 
 /* out (one value a row, ostride apart) for the bins listed in list[0, n). */

@@ -32,8 +32,12 @@
 #endif
 /* NaN and infinities set their slot's flags; a finite value above the grid flags oor[0]. */
 CLAT_FN int clat_sc_rare(CLAT_SC_T v, ulong slot, __global uint *flags, __global uint *oor) {
-  if (isfinite(v)) oor[0] = 1u;
-  else atomic_or(flags + slot, isnan(v) ? 1u : v > 0 ? 2u : 4u);
+  if (isfinite(v)) {
+    oor[0] = 1u;
+  } else {
+    clat_sc_mark(flags, slot);
+    atomic_or(flags + slot, isnan(v) ? 1u : v > 0 ? 2u : 4u);
+  }
   return 0;
 }
 #else
@@ -68,7 +72,8 @@ CLAT_FN ulong clat_sc_segment(__global const CLAT_SC_IDX *offs, ulong nbins, ulo
 
 /* Hands a finished run (slot key, value a, elements n) on to where CLAT_SC_MODE says. */
 CLAT_FN void clat_sc_global(ulong key, CLAT_SC_A a, ulong nelem, uint width, __global CLAT_SC_STORE *acc, ulong acc_off,
-                            ulong astride, __global ulong *counts) {
+                            ulong astride, __global ulong *counts, __global uint *flags) {
+  clat_sc_mark(flags, key);
   const ulong bin = width == 1u ? key : key / width, d = width == 1u ? 0ul : key % width;
   if (!CLAT_SC_IS_IDENT(a)) CLAT_SC_GLOBAL(acc + (acc_off + bin * astride + d) * CLAT_SC_WORDS, a);
 #if CLAT_SC_COUNTS
@@ -128,8 +133,8 @@ CLAT_FN int clat_sc_warp_runs(ulong key, CLAT_SC_A *a, uint *nelem) {
 #endif
 
 CLAT_FN void clat_sc_flush(ulong key, CLAT_SC_A a, uint nelem, uint width, __global CLAT_SC_STORE *acc, ulong acc_off,
-                           ulong astride, __global ulong *counts, __local CLAT_SC_STORE *lacc, __local uint *ltag,
-                           __local uint *lcount, uint lslots) {
+                           ulong astride, __global ulong *counts, __global uint *flags, __local CLAT_SC_STORE *lacc,
+                           __local uint *ltag, __local uint *lcount, uint lslots) {
 #if CLAT_SC_MODE == CLAT_SC_MODE_PRIVATE
   const uint at = ((uint)key << CLAT_SC_SHIFT) + (get_local_id(0) & ((1u << CLAT_SC_SHIFT) - 1u));
   CLAT_SC_LOCAL(lacc + at * CLAT_SC_WORDS, a);
@@ -155,13 +160,13 @@ CLAT_FN void clat_sc_flush(ulong key, CLAT_SC_A a, uint nelem, uint width, __glo
     if (nelem) CLAT_SC_LOCAL_COUNT(lcount + at, nelem);
 #endif
   } else {
-    clat_sc_global(key, a, nelem, width, acc, acc_off, astride, counts);
+    clat_sc_global(key, a, nelem, width, acc, acc_off, astride, counts, flags);
   }
 #else
 #if CLAT_SC_WARP_RUNS
   if (!clat_sc_warp_runs(key, &a, &nelem)) return;
 #endif
-  clat_sc_global(key, a, nelem, width, acc, acc_off, astride, counts);
+  clat_sc_global(key, a, nelem, width, acc, acc_off, astride, counts, flags);
 #endif
 }
 
@@ -191,7 +196,7 @@ CLAT_SC_OUTSIDE_FN ulong2 clat_sc_outside(float v, ulong key, ulong2 run_w, int 
     const float v_ = (V);                                                                      \
     if (k_ != run_key) {                                                                       \
       if (run_key != CLAT_SC_NONE) {                                                           \
-        clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, lacc, ltag, lcount, lslots); \
+        clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, flags, lacc, ltag, lcount, lslots); \
         clat_sc_wide_flush(run_key, run_w, width, wide, acc_off, astride, flags);              \
         run_w = (ulong2)(0ul, 0ul);                                                            \
       }                                                                                        \
@@ -216,7 +221,7 @@ CLAT_SC_OUTSIDE_FN ulong2 clat_sc_outside(float v, ulong key, ulong2 run_w, int 
     if (CLAT_SC_KEEP(v_, k_)) {                                                                \
       if (k_ != run_key) {                                                                     \
         if (run_key != CLAT_SC_NONE)                                                           \
-          clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, lacc, ltag, lcount, lslots); \
+          clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, flags, lacc, ltag, lcount, lslots); \
         run_key = k_;                                                                          \
         run = CLAT_SC_TO_A(v_);                                                                \
         run_n = (D) == 0u ? 1u : 0u;                                                           \
@@ -233,7 +238,7 @@ CLAT_SC_OUTSIDE_FN ulong2 clat_sc_outside(float v, ulong key, ulong2 run_w, int 
  * element of its bin (mean, include_self false). */
 #if CLAT_SC_FIXED && CLAT_SC_COUNTS
 #define CLAT_SC_COUNT_SKIPPED(K, D) \
-  if ((D) == 0u) clat_sc_flush(K, CLAT_SC_IDENT, 1u, width, acc, acc_off, astride, counts, lacc, ltag, lcount, lslots);
+  if ((D) == 0u) clat_sc_flush(K, CLAT_SC_IDENT, 1u, width, acc, acc_off, astride, counts, flags, lacc, ltag, lcount, lslots);
 #else
 #define CLAT_SC_COUNT_SKIPPED(K, D)
 #endif

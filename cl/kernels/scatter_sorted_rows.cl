@@ -135,7 +135,7 @@ __kernel void clat_sr_sum(__global const uint2 *entries, __global const uint *st
       for (uint c = 0; c < 8u; ++c)
         if (k + c < end) CLAT_SC_PUT((ulong)(c & 1u ? e[c / 2u].w : e[c / 2u].y) * width + d, v[c], d)
     }
-    if (run_key != CLAT_SC_NONE) clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, lacc, ltag, lcount, lslots);
+    if (run_key != CLAT_SC_NONE) clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, flags, lacc, ltag, lcount, lslots);
 #if CLAT_SC_WINDOW
     if (run_key != CLAT_SC_NONE) clat_sc_wide_flush(run_key, run_w, width, wide, acc_off, astride, flags);
 #endif

@@ -59,9 +59,10 @@ ScatterRows scatter_rows();
 void set_scatter_rows(ScatterRows rows);
 
 // The deterministic sums' finish: automatic (over the bins reached where the values are fewer
-// than half the bins, scatter/plan.cpp), or forced either way (listed: every call of one value a
-// row, no segments and fewer than 2^32 - 1 bins; every_slot: none).
-enum class ScatterFinish { automatic, listed, every_slot };
+// than half the bins, over the marked blocks of slots where they reach few of many bins:
+// scatter/plan.cpp), or forced (listed, marked: every call of one value a row, no segments and
+// fewer than 2^32 - 1 bins; every_slot: none).
+enum class ScatterFinish { automatic, listed, marked, every_slot };
 ScatterFinish scatter_finish();
 void set_scatter_finish(ScatterFinish finish);
 

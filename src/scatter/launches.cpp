@@ -231,7 +231,9 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int like
     counts = make_buffer(rt_, call_.bins * sizeof(cl_ulong));
     commands_.fill_zero(counts.get(), call_.bins * sizeof(cl_ulong));
   }
-  if (plan_.fixed) flags = lease(slots_ * sizeof(cl_uint), false);
+  // The marked finish's words ahead of the slots' flags: one a block of slots (scatter_fixed.cl).
+  const std::size_t mark_bytes = plan_.marked ? (slots_ + scatter_mark_block - 1) / scatter_mark_block * sizeof(cl_uint) : 0;
+  if (plan_.fixed) flags = lease(mark_bytes + slots_ * sizeof(cl_uint), false);
   if (plan_.window) wide = lease(slots_ * 2 * sizeof(cl_ulong), false);  // the 128-bit sums of the values outside the window
   if (plan_.listed) {  // the bins the values reach, marked in flags and listed by position
     listed = lease(call_.count * sizeof(cl_uint), false);
@@ -293,6 +295,7 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int like
   };
   if (plan_.listed) finish(finish_listed_kernel, call_.count, arg("list", listed.get()), arg("n", cl_ulong(call_.count)));
   else if (!plan_.direct) finish(finish_kernel, slots_, arg("width", cl_uint(width_)), arg("nbins", cl_ulong(call_.bins)));
+  commands_.fill_zero(flags.get(), mark_bytes);  // the finish read the marks: cleared after it
   commands_.read(tally.get(), 0, (launches + 1) * sizeof(cl_uint), tallies.data());
   for (std::size_t l = 1; l <= launches; ++l) result.out_of_range += tallies[l];
   // The finish has cleared what it read, and the read above waited for it.

@@ -51,6 +51,7 @@ ScatterSample Scatter::sample(const Program& checks) {
   std::size_t repeated = 0;
   for (const auto& [bin, times] : seen)
     if (times >= 2) repeated += times;
+    else ++s.once;
   const double spread = 1.0 - std::pow(1.0 - 1.0 / double(call_.bins), double(n - 1));
   const double share = double(repeated) / double(n);
   s.hot = share >= tuning_.hot_share && share >= tuning_.hot_over_spread * spread;
@@ -117,12 +118,26 @@ void Scatter::choose(const ScatterSample& sample) {
   // fifth of the bins (PoCL 3.1, 4M uniform values into 16M bins: 384 ms against 117), so they
   // are listed only where the sample says they are at most 1/16 of the bins.
   const bool can_list = plan_.fixed && width_ == 1 && !call_.segments && call_.bins < 0xffffffffu;
-  const double reached = sample.size ? double(sample.distinct) / double(sample.size) * double(call_.count) : 0.0;
+  // The bins reached, from the sample: those it saw, and for each it saw once a share of the
+  // values it did not see (Good and Turing's estimate of what a sample misses): spread indices
+  // reach about as many bins as values, one bin one.
+  const std::size_t unsampled = call_.count - std::min(call_.count, sample.size);
+  const double unseen = sample.size ? double(sample.once) / double(sample.size) * double(unsampled) : 0.0;
+  const double reached = double(sample.distinct) + unseen;
   const bool worth_listing = call_.count <= call_.bins / 2 && (sorted || reached <= double(call_.bins) / 16);
+  // More values than that, reaching few of many bins (one bin among 16M; hot indices): every
+  // update marks its block of slots, and the finish reads the marked blocks' slots only (on the
+  // H200 the finish of 16M slots took as long as the fast mode's whole call of 64M values into
+  // one bin; scatter_mark_min_slots says where it pays).
+  const bool worth_marking = slots_ >= scatter_mark_min_slots && reached <= double(call_.bins) / 16;
   switch (testing::scatter_finish()) {
-    case testing::ScatterFinish::automatic: plan_.listed = can_list && worth_listing; break;
+    case testing::ScatterFinish::automatic:
+      plan_.listed = can_list && worth_listing;
+      plan_.marked = can_list && !plan_.listed && worth_marking;
+      break;
     case testing::ScatterFinish::listed: plan_.listed = can_list; break;
-    case testing::ScatterFinish::every_slot: plan_.listed = false; break;
+    case testing::ScatterFinish::marked: plan_.marked = can_list; break;
+    case testing::ScatterFinish::every_slot: break;
   }
 }
 
@@ -130,7 +145,7 @@ std::string Scatter::build_options() const {
   const Capabilities& caps = rt_.device_info().caps;
   std::string options = base_options() + define("CLAT_SC_FIXED", plan_.fixed ? 1 : 0) + define("CLAT_SC_WINDOW", plan_.window ? 1 : 0) + define("CLAT_SC_COUNTS", plan_.counts ? 1 : 0) +
                         define("CLAT_SC_SOLO", plan_.solo ? 1 : 0) + define("CLAT_SC_AGG", plan_.agg ? 1 : 0) +
-                        define("CLAT_SC_RUNS", plan_.runs ? 1 : 0) + define("CLAT_SC_SORT_ROWS", plan_.sort_rows ? 1 : 0) + define("CLAT_SC_VEC_RED", caps.nv_compute_capability >= 90 ? 1 : 0);
+                        define("CLAT_SC_RUNS", plan_.runs ? 1 : 0) + define("CLAT_SC_SORT_ROWS", plan_.sort_rows ? 1 : 0) + define("CLAT_SC_MARKS", plan_.marked ? 1 : 0) + define("CLAT_SC_VEC_RED", caps.nv_compute_capability >= 90 ? 1 : 0);
   options += define("CLAT_SC_MODE", scatter_mode_macro(plan_.strategy));
   if (plan_.strategy == ScatterStrategy::local_private) options += define("CLAT_SC_SHIFT", plan_.shift);
   if (plan_.strategy == ScatterStrategy::local_cache) options += define("CLAT_SC_SLOTS", (long long)plan_.cache_slots);
@@ -188,7 +203,8 @@ Plan ScatterPlan::plan(const Runtime& rt, const char* what) const {
                 {"sample", std::string(sample.sorted ? "sorted" : "unsorted") + ", " + (sample.hot ? "hot" : "spread") +
                                (sample.size ? ", " + text(sample.distinct) + " bins of " + text(sample.size) : "")},
                 {"accumulator", std::string(direct ? "out" : "scratch") + (fixed ? ", 128-bit fixed point" : "") + (window ? ", 64-bit window" : "") + (counts ? ", counts" : "") +
-                                     (sort_rows ? ", rows sorted by bin" : "") + (listed ? ", finished over the bins reached" : "")},
+                                     (sort_rows ? ", rows sorted by bin" : "") + (listed ? ", finished over the bins reached" : "") +
+                                     (marked ? ", finished over the blocks of slots updated" : "")},
                 {"group", text(tuning.group)},
                 {"max copies", text(tuning.max_copies)},
                 {"merging groups per cu", text(tuning.merging_groups_per_cu)},

@@ -14,7 +14,7 @@ namespace clatomics::detail {
 // The sample's verdict: indices never decreasing, or many of them on a few bins.
 struct ScatterSample {
   bool sorted = false, hot = false;
-  std::size_t size = 0, distinct = 0;  // indices sampled, and the bins among them
+  std::size_t size = 0, distinct = 0, once = 0;  // indices sampled, the bins among them, those sampled once
 };
 
 struct ScatterPlan {
@@ -28,6 +28,7 @@ struct ScatterPlan {
   bool agg = false, runs = false, solo = false;
   bool sort_rows = false;  // fixed, global slots: rows grouped by bin first (scatter_sorted_rows.cl)
   bool listed = false;     // fixed, fewer values than bins: the finish over the bins reached (scatter_listed.cl)
+  bool marked = false;     // fixed, few bins reached: the finish over the blocks of slots updated (scatter_fixed.cl)
   unsigned shift = 0;           // local_private: 1 << shift copies
   std::size_t cache_slots = 0;  // local_cache
   std::size_t group = 1, max_groups = 1;
