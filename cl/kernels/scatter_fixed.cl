@@ -16,8 +16,8 @@
  * reads the slots of marked blocks only, leaving the others as it leaves a slot no value reached
  * (16M bins, one of them reached: one block of 65,536). A block's mark is the word
  * flags[-1 - block], ahead of the slots' flags (the kernels step flags past the marks' words).
- * Read first: a mark is stored once or a few times, always the same word, and a stale read only
- * costs one more such store. */
+ * Read first (CLAT_FIRST_READ, cas.cl): a mark is set once or a few times, and a stale read only
+ * costs one more atomic that changes nothing. */
 #ifndef CLAT_SC_MARKS
 #define CLAT_SC_MARKS 0
 #endif
@@ -30,8 +30,8 @@ CLAT_FN ulong clat_sc_mark_words(ulong slots) {
 }
 CLAT_FN void clat_sc_mark(__global uint *flags, ulong slot) {
 #if CLAT_SC_MARKS
-  __global uint *m = flags - 1 - (long)(slot >> CLAT_SC_MARK_SHIFT);
-  if (!*m) *m = 1u;
+  volatile __global uint *m = flags - 1 - (long)(slot >> CLAT_SC_MARK_SHIFT);
+  if (!CLAT_FIRST_READ_uint(__global, m)) atomic_or(m, 1u);
 #endif
 }
 CLAT_FN int clat_sc_marked(__global const uint *flags, ulong slot) { return flags[-1 - (long)(slot >> CLAT_SC_MARK_SHIFT)] != 0u; }
