@@ -16,8 +16,7 @@
  * reads the slots of marked blocks only, leaving the others as it leaves a slot no value reached
  * (16M bins, one of them reached: one block of 65,536). A block's mark is the word
  * flags[-1 - block], ahead of the slots' flags (the kernels step flags past the marks' words).
- * Read first (CLAT_FIRST_READ, cas.cl): a mark is set once or a few times, and a stale read only
- * costs one more atomic that changes nothing. */
+ * Each mark is set once or a few times (clat_sc_flag_once). */
 #ifndef CLAT_SC_MARKS
 #define CLAT_SC_MARKS 0
 #endif
@@ -25,13 +24,17 @@
 #error "kernels/scatter.cl: CLAT_SC_MARKS marks fixed-point slots of indexed bins"
 #endif
 #define CLAT_SC_MARK_SHIFT 8
+/* Sets bit in the flags word *f, read first (CLAT_FIRST_READ, cas.cl): a word that many updates
+ * meet takes one atomic, a stale read one more that changes nothing. */
+CLAT_FN void clat_sc_flag_once(volatile __global uint *f, uint bit) {
+  if (!(CLAT_FIRST_READ_uint(__global, f) & bit)) atomic_or(f, bit);
+}
 CLAT_FN ulong clat_sc_mark_words(ulong slots) {
   return CLAT_SC_MARKS ? (slots + (1ul << CLAT_SC_MARK_SHIFT) - 1ul) >> CLAT_SC_MARK_SHIFT : 0ul;
 }
 CLAT_FN void clat_sc_mark(__global uint *flags, ulong slot) {
 #if CLAT_SC_MARKS
-  volatile __global uint *m = flags - 1 - (long)(slot >> CLAT_SC_MARK_SHIFT);
-  if (!CLAT_FIRST_READ_uint(__global, m)) atomic_or(m, 1u);
+  clat_sc_flag_once(flags - 1 - (long)(slot >> CLAT_SC_MARK_SHIFT), 1u);
 #endif
 }
 CLAT_FN int clat_sc_marked(__global const uint *flags, ulong slot) { return flags[-1 - (long)(slot >> CLAT_SC_MARK_SHIFT)] != 0u; }

@@ -58,16 +58,14 @@ CLAT_FN ulong2 clat_sc_window_wide(long x, int sh) {
  * slot). */
 #define CLAT_SC_WIDE_USED 16u
 
-/* A run's values outside the window into `wide` at slot key, and the slot's flag set (read
- * first: runs of one slot set it once). */
+/* A run's values outside the window into `wide` at slot key, and the slot's flag set. */
 CLAT_FN void clat_sc_wide_flush(ulong key, ulong2 a, uint width, __global ulong *wide, ulong acc_off, ulong astride,
                                 __global uint *flags) {
   if (!(a.x | a.y)) return;
   clat_sc_mark(flags, key);
   const ulong bin = width == 1u ? key : key / width, d = width == 1u ? 0ul : key % width;
   clat_sc_add128_global(wide + (acc_off + bin * astride + d) * 2ul, a);
-  volatile __global uint *f = flags + key;
-  if (!(CLAT_FIRST_READ_uint(__global, f) & CLAT_SC_WIDE_USED)) atomic_or(f, CLAT_SC_WIDE_USED);
+  clat_sc_flag_once(flags + key, CLAT_SC_WIDE_USED);
 }
 #endif
 
