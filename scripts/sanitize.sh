@@ -50,6 +50,6 @@ if [ "${SKIP_TSAN:-0}" != 1 ]; then
   cmake --build "$TSAN_DIR" -j "$(nproc)" --target test_threads test_first_use test_device_group test_device_group_scatter test_device_group_resident
   echo "== TSan: 8 host threads on one Runtime; 8 threads' first Runtimes; a device group's streams"
   export TSAN_OPTIONS="suppressions=$SUPP/tsan.supp:halt_on_error=1:second_deadlock_stack=1:history_size=4"
-  (cd "$TSAN_DIR" && ctest --output-on-failure -R '^(threads|first_use|device_group|device_group_scatter|device_group_resident)\.')
+  (cd "$TSAN_DIR" && ctest --output-on-failure -j "$(nproc)" -R '^(threads|first_use|device_group|device_group_scatter|device_group_resident)\.')
   echo "== TSan: $((SECONDS - start)) s"
 fi
