@@ -63,10 +63,9 @@ rm -f "$LOG_DIR"/*.rc
 declare -A NAME
 start_all=$SECONDS
 
-# One job per (device, path, suite), JOBS at a time: each its own process and PoCL cache (a
-# device fault poisons only its own process; PoCL's cache is not safe between processes); the
-# programs' binaries are shared by every run of a path (CLATOMICS_CACHE_DIR, safe between them;
-# the library writes none on PoCL).
+# One job per (device, path, suite), JOBS at a time: each its own process (a device fault poisons
+# only its own process) and PoCL cache; the programs' binaries are shared by every run of a path
+# (CLATOMICS_CACHE_DIR, safe between them; the library writes none on PoCL).
 run_one() {
   local dev="$1" path="$2" suite="$3"
   local exe="$BUILD_DIR/tests/test_$suite" log="$LOG_DIR/dev$dev.$suite.$path.log" t0=$SECONDS rc
