@@ -24,8 +24,8 @@
  *                   global memory [0]
  *   CLAT_SC_SORT_ROWS 1: the kernels that group deterministic rows by bin before they are summed
  *                   (scatter_sorted_rows.cl; CLAT_SC_FIXED, global slots, indices) [0]
- *   CLAT_SC_MARKS   1: the finish reads only the blocks of slots that an update marked
- *                   (scatter_fixed.cl; CLAT_SC_FIXED, indexed bins, one value a row) [0]
+ *   CLAT_SC_MARKS   1: the finish reads only the blocks of 2^CLAT_SC_MARK_SHIFT slots that an
+ *                   update marked (scatter_fixed.cl; CLAT_SC_FIXED, indexed bins, one value a row) [0]
  *   CLAT_SC_VEC_RED 1: the device has PTX's vector red.global.add.v4.f32 (sm_90 and later) [0]
  *   CLAT_SC_K       consecutive elements a work-item takes per step (one column, 16-byte aligned
  *                   ranges), a multiple of 4 [16]

@@ -20,10 +20,12 @@
 #ifndef CLAT_SC_MARKS
 #define CLAT_SC_MARKS 0
 #endif
-#if CLAT_SC_MARKS && (!CLAT_SC_FIXED || CLAT_SC_SEGMENTS || CLAT_SC_SORT_ROWS)
-#error "kernels/scatter.cl: CLAT_SC_MARKS marks fixed-point slots of indexed bins"
+#if CLAT_SC_MARKS && (!CLAT_SC_FIXED || CLAT_SC_SEGMENTS || CLAT_SC_SORT_ROWS || !defined(CLAT_SC_MARK_SHIFT))
+#error "kernels/scatter.cl: CLAT_SC_MARKS marks fixed-point slots of indexed bins, in blocks of 2^CLAT_SC_MARK_SHIFT (the host's)"
 #endif
-#define CLAT_SC_MARK_SHIFT 8
+#ifndef CLAT_SC_MARK_SHIFT
+#define CLAT_SC_MARK_SHIFT 0 /* no marks */
+#endif
 /* Sets bit in the flags word *f, read first (CLAT_FIRST_READ, cas.cl): a word that many updates
  * meet takes one atomic, a stale read one more that changes nothing. */
 CLAT_FN void clat_sc_flag_once(volatile __global uint *f, uint bit) {

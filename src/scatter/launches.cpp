@@ -232,7 +232,8 @@ bool Scatter::accumulate(const Program& program, int e_grid, int e_top, int like
     commands_.fill_zero(counts.get(), call_.bins * sizeof(cl_ulong));
   }
   // The marked finish's words ahead of the slots' flags: one a block of slots (scatter_fixed.cl).
-  const std::size_t mark_bytes = plan_.marked ? (slots_ + scatter_mark_block - 1) / scatter_mark_block * sizeof(cl_uint) : 0;
+  const std::size_t mark_words = (slots_ + (std::size_t(1) << scatter_mark_shift) - 1) >> scatter_mark_shift;
+  const std::size_t mark_bytes = plan_.marked ? mark_words * sizeof(cl_uint) : 0;
   if (plan_.fixed) flags = lease(mark_bytes + slots_ * sizeof(cl_uint), false);
   if (plan_.window) wide = lease(slots_ * 2 * sizeof(cl_ulong), false);  // the 128-bit sums of the values outside the window
   if (plan_.listed) {  // the bins the values reach, marked in flags and listed by position

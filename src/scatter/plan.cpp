@@ -147,6 +147,7 @@ std::string Scatter::build_options() const {
                         define("CLAT_SC_SOLO", plan_.solo ? 1 : 0) + define("CLAT_SC_AGG", plan_.agg ? 1 : 0) +
                         define("CLAT_SC_RUNS", plan_.runs ? 1 : 0) + define("CLAT_SC_SORT_ROWS", plan_.sort_rows ? 1 : 0) + define("CLAT_SC_MARKS", plan_.marked ? 1 : 0) + define("CLAT_SC_VEC_RED", caps.nv_compute_capability >= 90 ? 1 : 0);
   options += define("CLAT_SC_MODE", scatter_mode_macro(plan_.strategy));
+  if (plan_.marked) options += define("CLAT_SC_MARK_SHIFT", scatter_mark_shift);
   if (plan_.strategy == ScatterStrategy::local_private) options += define("CLAT_SC_SHIFT", plan_.shift);
   if (plan_.strategy == ScatterStrategy::local_cache) options += define("CLAT_SC_SLOTS", (long long)plan_.cache_slots);
   options += define("CLAT_SC_K", (long long)tuning_.items_per_step);
