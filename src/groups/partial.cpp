@@ -32,15 +32,20 @@ template <class T>
 detail::Pending<ReducePartial<T>> detail::reduce_partial_later(Runtime& rt, cl_mem buffer, std::size_t offset, std::size_t count,
                                                                ReduceOp op, std::uint64_t first, ReduceOptions options) {
   check_first<T>(op, first, options);
-  if (!detail::tiled_merge<T>(op, options))  // reduce_buffer checks the op, the type and the buffer
-    return detail::reduce_buffer_later<T>(rt, buffer, offset, count, op, options, "reduce_partial").then([op, first, count](T value) {
-      return ReducePartial<T>{op, false, first, count, count ? std::vector<T>{value} : std::vector<T>{}};
-    });
-  auto checked = detail::reduce_buffer_later<T>(rt, buffer, offset, 0, op, options, "reduce_partial");  // the same checks, nothing run
-  detail::check_range(rt, {"reduce_partial: buffer", buffer, offset, count, sizeof(T), detail::Access::read});
-  if (!count) return std::move(checked).then([op, first](T) { return ReducePartial<T>{op, true, first, 0, {}}; });
-  return detail::reduce_tile_values_later<T>(rt, buffer, offset, count, op).then([op, first, count](std::vector<T> tiles) {
-    return ReducePartial<T>{op, true, first, count, std::move(tiles)};
+  // Integers are never tiled: without optimisation, the tiled branch would still name float-only
+  // functions for them, and the library would not link.
+  if constexpr (std::is_floating_point_v<T>)
+    if (detail::tiled_merge<T>(op, options)) {
+      auto checked = detail::reduce_buffer_later<T>(rt, buffer, offset, 0, op, options, "reduce_partial");  // reduce_buffer's checks, nothing run
+      detail::check_range(rt, {"reduce_partial: buffer", buffer, offset, count, sizeof(T), detail::Access::read});
+      if (!count) return std::move(checked).then([op, first](T) { return ReducePartial<T>{op, true, first, 0, {}}; });
+      return detail::reduce_tile_values_later<T>(rt, buffer, offset, count, op).then([op, first, count](std::vector<T> tiles) {
+        return ReducePartial<T>{op, true, first, count, std::move(tiles)};
+      });
+    }
+  // reduce_buffer checks the op, the type and the buffer
+  return detail::reduce_buffer_later<T>(rt, buffer, offset, count, op, options, "reduce_partial").then([op, first, count](T value) {
+    return ReducePartial<T>{op, false, first, count, count ? std::vector<T>{value} : std::vector<T>{}};
   });
 }
 
@@ -52,23 +57,25 @@ ReducePartial<T> reduce_partial(Runtime& rt, const View<T>& part, ReduceOp op, s
 template <class T>
 ReducePartial<T> reduce_partial(Runtime& rt, const std::vector<T>& shard, ReduceOp op, std::uint64_t first, ReduceOptions options) {
   check_first<T>(op, first, options);
-  if (!detail::tiled_merge<T>(op, options)) {
-    ReducePartial<T> part{op, false, first, shard.size(), {}};
-    const T value = reduce<T>(rt, shard, op, options);  // checks the op and the type, also when empty
-    if (!shard.empty()) part.values = {value};
-    return part;
-  }
-  (void)reduce<T>(rt, std::vector<T>{}, op, options);
-  ReducePartial<T> part{op, true, first, shard.size(), {}};
-  // Whole tiles per chunk: each chunk's tile values are the range's.
-  const std::size_t chunk = detail::chunk_elements(rt, shard.size(), sizeof(T), 1, reduce_tile);
-  const detail::Mem buffer = detail::make_buffer(rt, std::max<std::size_t>(1, std::min(chunk, shard.size())) * sizeof(T), CL_MEM_READ_ONLY);
-  for (std::size_t at = 0; at < shard.size(); at += chunk) {
-    const std::size_t n = std::min(chunk, shard.size() - at);
-    detail::Commands(rt).write(buffer.get(), 0, n * sizeof(T), shard.data() + at);
-    const std::vector<T> tiles = detail::reduce_tile_values_later<T>(rt, buffer.get(), 0, n, op).get();
-    part.values.insert(part.values.end(), tiles.begin(), tiles.end());
-  }
+  if constexpr (std::is_floating_point_v<T>)  // integers are never tiled (as in reduce_partial_later)
+    if (detail::tiled_merge<T>(op, options)) {
+      (void)reduce<T>(rt, std::vector<T>{}, op, options);
+      ReducePartial<T> part{op, true, first, shard.size(), {}};
+      // Whole tiles per chunk: each chunk's tile values are the range's.
+      const std::size_t chunk = detail::chunk_elements(rt, shard.size(), sizeof(T), 1, reduce_tile);
+      const detail::Mem buffer =
+          detail::make_buffer(rt, std::max<std::size_t>(1, std::min(chunk, shard.size())) * sizeof(T), CL_MEM_READ_ONLY);
+      for (std::size_t at = 0; at < shard.size(); at += chunk) {
+        const std::size_t n = std::min(chunk, shard.size() - at);
+        detail::Commands(rt).write(buffer.get(), 0, n * sizeof(T), shard.data() + at);
+        const std::vector<T> tiles = detail::reduce_tile_values_later<T>(rt, buffer.get(), 0, n, op).get();
+        part.values.insert(part.values.end(), tiles.begin(), tiles.end());
+      }
+      return part;
+    }
+  ReducePartial<T> part{op, false, first, shard.size(), {}};
+  const T value = reduce<T>(rt, shard, op, options);  // checks the op and the type, also when empty
+  if (!shard.empty()) part.values = {value};
   return part;
 }
 
