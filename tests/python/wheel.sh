@@ -37,8 +37,11 @@ venv_python="$work/venv/bin/python"
 SKBUILD_CMAKE_DEFINE="clatomics_DIR=$build/build-tree"
 if [ -n "$launcher" ]; then SKBUILD_CMAKE_DEFINE="$SKBUILD_CMAKE_DEFINE;CMAKE_CXX_COMPILER_LAUNCHER=$launcher"; fi
 SKBUILD_BUILD_DIR="$work/build"
+# A debug build: this test is about packaging (the module's -O3 build is python.pytest's), and the
+# module compiles in half the time.
+SKBUILD_CMAKE_BUILD_TYPE=Debug
 CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"  # scikit-build-core's make is serial otherwise
-export SKBUILD_CMAKE_DEFINE SKBUILD_BUILD_DIR CMAKE_BUILD_PARALLEL_LEVEL
+export SKBUILD_CMAKE_DEFINE SKBUILD_BUILD_DIR SKBUILD_CMAKE_BUILD_TYPE CMAKE_BUILD_PARALLEL_LEVEL
 echo "== pip wheel $src ($SKBUILD_CMAKE_DEFINE)"
 "$venv_python" -m pip wheel -q --no-build-isolation --no-deps -w "$work/dist" "$src"
 "$venv_python" -m pip install -q --no-index --no-deps "$work"/dist/clatomics-*.whl
