@@ -3,18 +3,15 @@
 # Configures the consumers' shared build tree with the options after the script, then builds what
 # every consumer needs first (consumers_prerequisites: from source, the library) with JOBS jobs.
 # A script rather than ctest --build-and-test, which builds with one job whatever MAKEFLAGS says.
+# The cache options: every argument after the script's name.
 set(options "")
-set(after_script FALSE)
+set(first -1)
 math(EXPR last "${CMAKE_ARGC} - 1")
 foreach(i RANGE 1 ${last})
-  if(after_script)
+  if(first EQUAL -1 AND CMAKE_ARGV${i} STREQUAL "-P")
+    math(EXPR first "${i} + 2")
+  elseif(NOT first EQUAL -1 AND i GREATER_EQUAL first)
     list(APPEND options "${CMAKE_ARGV${i}}")
-  elseif(CMAKE_ARGV${i} STREQUAL "-P")
-    math(EXPR script "${i} + 1")
-    set(skip_to ${script})
-  endif()
-  if(DEFINED skip_to AND i EQUAL skip_to)
-    set(after_script TRUE)
   endif()
 endforeach()
 execute_process(COMMAND "${CMAKE_COMMAND}" -S "${SOURCE}" -B "${DIR}" -G "${GENERATOR}" ${options} RESULT_VARIABLE rc)
