@@ -36,7 +36,8 @@ detail::Pending<ReducePartial<T>> detail::reduce_partial_later(Runtime& rt, cl_m
   // functions for them, and the library would not link.
   if constexpr (std::is_floating_point_v<T>)
     if (detail::tiled_merge<T>(op, options)) {
-      auto checked = detail::reduce_buffer_later<T>(rt, buffer, offset, 0, op, options, "reduce_partial");  // reduce_buffer's checks, nothing run
+      // reduce_buffer's checks, nothing run
+      auto checked = detail::reduce_buffer_later<T>(rt, buffer, offset, 0, op, options, "reduce_partial");
       detail::check_range(rt, {"reduce_partial: buffer", buffer, offset, count, sizeof(T), detail::Access::read});
       if (!count) return std::move(checked).then([op, first](T) { return ReducePartial<T>{op, true, first, 0, {}}; });
       return detail::reduce_tile_values_later<T>(rt, buffer, offset, count, op).then([op, first, count](std::vector<T> tiles) {
