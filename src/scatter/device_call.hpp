@@ -21,10 +21,10 @@ const Signature& scatter_kernel_signature();
 
 constexpr cl_uint scatter_no_tag = 0xffffffffu;  // CLAT_SC_EMPTY: the cache's free slot
 // The marked finish (kernels/scatter_fixed.cl): the slots a mark stands for, 1 << scatter_mark_shift
-// (the kernels' CLAT_SC_MARK_SHIFT, set from it), and the fewest slots that take it. Its marks cost the accumulating kernel updates of one word
-// where many work-items end on one bin, measured on an H200 (64M values into one bin): 16M
-// slots, the finish 0.152 ms -> 0.051 ms, the marks +0.025 ms; 65,536 slots, the finish 0.009 ms
-// -> 0.007 ms, the marks +0.022 ms.
+// (the kernels' CLAT_SC_MARK_SHIFT, set from it), and the fewest slots that take it. Its marks
+// cost the accumulating kernel updates of one word where many work-items end on one bin,
+// measured on an H200 (64M values into one bin): 16M slots, the finish 0.152 ms -> 0.051 ms, the
+// marks +0.025 ms; 65,536 slots, the finish 0.009 ms -> 0.007 ms, the marks +0.022 ms.
 constexpr unsigned scatter_mark_shift = 8;
 constexpr std::size_t scatter_mark_min_slots = std::size_t(1) << 20;
 // Hot spread indices (the sample's) take the deterministic sums' window only where the values are
