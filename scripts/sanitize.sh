@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The host library, the CLI and the tests under the sanitizers, on PoCL:
 #   1. build-asan (-DCLATOMICS_SANITIZE=ON): every CTest test under AddressSanitizer (with
-#      LeakSanitizer) and UndefinedBehaviorSanitizer, except the package tests (they build an
+#      LeakSanitizer) and UndefinedBehaviorSanitizer (the library, the bench framework and the
+#      command instrumented; the test programs linked with the runtimes: CMakeLists.txt), except the package tests (they build an
 #      unsanitized consumer against the sanitized library), the oclgrind tests (Oclgrind preloads
 #      its runtime ahead of ASan's), the must-not-compile tests (no code runs), the huge sizes, and the cas and cbs
 #      variants (the sanitizers see host code only; those variants change only the kernels' build
