@@ -131,6 +131,8 @@ class Scatter {
   // The launches of clat_scatter over the call's elements, and the grid of one of n elements.
   std::size_t launches() const;
   Grid accumulate_grid(std::size_t n) const;
+  // CLAT_SC_K of the plan: the deterministic sums take fewer elements a step.
+  std::size_t items_per_step() const { return plan_.fixed ? tuning_.fixed_items_per_step : tuning_.items_per_step; }
   // The launch of the small kernels (checks, fills, finish): units work-items, a few groups per
   // compute unit.
   Grid small_grid(const Kernel& kernel, std::uint64_t units) const {

@@ -150,7 +150,7 @@ std::string Scatter::build_options() const {
   if (plan_.marked) options += define("CLAT_SC_MARK_SHIFT", scatter_mark_shift);
   if (plan_.strategy == ScatterStrategy::local_private) options += define("CLAT_SC_SHIFT", plan_.shift);
   if (plan_.strategy == ScatterStrategy::local_cache) options += define("CLAT_SC_SLOTS", (long long)plan_.cache_slots);
-  options += define("CLAT_SC_K", (long long)tuning_.items_per_step);
+  options += define("CLAT_SC_K", (long long)items_per_step());
   if (caps.correctly_rounded_divide) options += " -cl-fp32-correctly-rounded-divide-sqrt";  // means
   return options;
 }
@@ -171,7 +171,7 @@ Scatter::LocalBytesOf Scatter::local_bytes() const {
 }
 
 Grid Scatter::accumulate_grid(std::size_t n) const {
-  const std::size_t k = tuning_.items_per_step;
+  const std::size_t k = items_per_step();
   return make_grid(rt_, kernel_, (std::uint64_t(n) * width_ + k - 1) / k, plan_.group, plan_.max_groups);
 }
 
@@ -210,6 +210,7 @@ Plan ScatterPlan::plan(const Runtime& rt, const char* what) const {
                 {"max copies", text(tuning.max_copies)},
                 {"merging groups per cu", text(tuning.merging_groups_per_cu)},
                 {"items per step", text(tuning.items_per_step)},
+                {"items per step, deterministic", text(tuning.fixed_items_per_step)},
                 {"local reserve", text(tuning.local_reserve)},
                 {"cache slots", text(tuning.cache_min_slots) + ".." + text(tuning.cache_max_slots)},
                 {"sample size", text(tuning.sample_size)},

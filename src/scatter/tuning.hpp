@@ -20,6 +20,12 @@ struct ScatterTuning {
   // local_cache); 0: as many as a grid-stride launch keeps resident.
   std::size_t merging_groups_per_cu;
   std::size_t items_per_step;  // CLAT_SC_K: consecutive elements a work-item takes per step
+  // CLAT_SC_K of the deterministic sums, whose per-value path holds more registers: on the H200
+  // (64M floats, det / fast time), 16 -> 8 items took 1 bin 1.38x -> 1.22x, 256 bins uniform
+  // 2.16x -> 1.84x, 256 sorted 1.39x -> 1.18x, 65,536 sorted / one bin 2.05x / 1.65x -> 1.55x /
+  // 1.29x, 16M sorted / one bin 2.07x / 2.04x -> 1.87x / 1.64x; 4 items and 32 did less well.
+  // On PoCL 3.1, 8 items made them up to a fifth slower (1 bin, sorted, one bin).
+  std::size_t fixed_items_per_step;
   // Bytes of __local memory left for clat_scatter's two other __local arguments when they are not
   // in use (and their alignment).
   std::size_t local_reserve;
