@@ -2,11 +2,11 @@
 # The host library, the CLI and the tests under the sanitizers, on PoCL:
 #   1. build-asan (-DCLATOMICS_SANITIZE=ON): every CTest test under AddressSanitizer (with
 #      LeakSanitizer) and UndefinedBehaviorSanitizer (the library, the bench framework and the
-#      command instrumented; the test programs linked with the runtimes: CMakeLists.txt), except the package tests (they build an
-#      unsanitized consumer against the sanitized library), the oclgrind tests (Oclgrind preloads
-#      its runtime ahead of ASan's), the must-not-compile tests (no code runs), the huge sizes, and the cas and cbs
-#      variants (the sanitizers see host code only; those variants change only the kernels' build
-#      options and how PoCL runs them);
+#      command instrumented; the test programs linked with the runtimes: CMakeLists.txt), except
+#      the package tests (they build an unsanitized consumer against the sanitized library), the
+#      oclgrind tests (Oclgrind preloads its runtime ahead of ASan's), the must-not-compile tests
+#      (no code runs), the huge sizes, and the cas and cbs variants (the sanitizers see host code
+#      only; those variants change only the kernels' build options and how PoCL runs them);
 #   2. build-tsan (-DCLATOMICS_TSAN=ON): test_threads (8 host threads on one Runtime),
 #      test_first_use (8 threads making the process's first Runtimes at once), test_device_group,
 #      test_device_group_scatter and test_device_group_resident (a device group's stream threads)
