@@ -18,6 +18,7 @@
 
 #include "scatter_fixed_model.hpp"
 #include "scatter_harness.hpp"
+#include "scatter/device_call.hpp"
 
 using namespace scatter_test;
 
@@ -616,4 +617,43 @@ TEST_CASE("deterministic sums finish over the bins reached where the values are 
   CHECK(std::string(finish(1 << 20, 1 << 20, 3)) == "marked");            // many values, 3 bins of many
   CHECK(std::string(finish(1 << 16, 1 << 18, 3)) == "every slot");        // 3 bins of a few: every slot is cheap
   CHECK(std::string(finish(1 << 16, 1 << 18, 1 << 16)) == "every slot");  // many values, every bin
+}
+
+TEST_CASE("the private copies' 32-bit limbs: their bound, and exact sums of large values of both signs where NVIDIA takes them") {
+  // What a copy may take in one group: the low limb holds clz(per_copy) bits, the high one's sum
+  // per_copy * 2^(value_bits - limb) + per_copy must stay below 2^31.
+  using clatomics::detail::scatter_limbs_hold;
+  CHECK(scatter_limbs_hold(8064, 36));    // 64M values on 528 groups of 16 copies: limb 19, 8064 * 2^17 + 8064
+  CHECK(!scatter_limbs_hold(16384, 36));  // limb 17: 2^14 * 2^19
+  CHECK(scatter_limbs_hold(128, 47));     // limb 24: 2^7 * 2^23 + 128
+  CHECK(!scatter_limbs_hold(128, 48));    // 2^7 * 2^24 = 2^31
+  CHECK(scatter_limbs_hold(1, 61));       // limb 31: 2^30 + 1
+  CHECK(!scatter_limbs_hold(1, 62));
+  CHECK(scatter_limbs_hold(0, 61));       // no value: as one
+  CHECK(!scatter_limbs_hold(std::uint64_t(1) << 32, 0));
+
+  auto& rt = test::runtime();
+  if (!rt.supports_double()) return;
+  // 2^22 values of +-(1 + k / 8) * 2^20 (exact in a float and in the window) into 7 bins: sums far
+  // beyond 2^32 units of the window, of both signs, exact in a double.
+  const std::size_t bins = 7, n = std::size_t(1) << 22;
+  std::vector<cl_uint> idx(n);
+  std::vector<float> values(n);
+  std::vector<double> expected(bins, 0.0);
+  std::mt19937 gen(11);
+  for (std::size_t i = 0; i < n; ++i) {
+    idx[i] = cl_uint(gen() % bins);
+    values[i] = float((gen() % 3 == 0 ? -1.0 : 1.0) * (1.0 + double(gen() % 8) / 8.0) * 1048576.0);
+    expected[idx[i]] += double(values[i]);
+  }
+  const cl::Buffer ib = device(idx), vb = device(values), ob = device(std::vector<float>(bins, 0.0f));
+  const ScatterOptions o = options(true, ScatterStrategy::automatic, true);
+  const clatomics::Plan plan = clatomics::plan_scatter_reduce(rt, clatomics::view<float>(ob, 0, bins), clatomics::view<cl_uint>(ib, 0, n),
+                                                              clatomics::view<float>(vb, 0, n), ScatterOp::sum, o);
+  INFO(plan.strategy, ", ", test::tuning_value(plan, "accumulator"));
+  CHECK(plan.strategy == "local_private");
+  CHECK(test::contains(test::tuning_value(plan, "accumulator"), "32-bit limbs") == (rt.device_info().caps.nvidia && rt.device_info().caps.is_gpu()));
+  std::vector<float> out(bins, 0.0f);
+  clatomics::scatter_reduce(rt, out, idx, values, ScatterOp::sum, o);
+  for (std::size_t b = 0; b < bins; ++b) CHECK(test::bits(out[b]) == test::bits(float(expected[b])));
 }

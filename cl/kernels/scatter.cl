@@ -8,6 +8,9 @@
  *   CLAT_SC_FIXED   1: sums in 128-bit fixed point (the deterministic mode; floating types) [0]
  *   CLAT_SC_WINDOW  1: fixed-point float sums take the window's 64-bit fast path
  *                   (scatter_window.cl) [CLAT_SC_FIXED and float values]
+ *   CLAT_SC_GROUP   the window: the largest work-group the host launches (the __local sums of
+ *                   values outside the window) [256]
+ *   CLAT_SC_LIMBS   1: the window's private copies as two 32-bit sums (scatter_window.cl) [0]
  *   CLAT_SC_MODE    where a finished run goes: CLAT_SC_MODE_GLOBAL the global accumulator,
  *                   CLAT_SC_MODE_PRIVATE private copies of every slot in __local memory,
  *                   CLAT_SC_MODE_CACHE a tagged __local table of the slots a work-group meets
@@ -95,6 +98,12 @@
 #ifndef CLAT_SC_WINDOW
 #define CLAT_SC_WINDOW (CLAT_SC_FIXED && !CLAT_SC_DOUBLE)
 #endif
+#ifndef CLAT_SC_GROUP
+#define CLAT_SC_GROUP 256
+#endif
+#ifndef CLAT_SC_LIMBS
+#define CLAT_SC_LIMBS 0
+#endif
 #if CLAT_SC_WINDOW && (!CLAT_SC_FIXED || CLAT_SC_DOUBLE)
 #error "kernels/scatter.cl: CLAT_SC_WINDOW is for deterministic float sums"
 #endif
@@ -146,6 +155,10 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
                            __global ulong *counts, __global uint *flags, int e_grid, int e_top, __global ulong *wide, int w_lo, uint w_span,
                            __global uint *oor, uint oor_slot,
                            uint lslots, __local CLAT_SC_STORE *lacc, __local uint *ltag, __local uint *lcount) {
+#if CLAT_SC_WINDOW
+  __local ulong2 w_sums[CLAT_SC_GROUP];
+  __local ulong w_keys[CLAT_SC_GROUP];
+#endif
   const uint lid = get_local_id(0), lsize = get_local_size(0);
   flags += clat_sc_mark_words(nbins * width);
 #if CLAT_SC_MODE == CLAT_SC_MODE_PRIVATE
@@ -168,7 +181,9 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
 #endif
 #if CLAT_SC_WINDOW
   const float w_scale = clat_sc_window_scale(w_lo);
-  ulong2 run_w = (ulong2)(0ul, 0ul);
+  __local ulong2 *w_sum = w_sums + lid;
+  __local ulong *w_key = w_keys + lid;
+  *w_key = CLAT_SC_NONE;
 #endif
   ulong cursor = 0;
   ulong run_key = CLAT_SC_NONE;
@@ -187,6 +202,9 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
   const uint per_group = (uint)(((ulong)total + get_num_groups(0) - 1) / get_num_groups(0) + step - 1) / step * step;
   const uint begin = (uint)min((ulong)get_group_id(0) * per_group, (ulong)total);
   const uint end = (uint)min((ulong)begin + per_group, (ulong)total);
+  /* The private copies' limbs (scatter_window.cl): the low one's bits, from the most values a copy
+   * takes. */
+  const uint limb = CLAT_SC_LIMBS ? clz(max(per_group / min(lsize, 1u << CLAT_SC_SHIFT), 1u)) : 0u;
 #if !CLAT_SC_SEGMENTS
   const int vectors = width == 1u && vstride == 1u && CLAT_ALIGNED(ip + first + begin, 4) && CLAT_ALIGNED(vp + first + begin, 4);
 #else
@@ -308,9 +326,9 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
         if (b[c] < nbins) CLAT_SC_PUT(b[c] * width + d[c], v[c], d[c])
     }
   }
-  if (run_key != CLAT_SC_NONE) clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, flags, lacc, ltag, lcount, lslots);
+  if (run_key != CLAT_SC_NONE) clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, flags, lacc, ltag, lcount, limb);
 #if CLAT_SC_WINDOW
-  if (run_key != CLAT_SC_NONE) clat_sc_wide_flush(run_key, run_w, width, wide, acc_off, astride, flags);
+  clat_sc_wide_end(w_sum, w_key, width, wide, acc_off, astride, flags);
 #endif
   if (out_of_range) atomic_add(oor + oor_slot, out_of_range);
 
@@ -323,7 +341,7 @@ __kernel void clat_scatter(__global const CLAT_SC_IDX *idx, ulong idx_off, __glo
     uint c = 0u;
     for (uint k = 0; k < copies; ++k) {
       const uint at = s * copies + ((k + s) & (copies - 1u)); /* rotated: neighbours in other banks */
-      a = CLAT_SC_COMB(a, CLAT_SC_READ(lacc + at * CLAT_SC_WORDS));
+      a = CLAT_SC_COMB(a, CLAT_SC_READ_LOCAL(lacc + at * CLAT_SC_WORDS));
       if (CLAT_SC_COUNTS) c += lcount[at];
     }
 #if CLAT_SC_MODE == CLAT_SC_MODE_CACHE

@@ -109,7 +109,8 @@ CLAT_FN void clat_sc_add128_global(volatile __global ulong *p, ulong2 a) {
  * table's words take two 32-bit adds, the low one's carry passed on: exact modulo 2^64 in any
  * order, as the slots are read only after the work-group's barrier. Measured on the H200
  * (deterministic sums): the table's cases 8-11% faster; the private copies', whose few slots
- * every work-item meets, 20-34% slower, so they keep the loop. The _carry form returns the carry
+ * every work-item meets, 20-34% slower, so they keep the loop (the window's copies take two adds
+ * that return nothing instead: its limbs, scatter_window.cl). The _carry form returns the carry
  * out of bit 63 (the 128-bit sums' low word's). */
 #ifndef CLAT_SC_SPLIT_LOCAL64
 #if defined(CLAT_NVIDIA_PTX) && defined(__ENDIAN_LITTLE__) && CLAT_SC_MODE == CLAT_SC_MODE_CACHE

@@ -13,6 +13,10 @@
 #else
 #define CLAT_SC_LOCAL_COUNT(p, n) atomic_add(p, n)
 #endif
+/* A __local slot's accumulator as the group hands it on (the limbs' form it settles). */
+#ifndef CLAT_SC_READ_LOCAL
+#define CLAT_SC_READ_LOCAL(p) CLAT_SC_READ(p)
+#endif
 
 /* An element's value as an accumulator; CLAT_SC_KEEP(v, slot) is false for values that do not
  * enter it (fixed point: NaN and infinities, which set their slot's flags). */
@@ -134,7 +138,7 @@ CLAT_FN int clat_sc_warp_runs(ulong key, CLAT_SC_A *a, uint *nelem) {
 
 CLAT_FN void clat_sc_flush(ulong key, CLAT_SC_A a, uint nelem, uint width, __global CLAT_SC_STORE *acc, ulong acc_off,
                            ulong astride, __global ulong *counts, __global uint *flags, __local CLAT_SC_STORE *lacc,
-                           __local uint *ltag, __local uint *lcount, uint lslots) {
+                           __local uint *ltag, __local uint *lcount, uint limb) {
 #if CLAT_SC_MODE == CLAT_SC_MODE_PRIVATE
   const uint at = ((uint)key << CLAT_SC_SHIFT) + (get_local_id(0) & ((1u << CLAT_SC_SHIFT) - 1u));
   CLAT_SC_LOCAL(lacc + at * CLAT_SC_WORDS, a);
@@ -172,40 +176,57 @@ CLAT_FN void clat_sc_flush(ulong key, CLAT_SC_A a, uint nelem, uint width, __glo
 
 /* One element's value v for slot key: extends the run or hands it on. n counts elements (d == 0). */
 #if CLAT_SC_WINDOW
-/* The window's fast path (scatter_window.cl): Q, the value's 64-bit integer, counts when OK (its
- * exponent lies in the window); any other value takes the 128-bit path into run_w (finite values
- * within the grid: zeros, subnormals, values below or above the window) or sets flags. Every
- * element counts in its bin. Loads of four values compute Q and OK as vectors
- * (CLAT_SC_WINDOW4, scatter.cl); one value alone, CLAT_SC_PUT. */
-/* A value outside the window. CPUs keep it out of line (a work-group of one work-item runs the
- * loop as plain code, which stays small: measured faster on PoCL); GPUs inline it as ever. */
-#if CLAT_SC_SOLO
-#define CLAT_SC_OUTSIDE_FN __attribute__((noinline))
-#else
-#define CLAT_SC_OUTSIDE_FN CLAT_FN
-#endif
-CLAT_SC_OUTSIDE_FN ulong2 clat_sc_outside(float v, ulong key, ulong2 run_w, int e_keep, int e_grid, __global uint *flags,
-                                                 __global uint *oor) {
-  if (clat_sc_exponent(v) <= e_keep) return clat_sc_add128(run_w, clat_sc_fixed(v, e_grid));
-  clat_sc_rare(v, key, flags, oor);
-  return run_w;
+/* This work-item's sum of values outside the window (*w_sum, for slot *w_key) into `wide`. */
+CLAT_FN void clat_sc_wide_end(__local const ulong2 *w_sum, __local const ulong *w_key, uint width, __global ulong *wide,
+                              ulong acc_off, ulong astride, __global uint *flags) {
+  if (*w_key != CLAT_SC_NONE) clat_sc_wide_flush(*w_key, *w_sum, width, wide, acc_off, astride, flags);
 }
+
+/* A value v of slot key outside the window: within the grid it joins this work-item's sum of such
+ * values (zeros add nothing), which first goes to `wide` if it holds another slot's; NaN,
+ * infinities and values above the grid set flags (clat_sc_rare). CPUs keep it out of line (a
+ * work-group of one work-item runs the loop as plain code, which stays small: measured faster on
+ * PoCL). */
+#if CLAT_SC_SOLO
+__attribute__((noinline))
+#else
+CLAT_FN
+#endif
+void clat_sc_outside(float v, ulong key, __local ulong2 *w_sum, __local ulong *w_key, int e_keep, int e_grid, uint width,
+                     __global ulong *wide, ulong acc_off, ulong astride, __global uint *flags, __global uint *oor) {
+  if (clat_sc_exponent(v) > e_keep) {
+    clat_sc_rare(v, key, flags, oor);
+    return;
+  }
+  if (v == 0.0f) return;
+  const ulong2 f = clat_sc_fixed(v, e_grid);
+  if (*w_key == key) {
+    *w_sum = clat_sc_add128(*w_sum, f);
+    return;
+  }
+  clat_sc_wide_end(w_sum, w_key, width, wide, acc_off, astride, flags);
+  *w_key = key;
+  *w_sum = f;
+}
+
+/* The window's fast path (scatter_window.cl): Q, the value's 64-bit integer, counts when OK (its
+ * exponent lies in the window); any other value goes to clat_sc_outside (finite values within the
+ * grid: zeros, subnormals, values below or above the window, into this work-item's 128-bit sum of
+ * them; the rest set flags). Every element counts in its bin. Loads of four values compute Q and
+ * OK as vectors (CLAT_SC_WINDOW4, scatter.cl); one value alone, CLAT_SC_PUT. The kernels name
+ * this work-item's entries of their __local w_sums and w_keys w_sum and w_key. */
 #define CLAT_SC_PUT_Q(KEY, Q, OK, V, D)                                                         \
   {                                                                                            \
     const ulong k_ = (KEY);                                                                    \
-    const float v_ = (V);                                                                      \
     if (k_ != run_key) {                                                                       \
-      if (run_key != CLAT_SC_NONE) {                                                           \
-        clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, flags, lacc, ltag, lcount, lslots); \
-        clat_sc_wide_flush(run_key, run_w, width, wide, acc_off, astride, flags);              \
-        run_w = (ulong2)(0ul, 0ul);                                                            \
-      }                                                                                        \
+      if (run_key != CLAT_SC_NONE)                                                             \
+        clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, flags, lacc, ltag, lcount, limb); \
       run_key = k_;                                                                            \
       run = 0l;                                                                                \
       run_n = 0u;                                                                              \
     }                                                                                          \
     if (OK) run += (Q);                                                                        \
-    else run_w = clat_sc_outside(v_, k_, run_w, e_keep, e_grid, flags, oor);                   \
+    else clat_sc_outside((V), k_, w_sum, w_key, e_keep, e_grid, width, wide, acc_off, astride, flags, oor); \
     run_n += (D) == 0u ? 1u : 0u;                                                              \
   }
 #define CLAT_SC_PUT(KEY, V, D)                                                                                   \
@@ -221,7 +242,7 @@ CLAT_SC_OUTSIDE_FN ulong2 clat_sc_outside(float v, ulong key, ulong2 run_w, int 
     if (CLAT_SC_KEEP(v_, k_)) {                                                                \
       if (k_ != run_key) {                                                                     \
         if (run_key != CLAT_SC_NONE)                                                           \
-          clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, flags, lacc, ltag, lcount, lslots); \
+          clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, flags, lacc, ltag, lcount, limb); \
         run_key = k_;                                                                          \
         run = CLAT_SC_TO_A(v_);                                                                \
         run_n = (D) == 0u ? 1u : 0u;                                                           \
@@ -238,7 +259,7 @@ CLAT_SC_OUTSIDE_FN ulong2 clat_sc_outside(float v, ulong key, ulong2 run_w, int 
  * element of its bin (mean, include_self false). */
 #if CLAT_SC_FIXED && CLAT_SC_COUNTS
 #define CLAT_SC_COUNT_SKIPPED(K, D) \
-  if ((D) == 0u) clat_sc_flush(K, CLAT_SC_IDENT, 1u, width, acc, acc_off, astride, counts, flags, lacc, ltag, lcount, lslots);
+  if ((D) == 0u) clat_sc_flush(K, CLAT_SC_IDENT, 1u, width, acc, acc_off, astride, counts, flags, lacc, ltag, lcount, limb);
 #else
 #define CLAT_SC_COUNT_SKIPPED(K, D)
 #endif

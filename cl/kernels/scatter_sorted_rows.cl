@@ -102,10 +102,17 @@ __kernel void clat_sr_sum(__global const uint2 *entries, __global const uint *st
                           ulong first, uint width, ulong vstride, __global CLAT_SC_STORE *acc, ulong acc_off, ulong astride,
                           __global ulong *counts, __global uint *flags, int e_grid, int e_top, __global ulong *wide, int w_lo,
                           uint w_span, __global uint *oor) {
-  /* clat_sc_flush's __local arguments (global slots use none of them). */
+#if CLAT_SC_WINDOW
+  __local ulong2 w_sums[CLAT_SC_GROUP];
+  __local ulong w_keys[CLAT_SC_GROUP];
+  __local ulong2 *w_sum = w_sums + get_local_id(0);
+  __local ulong *w_key = w_keys + get_local_id(0);
+  *w_key = CLAT_SC_NONE;
+#endif
+  /* clat_sc_flush's __local arguments and limbs (global slots use none of them). */
   __local CLAT_SC_STORE *lacc = 0;
   __local uint *ltag = 0, *lcount = 0;
-  const uint lslots = 0u;
+  const uint limb = 0u;
   const __global CLAT_SC_IN *vp = val + val_off;
   const int e_keep = CLAT_SC_KEEP_LIMIT(e_top);
 #if CLAT_SC_WINDOW
@@ -120,9 +127,6 @@ __kernel void clat_sr_sum(__global const uint2 *entries, __global const uint *st
     ulong run_key = CLAT_SC_NONE;
     CLAT_SC_A run = CLAT_SC_IDENT;
     uint run_n = 0u;
-#if CLAT_SC_WINDOW
-    ulong2 run_w = (ulong2)(0ul, 0ul);
-#endif
     /* Eight entries (16-byte loads: a stretch starts on a multiple of 8 entries) and their
      * values loaded before any of them is added. */
     for (uint k = begin; k < end; k += 8u) {
@@ -135,11 +139,11 @@ __kernel void clat_sr_sum(__global const uint2 *entries, __global const uint *st
       for (uint c = 0; c < 8u; ++c)
         if (k + c < end) CLAT_SC_PUT((ulong)(c & 1u ? e[c / 2u].w : e[c / 2u].y) * width + d, v[c], d)
     }
-    if (run_key != CLAT_SC_NONE) clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, flags, lacc, ltag, lcount, lslots);
-#if CLAT_SC_WINDOW
-    if (run_key != CLAT_SC_NONE) clat_sc_wide_flush(run_key, run_w, width, wide, acc_off, astride, flags);
-#endif
+    if (run_key != CLAT_SC_NONE) clat_sc_flush(run_key, run, run_n, width, acc, acc_off, astride, counts, flags, lacc, ltag, lcount, limb);
   }
+#if CLAT_SC_WINDOW
+  clat_sc_wide_end(w_sum, w_key, width, wide, acc_off, astride, flags);
+#endif
 }
 
 #endif

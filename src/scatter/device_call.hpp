@@ -27,6 +27,11 @@ constexpr cl_uint scatter_no_tag = 0xffffffffu;  // CLAT_SC_EMPTY: the cache's f
 // marks +0.025 ms; 65,536 slots, the finish 0.009 ms -> 0.007 ms, the marks +0.022 ms.
 constexpr unsigned scatter_mark_shift = 8;
 constexpr std::size_t scatter_mark_min_slots = std::size_t(1) << 20;
+// Whether the private copies' limbs (kernels/scatter_window.cl) hold what a copy takes in one
+// group: per_copy values, each integer below 2^value_bits in magnitude. The low limb takes
+// clz(per_copy) bits (the kernel's choice), so its sum stays below 2^32; the high one's sum must
+// stay within int: per_copy * 2^(value_bits - limb) + per_copy < 2^31.
+bool scatter_limbs_hold(std::uint64_t per_copy, int value_bits);
 // Hot spread indices (the sample's) take the deterministic sums' window only where the values are
 // at least this many times the output slots (ScatterTuning::window_values_per_slot says why).
 constexpr std::size_t window_values_per_slot_hot = 8;
@@ -97,6 +102,12 @@ class Scatter {
     cl_uint span = 0;
   };
   Window window(int e_grid, int e_top, int likely_top) const;
+  // The most exponents above the window's lowest that this call's count allows (its values' sums
+  // stay below 2^63); a window value's integer is below 2^(window_span() + 24) in magnitude.
+  int window_span() const;
+  // The values the private copies' limbs take per copy in one group of grid over pairs (the
+  // kernel's count, kernels/scatter.cl).
+  std::uint64_t values_per_copy(const Grid& grid, std::uint64_t pairs) const;
   void fill_slots(const Program& program, cl_mem acc);
   bool accumulate(const Program& program, int e_grid, int e_top, int likely_top, ScatterResult& result);
   // Where accumulate's launches put a call's sums: the slots (out, or scratch), their counts,
@@ -122,7 +133,9 @@ class Scatter {
   Grid sorted_rows_grid(std::size_t n) const;
   void find_arg(const Program& checks, const Program& program);
   // __local memory's room for this call's slots (accumulator, and count when counting).
-  LocalRoom room() const { return local_room(rt_.device_info(), plan_.store_bytes * plan_.words() + (plan_.counts ? 4 : 0)); }
+  LocalRoom room() const {
+    return local_room(rt_.device_info(), plan_.store_bytes * plan_.words() + (plan_.counts ? 4 : 0), plan_.window ? window_item_bytes : 0);
+  }
   // The __local arguments of clat_scatter: bytes of the slots, the tags and the counts.
   struct LocalBytesOf {
     std::size_t acc, tags, counts;

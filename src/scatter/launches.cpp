@@ -87,6 +87,12 @@ int Scatter::fixed_grid(int top) const {
   return top - 1022 + bits - 126;
 }
 
+int Scatter::window_span() const {
+  int bits = 0;
+  for (std::uint64_t c = std::uint64_t(call_.count) + 1; c; c >>= 1) ++bits;  // count < 2^bits
+  return 39 - bits;
+}
+
 // The window: float exponents [lo, lo + span] whose values are integers in units of 2^(lo - 150)
 // on the grid (lo - 150 >= e_grid) and whose count-fold sum stays below 2^63 (count * 2^(span +
 // 24) <= 2^63), under the largest exponent the grid keeps and one above the likely top (the
@@ -94,9 +100,7 @@ int Scatter::fixed_grid(int top) const {
 Scatter::Window Scatter::window(int e_grid, int e_top, int likely_top) const {
   Window w;
   if (!plan_.window) return w;
-  int bits = 0;
-  for (std::uint64_t c = std::uint64_t(call_.count) + 1; c; c >>= 1) ++bits;  // count < 2^bits
-  const int span = 39 - bits;
+  const int span = window_span();
   const int keep = std::min(e_top - 896, 254);  // kernels/scatter_runs.cl, CLAT_SC_KEEP_LIMIT
   const int hi = std::min(keep, likely_top - 896 + 1);
   const int lo = std::max({hi - span, 23, e_grid + 150});

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 #include <unordered_map>
 #include <vector>
 
@@ -94,6 +95,11 @@ void Scatter::choose(const ScatterSample& sample) {
   if (s == ScatterStrategy::local_cache) plan_.cache_slots = cache;
   if (tuning_.merging_groups_per_cu && s != ScatterStrategy::global_atomics)
     plan_.max_groups = tuning_.merging_groups_per_cu * cu;  // each merges its slots
+  // NVIDIA's private copies of the window's sums in two 32-bit limbs (kernels/scatter_window.cl),
+  // where their bound holds for the fewest values a copy takes: one step of the group.
+  const std::uint64_t step_per_copy = plan_.group * items_per_step() / std::min(plan_.group, std::size_t(1) << plan_.shift);
+  plan_.limbs = caps.nvidia && plan_.window && s == ScatterStrategy::local_private && !plan_.solo &&
+                scatter_limbs_hold(step_per_copy, window_span() + 24);
   // Hot bins that reach global memory: combine a warp's updates of one address first.
   plan_.agg = s == ScatterStrategy::global_atomics && sample.hot && !sorted;
   // Sorted indices: runs that continue across neighbouring work-items combine in the warp.
@@ -150,6 +156,7 @@ std::string Scatter::build_options() const {
   if (plan_.marked) options += define("CLAT_SC_MARK_SHIFT", scatter_mark_shift);
   if (plan_.strategy == ScatterStrategy::local_private) options += define("CLAT_SC_SHIFT", plan_.shift);
   if (plan_.strategy == ScatterStrategy::local_cache) options += define("CLAT_SC_SLOTS", (long long)plan_.cache_slots);
+  if (plan_.window) options += define("CLAT_SC_GROUP", (long long)plan_.group) + define("CLAT_SC_LIMBS", plan_.limbs ? 1 : 0);
   options += define("CLAT_SC_K", (long long)items_per_step());
   if (caps.correctly_rounded_divide) options += " -cl-fp32-correctly-rounded-divide-sqrt";  // means
   return options;
@@ -170,9 +177,36 @@ Scatter::LocalBytesOf Scatter::local_bytes() const {
           (plan_.counts ? slots : 1) * sizeof(cl_uint)};
 }
 
+bool scatter_limbs_hold(std::uint64_t per_copy, int value_bits) {
+  per_copy = std::max<std::uint64_t>(per_copy, 1);
+  if (per_copy >> 32) return false;
+  int limb = 32;  // clz of a 32-bit per_copy
+  while (per_copy >> (32 - limb)) --limb;
+  const int shift = value_bits - limb;
+  if (shift >= 31) return false;
+  const std::uint64_t high = shift >= 0 ? per_copy << shift : (per_copy >> -shift) + 1;
+  return high + per_copy < (std::uint64_t(1) << 31);
+}
+
+std::uint64_t Scatter::values_per_copy(const Grid& grid, std::uint64_t pairs) const {
+  // kernels/scatter.cl: per_group, in its 32-bit arithmetic, over the copies a group has.
+  const std::uint32_t step = std::uint32_t(grid.group * items_per_step());
+  const std::uint32_t per_group = std::uint32_t((pairs + grid.groups - 1) / grid.groups + step - 1) / step * step;
+  return per_group / std::min<std::size_t>(grid.group, std::size_t(1) << plan_.shift);
+}
+
 Grid Scatter::accumulate_grid(std::size_t n) const {
   const std::size_t k = items_per_step();
-  return make_grid(rt_, kernel_, (std::uint64_t(n) * width_ + k - 1) / k, plan_.group, plan_.max_groups);
+  const std::uint64_t pairs = std::uint64_t(n) * width_, units = (pairs + k - 1) / k;
+  Grid grid = make_grid(rt_, kernel_, units, plan_.group, plan_.max_groups);
+  if (!plan_.limbs) return grid;
+  // The limbs' bound: more groups, each taking fewer values, until it holds (at one step a group
+  // at the most, which the plan checked).
+  const int value_bits = window_span() + 24;
+  while (!scatter_limbs_hold(values_per_copy(grid, pairs), value_bits) && std::uint64_t(grid.groups) * grid.group < units)
+    grid = make_grid(rt_, kernel_, units, plan_.group, grid.groups * 2);
+  if (!scatter_limbs_hold(values_per_copy(grid, pairs), value_bits)) throw std::logic_error("scatter_reduce: the limbs' bound");
+  return grid;
 }
 
 ScatterPlan Scatter::plan() {
@@ -185,7 +219,7 @@ ScatterPlan Scatter::plan() {
   if (plan_.sort_rows) plan_.kernel = "clat_sr_sum";  // after the grouping's count, starts and place
   plan_.launches = launches();
   const LocalBytesOf local = local_bytes();
-  plan_.local_bytes = local.acc + local.tags + local.counts;
+  plan_.local_bytes = local.acc + local.tags + local.counts + (plan_.window ? plan_.grid.group * window_item_bytes : 0);
   return plan_;
 }
 
@@ -203,7 +237,7 @@ Plan ScatterPlan::plan(const Runtime& rt, const char* what) const {
                 {"local bytes", text(local_bytes)},
                 {"sample", std::string(sample.sorted ? "sorted" : "unsorted") + ", " + (sample.hot ? "hot" : "spread") +
                                (sample.size ? ", " + text(sample.distinct) + " bins of " + text(sample.size) : "")},
-                {"accumulator", std::string(direct ? "out" : "scratch") + (fixed ? ", 128-bit fixed point" : "") + (window ? ", 64-bit window" : "") + (counts ? ", counts" : "") +
+                {"accumulator", std::string(direct ? "out" : "scratch") + (fixed ? ", 128-bit fixed point" : "") + (window ? ", 64-bit window" : "") + (limbs ? ", copies in 32-bit limbs" : "") + (counts ? ", counts" : "") +
                                      (sort_rows ? ", rows sorted by bin" : "") + (listed ? ", finished over the bins reached" : "") +
                                      (marked ? ", finished over the blocks of slots updated" : "")},
                 {"group", text(tuning.group)},

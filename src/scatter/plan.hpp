@@ -29,6 +29,7 @@ struct ScatterPlan {
   bool sort_rows = false;  // fixed, global slots: rows grouped by bin first (scatter_sorted_rows.cl)
   bool listed = false;     // fixed, fewer values than bins: the finish over the bins reached (scatter_listed.cl)
   bool marked = false;     // fixed, few bins reached: the finish over the blocks of slots updated (scatter_fixed.cl)
+  bool limbs = false;      // window, local_private: the copies as two 32-bit sums (scatter_window.cl)
   unsigned shift = 0;           // local_private: 1 << shift copies
   std::size_t cache_slots = 0;  // local_cache
   std::size_t group = 1, max_groups = 1;

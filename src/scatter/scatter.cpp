@@ -32,7 +32,8 @@ const char* strategy_name(ScatterStrategy s) {
 }
 
 ScatterCapacity scatter_capacity(const Runtime& rt, std::size_t value_bytes, bool deterministic) {
-  const detail::LocalRoom room = detail::local_room(rt.device_info(), deterministic ? 16 : std::max<std::size_t>(4, value_bytes));
+  const detail::LocalRoom room = detail::local_room(rt.device_info(), deterministic ? 16 : std::max<std::size_t>(4, value_bytes),
+                                                    deterministic ? detail::window_item_bytes : 0);
   ScatterCapacity c;
   c.copies = room.max_copies;
   c.private_slots = room.local / room.slot_bytes;

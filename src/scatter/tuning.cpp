@@ -57,14 +57,15 @@ constexpr ScatterTuning gpu_tuning{
 
 ScatterTuning scatter_tuning(const Capabilities& caps) { return caps.is_gpu() ? gpu_tuning : cpu_tuning; }
 
-LocalRoom local_room(const DeviceInfo& info, std::size_t slot_bytes) {
+LocalRoom local_room(const DeviceInfo& info, std::size_t slot_bytes, std::size_t item_bytes) {
   const ScatterTuning tuning = scatter_tuning(info.caps);
   LocalRoom room;
   room.solo = tuning.solo;
   room.group = tuning.solo ? 1 : std::min<std::size_t>(tuning.group, info.caps.max_work_group_size);
   room.max_copies = std::min(tuning.max_copies, room.group);
   room.slot_bytes = slot_bytes;
-  room.local = info.local_mem_usable > tuning.local_reserve ? std::size_t(info.local_mem_usable) - tuning.local_reserve : 0;
+  const std::size_t taken = tuning.local_reserve + room.group * item_bytes;
+  room.local = info.local_mem_usable > taken ? std::size_t(info.local_mem_usable) - taken : 0;
   // local_cache: a power of two of tagged slots (a slot and its 4-byte tag) filling at most half
   // the __local memory.
   for (std::size_t n = tuning.cache_max_slots; n >= tuning.cache_min_slots && !room.cache_slots; n /= 2)

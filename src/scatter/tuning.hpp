@@ -79,6 +79,10 @@ struct LocalRoom {
     return 0;
   }
 };
-LocalRoom local_room(const DeviceInfo& info, std::size_t slot_bytes);
+// The deterministic float sums' __local sums of values outside their window (kernels/scatter.cl's
+// w_sums and w_keys): a ulong2 and a ulong a work-item.
+constexpr std::size_t window_item_bytes = 24;
+// item_bytes: what the kernel's own __local arrays take a work-item (beside the slots).
+LocalRoom local_room(const DeviceInfo& info, std::size_t slot_bytes, std::size_t item_bytes);
 
 }  // namespace clatomics::detail
