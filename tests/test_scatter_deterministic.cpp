@@ -69,6 +69,48 @@ TEST_CASE("deterministic sums with include_self: a bin no value reached, or whos
   CHECK(wide[1] == 1e-200);
 }
 
+TEST_CASE("deterministic sums finished over the marked blocks leave the other blocks as the finish of every slot leaves them") {
+  auto& rt = test::runtime();
+  if (!rt.supports_double()) return;
+  using clatomics::testing::ScatterFinish;
+  // 4,099 bins (blocks of 256 slots, and three past the last whole four), global slots, values into
+  // bin 5 only: out holds -0 (becomes +0), NaN with a payload and negative NaN (kept bit for bit),
+  // +0, subnormals and numbers (kept) everywhere, at offset 0 and at offset 1 of its buffer.
+  const std::size_t bins = 4099;
+  const float nan_payload = test::from_bits<float>(0x7fc01234u), neg_nan = test::from_bits<float>(0xffc00001u);
+  const float pattern[] = {-0.0f, 1.5f, nan_payload, 0.0f, -0.0f, -2.25f, neg_nan, 1e-45f, -0.0f, -0.0f, -0.0f, -0.0f, 3e38f};
+  std::vector<float> init(bins + 1);
+  for (std::size_t b = 0; b < init.size(); ++b) init[b] = pattern[(b * 7 + b / 5) % 13];
+  const std::vector<cl_uint> idx(1000, 5);
+  const std::vector<float> values(1000, 0.25f);
+  for (const std::size_t offset : {std::size_t(0), std::size_t(1)}) {
+    CAPTURE(offset);
+    std::vector<float> results[2];
+    for (const ScatterFinish finish : {ScatterFinish::every_slot, ScatterFinish::marked}) {
+      const FinishOf forced(finish);
+      const cl::Buffer ob = device(init), ib = device(idx), vb = device(values);
+      const clatomics::View<float> out = clatomics::view<float>(ob, offset, bins);
+      const ScatterOptions o = options(true, ScatterStrategy::global_atomics, true);
+      CHECK(test::contains(test::tuning_value(clatomics::plan_scatter_reduce(rt, out, clatomics::view<cl_uint>(ib, 0, idx.size()),
+                                                                              clatomics::view<float>(vb, 0, values.size()), ScatterOp::sum, o),
+                                              "accumulator"),
+                           "blocks of slots") == (finish == ScatterFinish::marked));
+      clatomics::scatter_reduce(rt, out, clatomics::view<cl_uint>(ib, 0, idx.size()), clatomics::view<float>(vb, 0, values.size()),
+                                ScatterOp::sum, o);
+      results[finish == ScatterFinish::marked] = test::to_host<float>(rt, ob, init.size());
+    }
+    for (std::size_t b = 0; b < init.size(); ++b) {
+      CAPTURE(b);
+      const float before = init[b], after = results[1][b];
+      CHECK(test::bits(after) == test::bits(results[0][b]));
+      if (b < offset || b >= offset + bins) CHECK(test::bits(after) == test::bits(before));  // outside the view
+      else if (b == offset + 5) CHECK(after == before + 250.0f);
+      else if (before == 0.0f) CHECK(test::bits(after) == test::bits(0.0f));
+      else CHECK(test::bits(after) == test::bits(before));
+    }
+  }
+}
+
 TEST_CASE("deterministic sums: a bin that only NaN or an infinity reached takes it, whatever the finish") {
   auto& rt = test::runtime();
   if (!rt.supports_double()) return;

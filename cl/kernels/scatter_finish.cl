@@ -48,15 +48,49 @@ CLAT_FN CLAT_SC_T clat_sc_mean(CLAT_SC_T sum, ulong count) {
 }
 #endif
 
-/* Slot j (bin, column d) of out = (out op acc) or acc, for a bin that received elements (counts),
- * mean divided. Fixed point: out's own value joins the exact sum when it lies within the grid
+#if CLAT_SC_FIXED
+/* A fixed-point slot's result from the exact sum of its values (times 2^e_grid), its flags and
+ * out's own value self (include_self): self joins the exact sum when it lies within the grid
  * (e_top), so that the result is rounded once; the flags' NaN and infinities decide where they
- * are set. A bin no element reached keeps its value; a CSR segment with none (segments,
- * include_self false) gets the empty reduction, as torch_scatter's segment_csr writes it: 1 for
- * prod, else 0. The window (scatter_window.cl): a slot's 128-bit sum is wide's (read only where
- * its flags say a value outside the window reached it) plus acc's 64-bit one on the grid, exact.
- * The fixed point's slots, flags and window sums are left at zero for the next call (the host
- * keeps them: core/zeroed_scratch.hpp); only words that are not zero are written. */
+ * are set. */
+CLAT_FN CLAT_SC_T clat_sc_fixed_result(ulong2 of_values, uint flag, CLAT_SC_T self, uint include_self, int e_grid, int e_top) {
+  ulong2 sum = of_values;
+  CLAT_SC_T r;
+  int self_apart = 0; /* out's value is added after rounding */
+  if (include_self) {
+    if (clat_sc_exponent(self) <= CLAT_SC_KEEP_LIMIT(e_top)) sum = clat_sc_add128(sum, clat_sc_fixed(self, e_grid));
+    else self_apart = 1;
+  }
+  if ((flag & 1u) || (flag & 6u) == 6u) r = (CLAT_SC_T)NAN;
+  else if (flag & 2u) r = (CLAT_SC_T)INFINITY;
+  else if (flag & 4u) r = -(CLAT_SC_T)INFINITY;
+  else if (include_self && self != (CLAT_SC_T)0 && !(of_values.x | of_values.y))
+    r = self, self_apart = 0; /* no value, or values adding to exactly 0: out's own value as it is, not on the grid */
+  else r = clat_sc_round_fixed(sum, e_grid);
+  if (self_apart) r = self + r;
+  return r;
+}
+#endif
+
+#if CLAT_SC_WINDOW
+/* The 128-bit sum of window slot j (scatter_window.cl): wide's (read only where its flags say a
+ * value outside the window reached it) plus its 64-bit one on the grid, exact; wide left at zero. */
+CLAT_FN ulong2 clat_sc_window_sum(ulong j, long in_window, uint flag, __global ulong *wide, int w_lo, int e_grid) {
+  ulong2 of_values = (ulong2)(0ul, 0ul);
+  if (flag & CLAT_SC_WIDE_USED) {
+    of_values = CLAT_SC_READ128(wide + j * 2ul);
+    CLAT_SC_WRITE128(wide + j * 2ul, (ulong2)(0ul, 0ul));
+  }
+  return in_window ? clat_sc_add128(of_values, clat_sc_window_wide(in_window, w_lo - 150 - e_grid)) : of_values;
+}
+#endif
+
+/* Slot j (bin, column d) of out = (out op acc) or acc, for a bin that received elements (counts),
+ * mean divided. Fixed point: clat_sc_fixed_result. A bin no element reached keeps its value; a
+ * CSR segment with none (segments, include_self false) gets the empty reduction, as
+ * torch_scatter's segment_csr writes it: 1 for prod, else 0. The fixed point's slots, flags and
+ * window sums are left at zero for the next call (the host keeps them: core/zeroed_scratch.hpp);
+ * only words that are not zero are written. */
 CLAT_FN void clat_sc_finish_slot(ulong j, ulong bin, ulong d, __global CLAT_SC_T *out, ulong out_off, ulong ostride,
                                  __global CLAT_SC_STORE *acc, __global const ulong *counts, __global uint *flags, int e_grid,
                                  int e_top, __global ulong *wide, int w_lo, uint include_self, uint mean) {
@@ -74,32 +108,15 @@ CLAT_FN void clat_sc_finish_slot(ulong j, ulong bin, ulong d, __global CLAT_SC_T
   if (flag) flags[j] = 0u;
 #if CLAT_SC_WINDOW
   const long in_window = acc[j];
-  ulong2 of_values = (ulong2)(0ul, 0ul);
-  if (flag & CLAT_SC_WIDE_USED) {
-    of_values = CLAT_SC_READ128(wide + j * 2ul);
-    CLAT_SC_WRITE128(wide + j * 2ul, (ulong2)(0ul, 0ul));
-  }
-  if (in_window) acc[j] = 0l, of_values = clat_sc_add128(of_values, clat_sc_window_wide(in_window, w_lo - 150 - e_grid));
+  if (in_window) acc[j] = 0l;
+  const ulong2 of_values = clat_sc_window_sum(j, in_window, flag, wide, w_lo, e_grid);
 #else
   const ulong2 of_values = CLAT_SC_READ(acc + j * CLAT_SC_WORDS);
   if (of_values.x | of_values.y) CLAT_SC_WRITE(acc + j * CLAT_SC_WORDS, CLAT_SC_IDENT);
 #endif
-  ulong2 sum = of_values;
-  CLAT_SC_T self = (CLAT_SC_T)0, r;
-  int self_apart = 0; /* out's value is added after rounding */
-  if (include_self) {
-    self = *o;
-    if (clat_sc_exponent(self) <= CLAT_SC_KEEP_LIMIT(e_top)) sum = clat_sc_add128(sum, clat_sc_fixed(self, e_grid));
-    else self_apart = 1;
-    c += 1;
-  }
-  if ((flag & 1u) || (flag & 6u) == 6u) r = (CLAT_SC_T)NAN;
-  else if (flag & 2u) r = (CLAT_SC_T)INFINITY;
-  else if (flag & 4u) r = -(CLAT_SC_T)INFINITY;
-  else if (include_self && self != (CLAT_SC_T)0 && !(of_values.x | of_values.y))
-    r = self, self_apart = 0; /* no value, or values adding to exactly 0: out's own value as it is, not on the grid */
-  else r = clat_sc_round_fixed(sum, e_grid);
-  if (self_apart) r = self + r;
+  const CLAT_SC_T self = include_self ? *o : (CLAT_SC_T)0;
+  CLAT_SC_T r = clat_sc_fixed_result(of_values, flag, self, include_self, e_grid, e_top);
+  if (include_self) c += 1;
 #else
   CLAT_SC_T r = acc[j];
   if (include_self) {
@@ -127,6 +144,31 @@ CLAT_FN void clat_sc_finish_slot(ulong j, ulong bin, ulong d, __global CLAT_SC_T
   *o = r;
 }
 
+/* Window sums without counts (sum, include_self or not) whose out rows are dense: four slots j..j+3
+ * at a time, their flags, 64-bit sums and out values each in one 16- or 32-byte load (the words
+ * aligned), all issued before any slot's rounding. */
+#define CLAT_SC_QUADS (CLAT_SC_WINDOW && !CLAT_SC_COUNTS && !CLAT_SC_MARKS)
+#if CLAT_SC_QUADS
+CLAT_FN float clat_sc_quad_slot(ulong j, long in_window, uint flag, float self, __global ulong *wide, int w_lo, int e_grid, int e_top,
+                                uint include_self) {
+  return clat_sc_fixed_result(clat_sc_window_sum(j, in_window, flag, wide, w_lo, e_grid), flag, self, include_self, e_grid, e_top);
+}
+CLAT_FN void clat_sc_finish_quad(ulong j, __global float *o, __global long *acc, __global uint *flags, int e_grid, int e_top,
+                                 __global ulong *wide, int w_lo, uint include_self) {
+  __global uint4 *f = (__global uint4 *)(flags + j);
+  __global long4 *a = (__global long4 *)(acc + j);
+  const uint4 flag = *f;
+  const long4 in_window = *a;
+  const float4 self = include_self ? *(__global const float4 *)o : (float4)(0.0f);
+  if (flag.x | flag.y | flag.z | flag.w) *f = (uint4)(0u);
+  if (in_window.x | in_window.y | in_window.z | in_window.w) *a = (long4)(0l);
+  *(__global float4 *)o = (float4)(clat_sc_quad_slot(j, in_window.x, flag.x, self.x, wide, w_lo, e_grid, e_top, include_self),
+                                   clat_sc_quad_slot(j + 1, in_window.y, flag.y, self.y, wide, w_lo, e_grid, e_top, include_self),
+                                   clat_sc_quad_slot(j + 2, in_window.z, flag.z, self.z, wide, w_lo, e_grid, e_top, include_self),
+                                   clat_sc_quad_slot(j + 3, in_window.w, flag.w, self.w, wide, w_lo, e_grid, e_top, include_self));
+}
+#endif
+
 /* out's own value at o as clat_sc_finish_slot leaves it where no value arrived (sums with
  * include_self, which keep no counts): the finish reads a -0 as it would +0 (an exact 0 either
  * way) and writes a NaN back as it was. */
@@ -139,6 +181,12 @@ CLAT_FN void clat_sc_settle_slot(__global CLAT_SC_T *o) {
     *o = self;
   }
 }
+/* The same for the four values at o (one load; a store only where one is a zero). */
+CLAT_FN void clat_sc_settle_quad(__global CLAT_CAT(CLAT_SC_T, 4) *o) {
+  const CLAT_CAT(CLAT_SC_T, 4) self = *o;
+  const CLAT_CAT(CLAT_SC_T, 4) zero = (CLAT_CAT(CLAT_SC_T, 4))(0);
+  if (any(self == zero)) *o = select(self, zero, self == zero);
+}
 #endif
 
 /* Every slot of out's nbins rows of width (CLAT_SC_MARKS: those of marked blocks; the others as
@@ -148,8 +196,36 @@ __kernel void clat_scatter_finish(__global CLAT_SC_T *out, ulong out_off, ulong 
                                   __global uint *flags, int e_grid, int e_top, __global ulong *wide, int w_lo,
                                   uint include_self, uint mean) {
   flags += clat_sc_mark_words(nbins * width);
-  const clat_share j_share = clat_item_share(nbins * width);
-  for (ulong j = j_share.begin; j < j_share.end; j += j_share.step) {
+  ulong j_first = 0; /* the slots before it finished in quads */
+#if CLAT_SC_QUADS
+  if (ostride == width && CLAT_ALIGNED(out + out_off, 4) && CLAT_ALIGNED(acc, 4) && CLAT_ALIGNED(flags, 4)) {
+    const ulong quads = nbins * width / 4ul;
+    const clat_share q_share = clat_item_share(quads);
+    for (ulong q = q_share.begin; q < q_share.end; q += q_share.step)
+      clat_sc_finish_quad(4ul * q, out + out_off + 4ul * q, acc, flags, e_grid, e_top, wide, w_lo, include_self);
+    j_first = 4ul * quads;
+  }
+#endif
+#if CLAT_SC_MARKS && !CLAT_SC_COUNTS
+  /* One value a row, out dense: four slots a step (a block of marks holds a multiple of four), an
+   * unmarked block's settled in one load. */
+  if (ostride == 1ul && CLAT_ALIGNED(out + out_off, 4)) {
+    const ulong quads = nbins / 4ul;
+    const clat_share q_share = clat_item_share(quads);
+    for (ulong q = q_share.begin; q < q_share.end; q += q_share.step) {
+      const ulong j = 4ul * q;
+      if (!clat_sc_marked(flags, j)) {
+        clat_sc_settle_quad((__global CLAT_CAT(CLAT_SC_T, 4) *)(out + out_off + j));
+        continue;
+      }
+      for (ulong k = j; k < j + 4ul; ++k)
+        clat_sc_finish_slot(k, k, 0ul, out, out_off, 1ul, acc, counts, flags, e_grid, e_top, wide, w_lo, include_self, mean);
+    }
+    j_first = 4ul * quads;
+  }
+#endif
+  const clat_share j_share = clat_item_share(nbins * width - j_first);
+  for (ulong j = j_first + j_share.begin; j < j_first + j_share.end; j += j_share.step) {
 #if CLAT_SC_MARKS
     if (!clat_sc_marked(flags, j)) { /* one value a row: slot j is bin j */
       if (!CLAT_SC_COUNTS) clat_sc_settle_slot(out + out_off + j * ostride);

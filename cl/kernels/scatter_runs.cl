@@ -77,11 +77,12 @@ CLAT_FN ulong clat_sc_segment(__global const CLAT_SC_IDX *offs, ulong nbins, ulo
 /* Hands a finished run (slot key, value a, elements n) on to where CLAT_SC_MODE says. */
 CLAT_FN void clat_sc_global(ulong key, CLAT_SC_A a, ulong nelem, uint width, __global CLAT_SC_STORE *acc, ulong acc_off,
                             ulong astride, __global ulong *counts, __global uint *flags) {
-  clat_sc_mark(flags, key);
+  const int sum = !CLAT_SC_IS_IDENT(a), count = CLAT_SC_COUNTS && nelem;
+  if (sum || count) clat_sc_mark(flags, key); /* a slot left at the identity finishes as one no value reached */
   const ulong bin = width == 1u ? key : key / width, d = width == 1u ? 0ul : key % width;
-  if (!CLAT_SC_IS_IDENT(a)) CLAT_SC_GLOBAL(acc + (acc_off + bin * astride + d) * CLAT_SC_WORDS, a);
+  if (sum) CLAT_SC_GLOBAL(acc + (acc_off + bin * astride + d) * CLAT_SC_WORDS, a);
 #if CLAT_SC_COUNTS
-  if (nelem) atom_add(counts + bin, nelem);
+  if (count) atom_add(counts + bin, nelem);
 #endif
 }
 
