@@ -244,8 +244,9 @@ std::vector<cl_ulong> scatter_reduce_arg(Runtime& rt, std::vector<O>& out, const
 
 // How much of an output scatter_reduce keeps in __local memory on rt's device (what `clatomics
 // info` prints), for outputs of value_bytes (4: float, int, uint, half, bfloat16; 8: double,
-// long, ulong) in the fast or the deterministic mode (16-byte slots), sum/prod/min/max with
-// include_self (mean and include_self false count elements too: 4 bytes more a slot).
+// long, ulong) in the fast or the deterministic mode (16-byte slots, and 24 bytes a work-item
+// for float values outside the window), sum/prod/min/max with include_self (mean and
+// include_self false count elements too: 4 bytes more a slot).
 struct ScatterCapacity {
   std::size_t private_slots = 0;  // local_private takes bins * width up to this many
   std::size_t spread_slots = 0;   // ... with `copies` bank-spread copies up to this many
